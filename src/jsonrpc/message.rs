@@ -1,0 +1,268 @@
+//! The JSON-RPC 2.0 envelope: classify any text as request, notification, response or
+//! batch, or say precisely why it is not one. `params` and `result` stay raw JSON values
+//! so the protocol layers validate them lazily, by method.
+
+use super::{Id, ProtocolError};
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub id: Id,
+    pub method: String,
+    pub params: Option<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notification {
+    pub method: String,
+    pub params: Option<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Response {
+    pub id: Id,
+    pub outcome: Result<Value, ProtocolError>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Request(Request),
+    Notification(Notification),
+    Response(Response),
+}
+
+/// What one frame of text holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Incoming {
+    Single(Message),
+    /// Each element judged on its own, as JSON-RPC 2.0 §6 asks.
+    Batch(Vec<Result<Message, ParseFailure>>),
+}
+
+/// Why a text or value is not a JSON-RPC message, with the id when one could be read
+/// (the error response must carry it, JSON-RPC 2.0 §5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParseFailure {
+    pub error: ProtocolError,
+    pub id: Id,
+}
+
+/// What the protocol layer allows; the envelope layer knows no protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Batches are legal only in MCP 2025-03-26; elsewhere they get -32600.
+    pub allow_batch: bool,
+    /// MCP forbids `null` request ids; ACP follows JSON-RPC, which allows them.
+    pub allow_null_id: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { allow_batch: true, allow_null_id: true }
+    }
+}
+
+impl ParseFailure {
+    fn invalid(detail: impl Into<String>, id: Id) -> Self {
+        ParseFailure { error: ProtocolError::invalid_request(detail), id }
+    }
+    /// The error response a server sends back for this failure.
+    pub fn to_response(&self) -> Response {
+        Response { id: self.id.clone(), outcome: Err(self.error.clone()) }
+    }
+}
+
+/// Parses one frame of text.
+pub fn parse(text: &str, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ParseFailure { error: ProtocolError::parse_error(e), id: Id::Null })?;
+    parse_value(value, opts)
+}
+
+/// Classifies an already parsed JSON value.
+pub fn parse_value(value: Value, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
+    match value {
+        Value::Array(items) => {
+            if !opts.allow_batch {
+                return Err(ParseFailure::invalid("batches are not allowed by this protocol version", Id::Null));
+            }
+            if items.is_empty() {
+                return Err(ParseFailure::invalid("a batch must not be empty", Id::Null));
+            }
+            Ok(Incoming::Batch(items.into_iter().map(|v| message_from_value(v, opts)).collect()))
+        }
+        other => message_from_value(other, opts).map(Incoming::Single),
+    }
+}
+
+/// Classifies a value that must be a single message (batch elements, for instance).
+pub fn message_from_value(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> {
+    let Value::Object(mut obj) = value else {
+        return Err(ParseFailure::invalid(
+            format!("a message must be a JSON object, not {}", type_name(&value)),
+            Id::Null,
+        ));
+    };
+    // Read the id first so every later failure can be answered to the right request.
+    let id = match obj.remove("id") {
+        None => None,
+        Some(v) => match Id::from_value(&v) {
+            Ok(id) => Some(id),
+            Err(why) => return Err(ParseFailure::invalid(why, Id::Null)),
+        },
+    };
+    let reply_id = id.clone().unwrap_or(Id::Null);
+    match obj.get("jsonrpc") {
+        Some(Value::String(v)) if v == "2.0" => {}
+        Some(other) => {
+            return Err(ParseFailure::invalid(format!("\"jsonrpc\" must be \"2.0\", not {other}"), reply_id))
+        }
+        None => return Err(ParseFailure::invalid("\"jsonrpc\": \"2.0\" is missing", reply_id)),
+    }
+    if let Some(method) = obj.remove("method") {
+        let Value::String(method) = method else {
+            return Err(ParseFailure::invalid(
+                format!("\"method\" must be a string, not {}", type_name(&method)),
+                reply_id,
+            ));
+        };
+        if obj.contains_key("result") || obj.contains_key("error") {
+            return Err(ParseFailure::invalid(
+                "a request or notification must not carry \"result\" or \"error\"",
+                reply_id,
+            ));
+        }
+        let params = take_params(&mut obj).map_err(|why| ParseFailure::invalid(why, reply_id.clone()))?;
+        return Ok(match id {
+            None => Message::Notification(Notification { method, params }),
+            Some(Id::Null) if !opts.allow_null_id => {
+                return Err(ParseFailure::invalid("a request id must not be null in this protocol", Id::Null))
+            }
+            Some(id) => Message::Request(Request { id, method, params }),
+        });
+    }
+    let Some(id) = id else {
+        return Err(ParseFailure::invalid(
+            "neither a request (no \"method\") nor a response (no \"id\")",
+            Id::Null,
+        ));
+    };
+    let outcome = match (obj.remove("result"), obj.remove("error")) {
+        (Some(_), Some(_)) => {
+            return Err(ParseFailure::invalid("a response must not carry both \"result\" and \"error\"", id))
+        }
+        (None, None) => return Err(ParseFailure::invalid("a response needs \"result\" or \"error\"", id)),
+        (Some(result), None) => Ok(result),
+        (None, Some(error)) => Err(error_object(error).map_err(|why| ParseFailure::invalid(why, id.clone()))?),
+    };
+    Ok(Message::Response(Response { id, outcome }))
+}
+
+fn take_params(obj: &mut Map<String, Value>) -> Result<Option<Value>, String> {
+    match obj.remove("params") {
+        None => Ok(None),
+        Some(p @ (Value::Object(_) | Value::Array(_))) => Ok(Some(p)),
+        Some(other) => Err(format!("\"params\" must be an object or an array, not {}", type_name(&other))),
+    }
+}
+
+fn error_object(error: Value) -> Result<ProtocolError, String> {
+    let Value::Object(mut e) = error else {
+        return Err(format!("\"error\" must be an object, not {}", type_name(&error)));
+    };
+    let code = match e.get("code") {
+        Some(Value::Number(n)) => n.as_i64().ok_or("\"error.code\" must be an integer")?,
+        Some(other) => return Err(format!("\"error.code\" must be an integer, not {}", type_name(other))),
+        None => return Err("\"error.code\" is missing".into()),
+    };
+    let message = match e.remove("message") {
+        Some(Value::String(s)) => s,
+        Some(other) => return Err(format!("\"error.message\" must be a string, not {}", type_name(&other))),
+        None => return Err("\"error.message\" is missing".into()),
+    };
+    Ok(ProtocolError { code, message, data: e.remove("data") })
+}
+
+/// The JSON type name used in error messages.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a fractional number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Message {
+    pub fn request(id: impl Into<Id>, method: impl Into<String>, params: Option<Value>) -> Self {
+        Message::Request(Request { id: id.into(), method: method.into(), params })
+    }
+    pub fn notification(method: impl Into<String>, params: Option<Value>) -> Self {
+        Message::Notification(Notification { method: method.into(), params })
+    }
+    pub fn response(id: Id, result: Value) -> Self {
+        Message::Response(Response { id, outcome: Ok(result) })
+    }
+    pub fn error(id: Id, error: ProtocolError) -> Self {
+        Message::Response(Response { id, outcome: Err(error) })
+    }
+
+    /// The method name, for requests and notifications.
+    pub fn method(&self) -> Option<&str> {
+        match self {
+            Message::Request(r) => Some(&r.method),
+            Message::Notification(n) => Some(&n.method),
+            Message::Response(_) => None,
+        }
+    }
+
+    /// The id, for requests and responses.
+    pub fn id(&self) -> Option<&Id> {
+        match self {
+            Message::Request(r) => Some(&r.id),
+            Message::Response(r) => Some(&r.id),
+            Message::Notification(_) => None,
+        }
+    }
+
+    /// Exactly valid JSON-RPC 2.0, members in the conventional order.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("jsonrpc".into(), Value::from("2.0"));
+        match self {
+            Message::Request(r) => {
+                m.insert("id".into(), r.id.to_value());
+                m.insert("method".into(), Value::from(r.method.as_str()));
+                if let Some(p) = &r.params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Notification(n) => {
+                m.insert("method".into(), Value::from(n.method.as_str()));
+                if let Some(p) = &n.params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Response(r) => {
+                m.insert("id".into(), r.id.to_value());
+                match &r.outcome {
+                    Ok(result) => m.insert("result".into(), result.clone()),
+                    Err(e) => m.insert("error".into(), serde_json::to_value(e).unwrap_or(Value::Null)),
+                };
+            }
+        }
+        Value::Object(m)
+    }
+
+    pub fn to_text(&self) -> String {
+        self.to_value().to_string()
+    }
+}
+
+/// Serializes a batch (an array of messages).
+pub fn batch_to_text(messages: &[Message]) -> String {
+    Value::Array(messages.iter().map(Message::to_value).collect()).to_string()
+}

@@ -1,0 +1,15 @@
+//! JSON-RPC 2.0, sans-IO and protocol-agnostic: envelopes, ids, errors and the
+//! pending-request table. The protocol layers pass in what they allow (`ParseOptions`).
+
+mod error;
+mod id;
+mod message;
+mod pending;
+
+pub use error::{codes, ProtocolError};
+pub use id::Id;
+pub use message::{
+    batch_to_text, message_from_value, parse, parse_value, type_name, Incoming, Message, Notification,
+    ParseFailure, ParseOptions, Request, Response,
+};
+pub use pending::{Matched, Outgoing, PendingTable, Timeout};

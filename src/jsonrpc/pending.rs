@@ -1,0 +1,206 @@
+//! Bookkeeping of requests in flight, both ways. Sans-IO: time is a number the caller
+//! passes in (`now_ms`), and expiry is reported, never waited for.
+
+use super::Id;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// One outgoing request waiting for its response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outgoing {
+    pub id: Id,
+    pub method: String,
+    pub sent_ms: u64,
+    /// When the request expires, if it has a timeout.
+    pub deadline_ms: Option<u64>,
+    /// The latest the deadline may be pushed to by progress (`touch`).
+    pub max_deadline_ms: Option<u64>,
+    pub timeout_ms: Option<u64>,
+}
+
+/// How long a request may wait.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timeout {
+    /// Per-request timeout; `None` waits forever.
+    pub timeout_ms: Option<u64>,
+    /// A cap on the total time when progress resets the deadline.
+    pub max_total_ms: Option<u64>,
+}
+
+/// What became of an incoming response's id.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Matched {
+    /// The response answers this request, now removed from the table.
+    Answered(Outgoing),
+    /// This id was answered before: a duplicate response.
+    AlreadyAnswered,
+    /// No request with this id was ever sent (or it was cancelled long ago).
+    Unknown,
+}
+
+/// How many answered ids are remembered to tell duplicates from strangers.
+const ANSWERED_MEMORY: usize = 1024;
+
+/// The pending-request table of one connection.
+#[derive(Debug, Default)]
+pub struct PendingTable {
+    next_id: i64,
+    outgoing: HashMap<Id, Outgoing>,
+    answered: HashSet<Id>,
+    answered_order: VecDeque<Id>,
+    incoming: HashSet<Id>,
+}
+
+impl PendingTable {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A fresh id that is not in flight.
+    pub fn next_id(&mut self) -> Id {
+        loop {
+            let id = Id::Number(self.next_id);
+            self.next_id = self.next_id.wrapping_add(1);
+            if !self.outgoing.contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Registers an outgoing request. Refuses an id already in flight.
+    pub fn register(&mut self, id: Id, method: &str, now_ms: u64, timeout: Timeout) -> Result<(), Id> {
+        if self.outgoing.contains_key(&id) {
+            return Err(id);
+        }
+        self.forget_answered(&id);
+        let deadline_ms = timeout.timeout_ms.map(|t| now_ms.saturating_add(t));
+        let max_deadline_ms = timeout.max_total_ms.map(|t| now_ms.saturating_add(t));
+        let entry = Outgoing {
+            id: id.clone(),
+            method: method.to_owned(),
+            sent_ms: now_ms,
+            deadline_ms: cap(deadline_ms, max_deadline_ms),
+            max_deadline_ms,
+            timeout_ms: timeout.timeout_ms,
+        };
+        self.outgoing.insert(id, entry);
+        Ok(())
+    }
+
+    /// Matches a response to its request.
+    pub fn resolve(&mut self, id: &Id) -> Matched {
+        match self.outgoing.remove(id) {
+            Some(entry) => {
+                self.remember_answered(id.clone());
+                Matched::Answered(entry)
+            }
+            None if self.answered.contains(id) => Matched::AlreadyAnswered,
+            None => Matched::Unknown,
+        }
+    }
+
+    /// The request behind an id, if it is still pending.
+    pub fn get(&self, id: &Id) -> Option<&Outgoing> {
+        self.outgoing.get(id)
+    }
+
+    /// Progress arrived: push the deadline out by the request's timeout, never past its cap.
+    pub fn touch(&mut self, id: &Id, now_ms: u64) -> bool {
+        match self.outgoing.get_mut(id) {
+            Some(e) => {
+                let pushed = e.timeout_ms.map(|t| now_ms.saturating_add(t));
+                e.deadline_ms = cap(pushed, e.max_deadline_ms);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes and returns every request whose deadline has passed, oldest first.
+    pub fn expire(&mut self, now_ms: u64) -> Vec<Outgoing> {
+        let ids: Vec<Id> = self
+            .outgoing
+            .values()
+            .filter(|e| e.deadline_ms.is_some_and(|d| d <= now_ms))
+            .map(|e| e.id.clone())
+            .collect();
+        let mut expired: Vec<Outgoing> = ids
+            .iter()
+            .filter_map(|id| {
+                self.remember_answered(id.clone());
+                self.outgoing.remove(id)
+            })
+            .collect();
+        expired.sort_by(|a, b| a.sent_ms.cmp(&b.sent_ms).then_with(|| a.id.cmp(&b.id)));
+        expired
+    }
+
+    /// The earliest deadline, so a driver knows when to call `expire` next.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.outgoing.values().filter_map(|e| e.deadline_ms).min()
+    }
+
+    /// Withdraws a request (cancelled locally); a late response then counts as already answered.
+    pub fn cancel(&mut self, id: &Id) -> Option<Outgoing> {
+        let entry = self.outgoing.remove(id)?;
+        self.remember_answered(id.clone());
+        Some(entry)
+    }
+
+    /// Empties the table (the connection closed) and returns what was still pending.
+    pub fn drain(&mut self) -> Vec<Outgoing> {
+        let mut all: Vec<Outgoing> = self.outgoing.drain().map(|(_, e)| e).collect();
+        all.sort_by(|a, b| a.sent_ms.cmp(&b.sent_ms).then_with(|| a.id.cmp(&b.id)));
+        all
+    }
+
+    pub fn pending_count(&self) -> usize {
+        self.outgoing.len()
+    }
+
+    /// An incoming request arrived: refuses an id that is already being served.
+    pub fn begin_incoming(&mut self, id: &Id) -> Result<(), ()> {
+        if self.incoming.insert(id.clone()) {
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+
+    /// The incoming request was answered; its id may be used again.
+    pub fn finish_incoming(&mut self, id: &Id) -> bool {
+        self.incoming.remove(id)
+    }
+
+    pub fn is_serving(&self, id: &Id) -> bool {
+        self.incoming.contains(id)
+    }
+
+    pub fn serving_count(&self) -> usize {
+        self.incoming.len()
+    }
+
+    fn remember_answered(&mut self, id: Id) {
+        if self.answered.insert(id.clone()) {
+            self.answered_order.push_back(id);
+            if self.answered_order.len() > ANSWERED_MEMORY {
+                if let Some(old) = self.answered_order.pop_front() {
+                    self.answered.remove(&old);
+                }
+            }
+        }
+    }
+
+    fn forget_answered(&mut self, id: &Id) {
+        if self.answered.remove(id) {
+            self.answered_order.retain(|x| x != id);
+        }
+    }
+}
+
+fn cap(deadline: Option<u64>, max: Option<u64>) -> Option<u64> {
+    match (deadline, max) {
+        (Some(d), Some(m)) => Some(d.min(m)),
+        (d, None) => d,
+        (None, Some(m)) => Some(m),
+    }
+}

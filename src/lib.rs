@@ -1,0 +1,10 @@
+//! agentwire: the Agent Client Protocol and the Model Context Protocol for the web.
+//!
+//! The core (`jsonrpc`, and the protocol layers built on it) is sans-IO: it turns
+//! incoming text plus the current time into outgoing text and events, and never reads,
+//! writes, sleeps or looks at a clock. `wasm` is the thin binding to JavaScript.
+
+pub mod jsonrpc;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

@@ -1,0 +1,36 @@
+//! Crossing the boundary. Structured values cross as JSON text and `JSON.parse` builds
+//! the objects on the JS side: one native call instead of one per field, no
+//! prototype setters (`__proto__` becomes an own key), and no refusal of large numbers.
+
+use crate::jsonrpc::ProtocolError;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+/// A plain JS value built from JSON.
+pub fn to_js(value: &Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
+}
+
+/// Reads a plain JS value (options, params) as JSON. `undefined` reads as `None`.
+pub fn from_js(value: &JsValue) -> Result<Option<Value>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let text: String = js_sys::JSON::stringify(value)
+        .map_err(|_| to_js_error(&ProtocolError::invalid_params("value cannot be converted to JSON")))?
+        .into();
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| to_js_error(&ProtocolError::invalid_params(e.to_string())))
+}
+
+/// A real JS `Error` carrying `code` and `data`, never a bare string.
+pub fn to_js_error(error: &ProtocolError) -> JsValue {
+    let js = js_sys::Error::new(&error.message);
+    js.set_name("ProtocolError");
+    let obj: &JsValue = js.as_ref();
+    let _ = js_sys::Reflect::set(obj, &"code".into(), &JsValue::from_f64(error.code as f64));
+    let data = error.data.as_ref().map(to_js).unwrap_or(JsValue::UNDEFINED);
+    let _ = js_sys::Reflect::set(obj, &"data".into(), &data);
+    js.into()
+}
