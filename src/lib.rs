@@ -5,6 +5,7 @@
 //! writes, sleeps or looks at a clock. `wasm` is the thin binding to JavaScript.
 
 pub mod jsonrpc;
+pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
