@@ -4,7 +4,9 @@
 //! incoming text plus the current time into outgoing text and events, and never reads,
 //! writes, sleeps or looks at a clock. `wasm` is the thin binding to JavaScript.
 
+pub mod acp;
 pub mod jsonrpc;
+pub mod mcp;
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]

@@ -337,3 +337,72 @@ mod properties {
         }
     }
 }
+
+mod endpoint {
+    use super::*;
+
+    #[test]
+    fn requests_are_numbered_tracked_and_matched() {
+        let mut e = Endpoint::new(ParseOptions::default());
+        let (id, text) = e.request("initialize", Some(json!({"protocolVersion": 1})), 0, Timeout::default());
+        assert_eq!(text, format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":1}}}}"#));
+        let got = e.receive(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"protocolVersion":1}}}}"#));
+        match &got[..] {
+            [Received::Response { request, outcome: Ok(v) }] => {
+                assert_eq!(request.method, "initialize");
+                assert_eq!(v["protocolVersion"], 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        let again = e.receive(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":null}}"#));
+        assert!(matches!(&again[..], [Received::Stray { already_answered: true, .. }]));
+        let stranger = e.receive(r#"{"jsonrpc":"2.0","id":"zz","result":null}"#);
+        assert!(matches!(&stranger[..], [Received::Stray { already_answered: false, .. }]));
+    }
+
+    #[test]
+    fn incoming_requests_are_answered_exactly_once() {
+        let mut e = Endpoint::new(ParseOptions::default());
+        let got = e.receive(r#"{"jsonrpc":"2.0","id":5,"method":"fs/read_text_file","params":{"path":"/a"}}"#);
+        let [Received::Request(r)] = &got[..] else { panic!("{got:?}") };
+        let dup = e.receive(r#"{"jsonrpc":"2.0","id":5,"method":"fs/read_text_file","params":{"path":"/b"}}"#);
+        let [Received::DuplicateRequest { reply, .. }] = &dup[..] else { panic!("{dup:?}") };
+        assert!(reply.contains("-32600") && reply.contains(r#""id":5"#), "{reply}");
+        let text = e.respond(&r.id, Ok(json!({"content": "x"}))).unwrap();
+        assert_eq!(text, r#"{"jsonrpc":"2.0","id":5,"result":{"content":"x"}}"#);
+        assert_eq!(e.respond(&r.id, Ok(Value::Null)).unwrap_err().code, codes::LOCAL_REFUSAL);
+    }
+
+    #[test]
+    fn malformed_input_gets_the_named_error_back() {
+        let mut e = Endpoint::new(ParseOptions { allow_batch: false, allow_null_id: false });
+        let got = e.receive("{not json");
+        let [Received::Invalid { failure, reply: Some(reply) }] = &got[..] else { panic!("{got:?}") };
+        assert_eq!(failure.error.code, -32700);
+        assert!(reply.starts_with(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700"#), "{reply}");
+        let got = e.receive(r#"{"jsonrpc":"2.0","id":3,"method":7}"#);
+        let [Received::Invalid { reply: Some(reply), .. }] = &got[..] else { panic!("{got:?}") };
+        assert!(reply.contains(r#""id":3"#) && reply.contains("-32600"), "{reply}");
+        let got = e.receive(r#"[{"jsonrpc":"2.0","method":"a"}]"#);
+        assert!(matches!(&got[..], [Received::Invalid { .. }]));
+    }
+
+    #[test]
+    fn batches_are_taken_apart_in_order() {
+        let mut e = Endpoint::new(ParseOptions::default());
+        let got = e.receive(r#"[{"jsonrpc":"2.0","method":"a"},7,{"jsonrpc":"2.0","id":1,"method":"b"}]"#);
+        assert!(matches!(&got[..], [Received::Notification(_), Received::Invalid { .. }, Received::Request(_)]));
+    }
+
+    #[test]
+    fn deadlines_and_close_report_what_is_left() {
+        let mut e = Endpoint::new(ParseOptions::default());
+        let (a, _) = e.request("tools/call", None, 0, Timeout { timeout_ms: Some(10), max_total_ms: None });
+        let (b, _) = e.request("initialize", None, 0, Timeout::default());
+        assert_eq!(e.expire(10).into_iter().map(|o| o.id).collect::<Vec<_>>(), vec![a.clone()]);
+        let late = e.receive(&format!(r#"{{"jsonrpc":"2.0","id":{a},"result":{{}}}}"#));
+        assert!(matches!(&late[..], [Received::Stray { already_answered: true, .. }]));
+        assert_eq!(e.close().into_iter().map(|o| o.id).collect::<Vec<_>>(), vec![b]);
+        assert_eq!(e.pending().pending_count(), 0);
+    }
+}

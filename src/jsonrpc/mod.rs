@@ -1,11 +1,13 @@
 //! JSON-RPC 2.0, sans-IO and protocol-agnostic: envelopes, ids, errors and the
 //! pending-request table. The protocol layers pass in what they allow (`ParseOptions`).
 
+mod endpoint;
 mod error;
 mod id;
 mod message;
 mod pending;
 
+pub use endpoint::{Endpoint, Received};
 pub use error::{codes, ProtocolError};
 pub use id::Id;
 pub use message::{

@@ -1,0 +1,1 @@
+//! The Agent Client Protocol: versions, capabilities, methods, negotiation and sessions.

@@ -1,0 +1,1 @@
+//! The Model Context Protocol: versions, capabilities, methods, negotiation and sessions.
