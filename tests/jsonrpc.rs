@@ -406,3 +406,29 @@ mod endpoint {
         assert_eq!(e.pending().pending_count(), 0);
     }
 }
+
+mod common;
+
+#[test]
+fn every_seed_message_is_a_valid_envelope() {
+    let Some(seeds) = common::seeds() else { return };
+    let mut checked = 0;
+    for v in seeds.iter().filter(|v| v["direction"] != "fragment") {
+        let text = v["message"].to_string();
+        let m = single(&text).unwrap_or_else(|f| panic!("{}: {f:?}", v["what"]));
+        let what = v["what"].as_str().unwrap();
+        let expected = if what.contains("error") {
+            Kind::Error
+        } else if what.contains("response") {
+            Kind::Result
+        } else if v["message"].get("id").is_some() {
+            Kind::Request
+        } else {
+            Kind::Notification
+        };
+        assert_eq!(kind(&m), expected, "{what}");
+        assert_eq!(parse(&m.to_text(), &ParseOptions::default()).unwrap(), Incoming::Single(m));
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} seed messages");
+}
