@@ -7,7 +7,18 @@ use super::{
     parse, Id, Incoming, Matched, Message, Notification, Outgoing, ParseFailure, ParseOptions,
     PendingTable, ProtocolError, Request, Timeout,
 };
+use serde::Serialize;
 use serde_json::Value;
+
+/// A frame for the transport: the text to send, and for a request its id and method.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outbound {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<Id>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    pub text: String,
+}
 
 /// What one incoming frame turned out to hold, in order.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,7 +7,7 @@ mod id;
 mod message;
 mod pending;
 
-pub use endpoint::{Endpoint, Received};
+pub use endpoint::{Endpoint, Outbound, Received};
 pub use error::{codes, ProtocolError};
 pub use id::Id;
 pub use message::{
