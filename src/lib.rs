@@ -10,4 +10,4 @@ pub mod mcp;
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;

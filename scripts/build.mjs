@@ -1,0 +1,65 @@
+// Builds the npm package from wasm-pack.toml: wasm-pack per target (no download of
+// tools: wasm-bindgen is the pinned CLI on PATH, wasm-opt is disabled there and run
+// here from npm binaryen), then checks the gzip size budget. Exits non-zero on failure.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync, rmSync, readdirSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { join, dirname, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "smol-toml";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const config = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
+const env = { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` };
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+
+const name = config.build["out-name"];
+const sizes = [];
+for (const target of config.target) {
+  const outDir = join(root, target["out-dir"]);
+  rmSync(outDir, { recursive: true, force: true });
+  run("wasm-pack", ["build", `--${config.build.profile}`, "--target", target.name,
+    "--out-dir", outDir, "--out-name", name, "--no-pack", "--no-opt"]);
+  rmSync(join(outDir, ".gitignore"), { force: true });
+  // The nodejs glue is CommonJS; say so, since the package itself is "type": "module".
+  if (target.name === "nodejs") writeFileSync(join(outDir, "package.json"), '{ "type": "commonjs" }\n');
+  const wasm = join(outDir, `${name}_bg.wasm`);
+  run("wasm-opt", [...config["wasm-opt"].flags, wasm, "-o", wasm]);
+}
+
+// wasm-bindgen emits the same module for every target (only the glue differs): ship it
+// once, and point the other targets' glue at the first copy.
+const [first, ...others] = config.target;
+const wasmName = `${name}_bg.wasm`;
+const firstWasm = join(root, first["out-dir"], wasmName);
+for (const target of others) {
+  const outDir = join(root, target["out-dir"]);
+  const copy = join(outDir, wasmName);
+  if (!readFileSync(copy).equals(readFileSync(firstWasm))) continue;
+  const glue = join(outDir, `${name}.js`);
+  const rel = relative(outDir, firstWasm);
+  const text = readFileSync(glue, "utf8");
+  const patched = text.replace(`\`\${__dirname}/${wasmName}\``, `require('path').join(__dirname, ${JSON.stringify(rel)})`);
+  if (patched === text) throw new Error(`${glue}: the wasm path to rewrite was not found`);
+  writeFileSync(glue, patched);
+  rmSync(copy);
+}
+
+for (const target of config.target) {
+  const outDir = join(root, target["out-dir"]);
+  for (const file of readdirSync(outDir).filter((f) => /\.(wasm|js|cjs|mjs)$/.test(f))) {
+    const bytes = readFileSync(join(outDir, file));
+    sizes.push({ target: target.name, file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+  }
+}
+
+const total = sizes.reduce((s, f) => s + f.gzip, 0);
+const budget = config.budget["gzip-bytes"];
+for (const s of sizes) console.log(`${s.target.padEnd(7)} ${s.file.padEnd(24)} ${String(s.bytes).padStart(8)} B  ${String(s.gzip).padStart(7)} B gzip`);
+console.log(`total shipped (gzip): ${total} B of a ${budget} B budget (${(100 * total / budget).toFixed(1)}%)`);
+writeFileSync(join(root, "pkg", "sizes.json"), JSON.stringify({ total, budget, files: sizes }, null, 2) + "\n");
+if (total > budget) {
+  console.error(`size budget exceeded: ${total} B gzip > ${budget} B (wasm-pack.toml [budget])`);
+  process.exit(1);
+}
+console.log(`package built in ${join(root, "pkg")}`);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what agentwire's build and tests need on a fresh machine, and skips each
+# piece that is already there at the right version (a warm run takes a second).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+say() { printf '[setup] %s\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+has_version() { command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qF "$2"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+if ! has_version wasm-pack 0.15.1; then
+  say "installing wasm-pack 0.15.1"
+  cargo install wasm-pack --version 0.15.1 --locked
+fi
+# Without --locked: one of its locked dependencies is not served by the registry here.
+if ! has_version wasm-bindgen 0.2.130; then
+  say "installing wasm-bindgen-cli 0.2.130 (must match the pinned wasm-bindgen crate)"
+  cargo install wasm-bindgen-cli --version 0.2.130
+fi
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  say "installing Debian chromium and chromium-driver"
+  as_root apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver \
+    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+fi
+# npm ci only when package-lock.json changed since the last install.
+if ! cmp -s package-lock.json node_modules/.agentwire-installed-lock 2>/dev/null; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+  cp package-lock.json node_modules/.agentwire-installed-lock
+fi

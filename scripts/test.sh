@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every test of agentwire: native Rust (core, relay, demo agent), the package build with
+# its size budget, wasm-bindgen tests in Node and in headless Chromium, and the JS tests.
+# Ends with one line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+log=$(mktemp)
+failed_steps=0
+step() {
+  local name=$1; shift
+  printf '\n=== %s: %s\n' "$name" "$*"
+  local before
+  before=$(wc -l <"$log")
+  "$@" 2>&1 | tee -a "$log"
+  local rc=${PIPESTATUS[0]}
+  if [ "$rc" -ne 0 ]; then
+    # A step that failed without reporting a failed test (a build error) counts as one.
+    if ! tail -n +"$((before + 1))" "$log" | grep -qE '([1-9][0-9]*) failed|^ℹ fail [1-9]'; then
+      failed_steps=$((failed_steps + 1))
+    fi
+    printf '=== %s FAILED (exit %s)\n' "$name" "$rc"
+  fi
+}
+
+step "native tests" cargo test --workspace --color never
+step "package build + size budget" node scripts/build.mjs
+step "wasm tests in Node" wasm-pack test --node -- --test wasm
+WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
+step "JS tests" node --test --test-reporter=spec tests/js/
+
+# Totals from cargo/wasm-bindgen ("test result: ... N passed; M failed") and node ("ℹ pass N").
+passed=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) passed.*/\1/' | awk '{s+=$1} END {print s+0}')
+failed=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) failed.*/\1/' | awk '{s+=$1} END {print s+0}')
+npass=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
+nfail=$(grep -E '^ℹ fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
+passed=$(( ${passed:-0} + npass ))
+failed=$(( ${failed:-0} + nfail + failed_steps ))
+rm -f "$log"
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,79 @@
+//! The binding, run by wasm-bindgen-test in Node and in headless Chromium: values and
+//! errors must arrive in JS as plain objects and real `Error`s with `code` and `data`.
+#![cfg(target_arch = "wasm32")]
+
+use agentwire::wasm::jsonrpc::{parse_message, serialize_message};
+use js_sys::{Error, Reflect, JSON};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap()
+}
+
+fn json(v: &JsValue) -> String {
+    JSON::stringify(v).unwrap().into()
+}
+
+#[wasm_bindgen_test]
+fn a_request_arrives_as_a_plain_object() {
+    let v = parse_message(r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":1}}"#, JsValue::UNDEFINED).unwrap();
+    assert_eq!(json(&v), r#"{"kind":"request","id":7,"method":"initialize","params":{"protocolVersion":1}}"#);
+}
+
+#[wasm_bindgen_test]
+fn kinds_of_messages() {
+    let cases = [
+        (r#"{"jsonrpc":"2.0","method":"session/update","params":{}}"#, "notification"),
+        (r#"{"jsonrpc":"2.0","id":"a","result":null}"#, "response"),
+        (r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#, "error"),
+        (r#"[{"jsonrpc":"2.0","method":"a"},1]"#, "batch"),
+    ];
+    for (text, kind) in cases {
+        let v = parse_message(text, JsValue::UNDEFINED).unwrap();
+        assert_eq!(get(&v, "kind").as_string().as_deref(), Some(kind), "{text}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn failures_throw_errors_with_code_data_and_id() {
+    let e = parse_message("{oops", JsValue::UNDEFINED).unwrap_err();
+    assert!(e.is_instance_of::<Error>());
+    assert_eq!(get(&e, "code").as_f64(), Some(-32700.0));
+    assert!(get(&e, "data").as_string().is_some());
+    assert!(get(&e, "id").is_null());
+
+    let e = parse_message(r#"{"jsonrpc":"1.0","id":4,"method":"x"}"#, JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(get(&e, "code").as_f64(), Some(-32600.0));
+    assert_eq!(get(&e, "id").as_f64(), Some(4.0));
+    assert_eq!(e.unchecked_ref::<Error>().name(), "ProtocolError");
+}
+
+#[wasm_bindgen_test]
+fn options_carry_the_protocol_policy() {
+    let options = JSON::parse(r#"{"allowBatch":false,"allowNullId":false}"#).unwrap();
+    let e = parse_message(r#"[{"jsonrpc":"2.0","method":"a"}]"#, options.clone()).unwrap_err();
+    assert_eq!(get(&e, "code").as_f64(), Some(-32600.0));
+    let e = parse_message(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, options).unwrap_err();
+    assert_eq!(get(&e, "code").as_f64(), Some(-32600.0));
+}
+
+#[wasm_bindgen_test]
+fn prototype_keys_stay_plain_data() {
+    let v = parse_message(r#"{"jsonrpc":"2.0","method":"m","params":{"__proto__":{"polluted":true}}}"#, JsValue::UNDEFINED).unwrap();
+    let params = get(&v, "params");
+    assert!(Reflect::get(&js_sys::Object::new(), &"polluted".into()).unwrap().is_undefined());
+    let has_own = Reflect::get(&js_sys::Object::new(), &"hasOwnProperty".into()).unwrap();
+    let has_own: js_sys::Function = has_own.unchecked_into();
+    let own = has_own.call1(&params, &"__proto__".into()).unwrap();
+    assert_eq!(own.as_bool(), Some(true), "__proto__ is an own data key");
+}
+
+#[wasm_bindgen_test]
+fn serialize_round_trips() {
+    let msg = JSON::parse(r#"{"id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#).unwrap();
+    assert_eq!(serialize_message(msg).unwrap(), r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#);
+    let bad = JSON::parse(r#"{"id":1}"#).unwrap();
+    let e = serialize_message(bad).unwrap_err();
+    assert_eq!(get(&e, "code").as_f64(), Some(-32600.0));
+}
