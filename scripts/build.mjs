@@ -2,7 +2,7 @@
 // tools: wasm-bindgen is the pinned CLI on PATH, wasm-opt is disabled there and run
 // here from npm binaryen), then checks the gzip size budget. Exits non-zero on failure.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, rmSync, readdirSync } from "node:fs";
+import { readFileSync, writeFileSync, rmSync, readdirSync, copyFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ const env = { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${proces
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
 
 const name = config.build["out-name"];
+rmSync(join(root, "pkg"), { recursive: true, force: true });
 const sizes = [];
 for (const target of config.target) {
   const outDir = join(root, target["out-dir"]);
@@ -51,6 +52,13 @@ for (const target of config.target) {
     const bytes = readFileSync(join(outDir, file));
     sizes.push({ target: target.name, file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
   }
+}
+
+// The hand-written JS layer, types and manifest (js/) complete the package in pkg/.
+for (const file of readdirSync(join(root, "js"))) copyFileSync(join(root, "js", file), join(root, "pkg", file));
+for (const file of readdirSync(join(root, "js")).filter((f) => f.endsWith(".js"))) {
+  const bytes = readFileSync(join(root, "js", file));
+  sizes.push({ target: "js", file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
 }
 
 const total = sizes.reduce((s, f) => s + f.gzip, 0);

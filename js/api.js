@@ -1,0 +1,167 @@
+// The public classes. The wasm module provides the sans-IO sessions (AcpClient, AcpAgent,
+// McpClient, McpServer) and the Validator; this file adds `connect()` to each, which runs
+// the session over a transport with Promises (see connection.js). Method names of the
+// protocols map onto the session's generic `request(method, params)`, which applies the
+// same gating and validation as everything else in the core.
+
+import { Connection } from "./connection.js";
+import { ProtocolError, codes } from "./errors.js";
+
+export function createApi(wasm) {
+  class Connected {
+    constructor(connection) {
+      this.connection = connection;
+    }
+    /** The sans-IO session: negotiated version, capabilities, methods. */
+    get session() { return this.connection.session; }
+    get state() { return this.session.state(); }
+    methods() { return this.session.methods(); }
+    onFrame(fn) { return this.connection.onFrame(fn); }
+    onRelay(fn) { return this.connection.onRelay(fn); }
+    onViolation(fn) { return this.connection.onViolation(fn); }
+    onClose(fn) { return this.connection.onClose(fn); }
+    onEvent(fn) { return this.connection.onEvent(fn); }
+    onNotification(fn) { return this.connection.onNotification(({ method, params }) => fn(method, params)); }
+    onRequest(method, handler) { return this.connection.onRequest(method, handler); }
+    /** Any method, gated and validated like the named ones. */
+    request(method, params, { timeoutMs, signal, onProgress, ...rest } = {}) {
+      return this.connection.call(() => this.session.request(method, params ?? null, { timeoutMs, ...rest }), { signal, onProgress });
+    }
+    notify(method, params) {
+      return this.connection.call(() => this.session.notify(method, params ?? null));
+    }
+    /** Sends the initialize handshake; rejects when negotiation fails (the message names both versions). */
+    async initialize(opts = {}) {
+      const result = await this.connection.call(() => this.session.initialize(), opts);
+      if (this.connection.closed || this.session.state().closed) {
+        const error = this.session.state().closeError;
+        throw error ? ProtocolError.from(error) : new ProtocolError(codes.CONNECTION_CLOSED, "the session ended during initialize");
+      }
+      return result;
+    }
+    close() { this.connection.close(); }
+  }
+
+  class AcpSession {
+    #connection;
+    #listeners = [];
+    constructor(connection, id) {
+      this.#connection = connection;
+      this.id = id;
+    }
+    onUpdate(fn) {
+      this.#listeners.push(fn);
+      return () => { this.#listeners = this.#listeners.filter((f) => f !== fn); };
+    }
+    /** @internal */
+    _update(update) {
+      for (const fn of this.#listeners) fn(update);
+    }
+    transcript() { return this.#connection.session.transcript(this.id); }
+    prompt(prompt, opts = {}) {
+      const { signal, timeoutMs, ...extra } = opts;
+      return this.#connection.request("session/prompt", { sessionId: this.id, prompt, ...extra }, { signal, timeoutMs });
+    }
+    cancel() { return this.#connection.notify("session/cancel", { sessionId: this.id }); }
+    setMode(modeId) { return this.#connection.request("session/set_mode", { sessionId: this.id, modeId }); }
+  }
+
+  class AcpConnection extends Connected {
+    #sessions = new Map();
+    #updates = [];
+    constructor(connection) {
+      super(connection);
+      connection.onEvent((ev) => {
+        if (ev.type !== "sessionUpdate") return;
+        this.#sessions.get(ev.sessionId)?._update(ev.update);
+        for (const fn of this.#updates) fn(ev.sessionId, ev.update);
+      });
+    }
+    /** Every session/update of every session. */
+    onUpdate(fn) {
+      this.#updates.push(fn);
+      return () => { this.#updates = this.#updates.filter((f) => f !== fn); };
+    }
+    session(id) { return this.#sessions.get(id); }
+    async newSession(params, opts) {
+      const result = await this.request("session/new", params, opts);
+      return this.#track(result.sessionId, result);
+    }
+    /** Replayed history arrives through the session's onUpdate before this resolves. */
+    async loadSession(params, { onUpdate, ...opts } = {}) {
+      const session = this.#track(params.sessionId);
+      if (onUpdate) session.onUpdate(onUpdate);
+      const result = await this.request("session/load", params, opts);
+      session.result = result;
+      return session;
+    }
+    async resumeSession(params, opts) {
+      const result = await this.request("session/resume", params, opts);
+      return this.#track(params.sessionId, result);
+    }
+    authenticate(methodId, opts) {
+      const v = this.session.state().protocolVersion;
+      return v >= 2 ? this.request("auth/login", { methodId }, opts) : this.request("authenticate", { methodId }, opts);
+    }
+    #track(id, result) {
+      let s = this.#sessions.get(id);
+      if (!s) {
+        s = new AcpSession(this, id);
+        this.#sessions.set(id, s);
+      }
+      if (result !== undefined) s.result = result;
+      return s;
+    }
+  }
+
+  class McpConnection extends Connected {
+    ping(opts) { return this.request("ping", undefined, opts); }
+    listTools(params, opts) { return this.request("tools/list", params, opts); }
+    callTool(name, args, opts) { return this.request("tools/call", { name, arguments: args ?? {} }, opts); }
+    listResources(params, opts) { return this.request("resources/list", params, opts); }
+    listResourceTemplates(params, opts) { return this.request("resources/templates/list", params, opts); }
+    readResource(uri, opts) { return this.request("resources/read", { uri }, opts); }
+    subscribe(uri, opts) { return this.request("resources/subscribe", { uri }, opts); }
+    unsubscribe(uri, opts) { return this.request("resources/unsubscribe", { uri }, opts); }
+    listPrompts(params, opts) { return this.request("prompts/list", params, opts); }
+    getPrompt(name, args, opts) { return this.request("prompts/get", { name, arguments: args }, opts); }
+    setLoggingLevel(level, opts) { return this.request("logging/setLevel", { level }, opts); }
+    complete(ref, argument, opts) { return this.request("completion/complete", { ref, argument }, opts); }
+  }
+
+  // Servers and agents answer through onRequest like clients do; they just start by waiting.
+  class AcpAgentConnection extends Connected {
+    sendUpdate(sessionId, update) { return this.notify("session/update", { sessionId, update }); }
+  }
+  class McpServerConnection extends Connected {}
+
+  const connectable = [
+    [wasm.AcpClient, AcpConnection],
+    [wasm.AcpAgent, AcpAgentConnection],
+    [wasm.McpClient, McpConnection],
+    [wasm.McpServer, McpServerConnection],
+  ];
+  for (const [Session, Wrapper] of connectable) {
+    if (!Session) continue;
+    /** Connects a new session to a transport (URL, WebSocket, or { send, onmessage }). */
+    Session.connect = async (transport, options = {}) => {
+      const session = new Session(options);
+      return new Wrapper(await Connection.open(session, transport, options));
+    };
+  }
+
+  return {
+    AcpClient: wasm.AcpClient,
+    AcpAgent: wasm.AcpAgent,
+    McpClient: wasm.McpClient,
+    McpServer: wasm.McpServer,
+    Validator: wasm.Validator,
+    parseMessage: wasm.parseMessage,
+    serializeMessage: wasm.serializeMessage,
+    AcpConnection,
+    AcpSession,
+    McpConnection,
+  };
+}
+
+export { ProtocolError, codes };

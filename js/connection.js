@@ -1,0 +1,226 @@
+// Drives a sans-IO session (AcpClient, McpClient, …) over a transport: sends what it
+// returns, feeds it what arrives, turns responses into settled Promises, runs the app's
+// request handlers, fires timers for the deadlines the session reports, and on close
+// rejects everything still pending. No protocol logic lives here.
+
+import { ProtocolError, codes } from "./errors.js";
+import { openTransport } from "./transport.js";
+
+const RELAY_PREFIX = '{"relay":';
+const key = (id) => JSON.stringify(id);
+
+export class Connection {
+  #session;
+  #transport;
+  #pending = new Map();
+  #handlers = new Map();
+  #listeners = { frame: [], relay: [], violation: [], close: [], notification: [], event: [] };
+  #timer = null;
+  #closed = null;
+
+  constructor(session, transport) {
+    this.#session = session;
+    this.#transport = transport;
+    transport.onText = (text) => this.#receive(text);
+    transport.onBinary = () => this.#emit("violation", { direction: "in", text: "", issues: [
+      { path: "", code: "binary_frame", message: "a binary frame is not JSON-RPC; ignored", severity: "error" }] });
+    transport.onClose = ({ code, reason }) => this.#shutdown(new ProtocolError(codes.CONNECTION_CLOSED,
+      `connection closed (${code}${reason ? `: ${reason}` : ""})`, { code, reason }), { code, reason });
+  }
+
+  static async open(session, target, options) {
+    return new Connection(session, await openTransport(target, options));
+  }
+
+  /** The sans-IO session behind this connection: negotiated state, methods, transcripts. */
+  get session() { return this.#session; }
+  get closed() { return this.#closed !== null; }
+
+  onFrame(fn) { return this.#on("frame", fn); }
+  onRelay(fn) { return this.#on("relay", fn); }
+  onViolation(fn) { return this.#on("violation", fn); }
+  onClose(fn) { return this.#on("close", fn); }
+  onNotification(fn) { return this.#on("notification", fn); }
+  /** Every event of the session, as it comes (for tools that show everything). */
+  onEvent(fn) { return this.#on("event", fn); }
+
+  /** Registers the app's handler for an incoming request; its return value (or thrown error) is the answer. */
+  onRequest(method, handler) {
+    this.#handlers.set(method, handler);
+    return () => this.#handlers.delete(method);
+  }
+
+  /**
+   * Sends what `make()` builds (a session call returning `{ id, method, text }`) and, for a
+   * request, resolves with its result. `make` runs inside so local refusals reject the Promise.
+   */
+  call(make, { signal, onProgress } = {}) {
+    if (this.#closed) return Promise.reject(this.#closed);
+    let out;
+    try {
+      if (signal?.aborted) throw abortError(signal);
+      out = make();
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (out.id === undefined || out.id === null) {
+      this.#send(out.text);
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve, reject) => {
+      const entry = { resolve, reject, method: out.method, onProgress };
+      this.#pending.set(key(out.id), entry);
+      if (signal) {
+        const abort = () => this.#abort(out.id, abortError(signal));
+        signal.addEventListener("abort", abort, { once: true });
+        entry.cleanup = () => signal.removeEventListener("abort", abort);
+      }
+      this.#send(out.text);
+      this.#schedule();
+    });
+  }
+
+  /** Feeds events produced outside `receive` (e.g. by a session call that answers itself). */
+  dispatch(events) {
+    for (const ev of events ?? []) this.#handle(ev);
+    this.#schedule();
+  }
+
+  close() {
+    this.#shutdown(new ProtocolError(codes.CONNECTION_CLOSED, "connection closed by the application"), { code: 1000, reason: "closed" });
+    try { this.#transport.close(); } catch { /* already closed */ }
+  }
+
+  #on(type, fn) {
+    this.#listeners[type].push(fn);
+    return () => { this.#listeners[type] = this.#listeners[type].filter((f) => f !== fn); };
+  }
+
+  #emit(type, value) {
+    for (const fn of this.#listeners[type]) {
+      try { fn(value); } catch (e) { queueMicrotask(() => { throw e; }); }
+    }
+  }
+
+  #send(text) {
+    if (this.#closed) return;
+    this.#emit("frame", { direction: "out", text, time: Date.now() });
+    this.#transport.send(text);
+  }
+
+  #receive(text) {
+    if (text.startsWith(RELAY_PREFIX)) {
+      let event;
+      try { event = JSON.parse(text).relay; } catch { event = { event: "error", message: text }; }
+      this.#emit("relay", event);
+      return;
+    }
+    this.#emit("frame", { direction: "in", text, time: Date.now() });
+    if (this.#closed) return;
+    this.dispatch(this.#session.receive(text));
+  }
+
+  #handle(ev) {
+    this.#emit("event", ev);
+    switch (ev.type) {
+      case "send":
+        this.#send(ev.text);
+        break;
+      case "response":
+        this.#settle(ev.id, (p) => p.resolve(ev.result));
+        break;
+      case "error":
+      case "timeout":
+        this.#settle(ev.id, (p) => p.reject(ProtocolError.from(ev.error ?? {
+          code: codes.TIMEOUT, message: `Request ${ev.method} timed out`, data: { method: ev.method } })));
+        break;
+      case "progress":
+        if (ev.id !== undefined) this.#pending.get(key(ev.id))?.onProgress?.(ev);
+        this.#emit("notification", { method: "notifications/progress", params: ev.params ?? ev });
+        break;
+      case "request":
+        this.#serve(ev);
+        break;
+      case "notification":
+        this.#emit("notification", { method: ev.method, params: ev.params });
+        break;
+      case "violation":
+        this.#emit("violation", ev);
+        break;
+      case "closed":
+        this.#shutdown(ProtocolError.from(ev.error ?? { code: codes.CONNECTION_CLOSED, message: "session closed" }), {
+          code: 1000, reason: ev.error?.message ?? "session closed" });
+        try { this.#transport.close(); } catch { /* already closed */ }
+        break;
+      default:
+        break;
+    }
+  }
+
+  async #serve({ id, method, params }) {
+    const handler = this.#handlers.get(method);
+    let outcome;
+    try {
+      if (!handler) throw new ProtocolError(codes.METHOD_NOT_FOUND, `Method not found: ${method}`, { method });
+      outcome = { result: (await handler(params, { id, method })) ?? null };
+    } catch (e) {
+      outcome = { error: ProtocolError.toWire(e) };
+    }
+    if (this.#closed) return;
+    try {
+      const text = "result" in outcome
+        ? this.#session.respond(id, outcome.result)
+        : this.#session.respondError(id, outcome.error);
+      this.#send(text);
+    } catch (e) {
+      // The answer itself was refused (invalid result): tell the peer, and the app.
+      this.#emit("violation", { direction: "out", text: "", issues: [
+        { path: "", code: "invalid_outgoing", message: e.message, severity: "error" }] });
+      try { this.#send(this.#session.respondError(id, { code: codes.INTERNAL_ERROR, message: e.message })); } catch { /* gone */ }
+    }
+  }
+
+  #settle(id, fn) {
+    const entry = this.#pending.get(key(id));
+    if (!entry) return;
+    this.#pending.delete(key(id));
+    entry.cleanup?.();
+    fn(entry);
+  }
+
+  #abort(id, error) {
+    if (!this.#pending.has(key(id))) return;
+    this.dispatch(this.#session.cancelRequest?.(id) ?? []);
+    this.#settle(id, (p) => p.reject(error));
+  }
+
+  #schedule() {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    const deadline = this.#closed ? undefined : this.#session.nextDeadline();
+    if (deadline === undefined || deadline === null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.dispatch(this.#session.tick());
+    }, Math.max(0, deadline - Date.now()));
+  }
+
+  #shutdown(error, info) {
+    if (this.#closed) return;
+    this.#closed = error;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    try { this.dispatch(this.#session.close()); } catch { /* nothing left to report */ }
+    for (const [k, entry] of this.#pending) {
+      this.#pending.delete(k);
+      entry.cleanup?.();
+      entry.reject(new ProtocolError(codes.CONNECTION_CLOSED, `${error.message}; ${entry.method} was not answered`,
+        { method: entry.method, ...(typeof error.data === "object" ? error.data : {}) }));
+    }
+    this.#emit("close", { ...info, error });
+  }
+}
+
+function abortError(signal) {
+  const why = signal.reason instanceof Error ? signal.reason.message : "the request was aborted";
+  return new ProtocolError(codes.REQUEST_CANCELLED, why, { aborted: true });
+}

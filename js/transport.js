@@ -1,0 +1,61 @@
+// Turns what the caller gives into one shape: { send(text), close(), onText, onClose }.
+// Accepted: a WebSocket URL, a WebSocket (browser, or the `ws` package in Node), or any
+// object with `send(text)` that delivers incoming text through `onmessage` or
+// `addEventListener("message")`.
+
+import { ProtocolError, codes } from "./errors.js";
+
+const OPEN = 1;
+const CONNECTING = 0;
+
+export async function openTransport(target, options = {}) {
+  if (typeof target === "string" || target instanceof URL) {
+    const WebSocketImpl = options.WebSocket ?? globalThis.WebSocket ?? (await loadWs());
+    return openTransport(new WebSocketImpl(String(target)), options);
+  }
+  if (!target || typeof target.send !== "function") {
+    throw new ProtocolError(codes.INVALID_PARAMS, "a transport is a WebSocket URL, a WebSocket, or an object with send(text)");
+  }
+  const t = { send: (text) => target.send(text), close: () => target.close?.(), onText: () => {}, onClose: () => {} };
+  const listen = (type, fn) => {
+    if (typeof target.addEventListener === "function") target.addEventListener(type, fn);
+    else if (typeof target.on === "function") target.on(type, fn);
+    else target[`on${type}`] = fn;
+  };
+  listen("message", (event) => {
+    const data = event?.data !== undefined ? event.data : event;
+    if (typeof data === "string") t.onText(data);
+    else t.onBinary?.(data);
+  });
+  listen("close", (event) => t.onClose({ code: event?.code ?? 1000, reason: event?.reason ?? "" }));
+  listen("error", () => {});
+  if (target.readyState === CONNECTING) await waitOpen(target, listen);
+  else if (target.readyState !== undefined && target.readyState !== OPEN) {
+    throw new ProtocolError(codes.CONNECTION_CLOSED, "the WebSocket is already closed");
+  }
+  return t;
+}
+
+function waitOpen(ws, listen) {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    listen("open", () => { if (!done) { done = true; resolve(); } });
+    const fail = (event) => {
+      if (done) return;
+      done = true;
+      const why = event?.reason || event?.message || "the relay refused the connection (check the token and the agent name)";
+      reject(new ProtocolError(codes.CONNECTION_CLOSED, `WebSocket could not connect: ${why}`));
+    };
+    listen("error", fail);
+    listen("close", fail);
+  });
+}
+
+async function loadWs() {
+  try {
+    const mod = await import("ws");
+    return mod.WebSocket ?? mod.default;
+  } catch {
+    throw new ProtocolError(codes.INVALID_PARAMS, "no WebSocket here: pass options.WebSocket or install the `ws` package");
+  }
+}
