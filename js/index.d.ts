@@ -1,0 +1,306 @@
+// Public types of the agentwire package. Payload types are in protocol.d.ts.
+import type { acp, mcp, ErrorObject, RequestId, Meta } from "./protocol.js";
+export type { acp, mcp, ErrorObject, RequestId, Meta, JsonValue, JsonObject } from "./protocol.js";
+
+/** Web entry: loads the .wasm (default: the file beside the module). The Node entry needs no call. */
+export default function init(moduleOrPath?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export function initSync(module: BufferSource | WebAssembly.Module): void;
+
+// ─── errors ───────────────────────────────────────────────────────────────────────────
+
+export declare const codes: {
+  readonly PARSE_ERROR: -32700; readonly INVALID_REQUEST: -32600; readonly METHOD_NOT_FOUND: -32601;
+  readonly INVALID_PARAMS: -32602; readonly INTERNAL_ERROR: -32603; readonly TIMEOUT: -32001;
+  readonly LOCAL_REFUSAL: -32099; readonly CONNECTION_CLOSED: -32098; readonly REQUEST_CANCELLED: -32800;
+};
+
+/** Every error agentwire throws or rejects with: a JSON-RPC code, a message, and data. */
+export declare class ProtocolError extends Error {
+  constructor(code: number, message: string, data?: unknown);
+  readonly name: "ProtocolError";
+  code: number;
+  data?: unknown;
+  /** Set when a parse failure could read the id of the message. */
+  id?: RequestId;
+  static from(error: ErrorObject): ProtocolError;
+}
+
+// ─── JSON-RPC ─────────────────────────────────────────────────────────────────────────
+
+export type ParsedMessage =
+  | { kind: "request"; id: RequestId; method: string; params?: unknown }
+  | { kind: "notification"; method: string; params?: unknown }
+  | { kind: "response"; id: RequestId; result: unknown }
+  | { kind: "error"; id: RequestId; error: ErrorObject };
+export type ParsedFrame = ParsedMessage | { kind: "batch"; items: (ParsedMessage | { kind: "invalid"; id: RequestId; error: ErrorObject })[] };
+export interface ParseOptions { allowBatch?: boolean; allowNullId?: boolean }
+/** Classifies one frame; throws a ProtocolError (-32700, -32600) with `data` saying why. */
+export function parseMessage(text: string, options?: ParseOptions): ParsedFrame;
+/** Exact JSON-RPC 2.0 text for `{ id?, method?, params?, result?, error? }`. */
+export function serializeMessage(message: Partial<{ id: RequestId; method: string; params: unknown; result: unknown; error: ErrorObject }>): string;
+
+// ─── validation ───────────────────────────────────────────────────────────────────────
+
+export type Direction = "clientToServer" | "serverToClient";
+export type Severity = "error" | "warning";
+export type IssueCode =
+  | "missing_required" | "wrong_type" | "unknown_enum_value" | "not_allowed_here" | "unknown_method"
+  | "capability_not_negotiated" | "too_large" | "too_deep" | "invalid_json" | "invalid_envelope"
+  | "out_of_range" | (string & {});
+export interface Issue { path: string; code: IssueCode; message: string; severity: Severity }
+export interface Report { ok: boolean; issues: Issue[] }
+export type ValidatorOptions =
+  | { protocol: "acp"; version: 1 | 2 | "1" | "2"; maxBytes?: number; maxDepth?: number }
+  | { protocol: "mcp"; version: mcp.ProtocolVersion; maxBytes?: number; maxDepth?: number };
+
+export declare class Validator {
+  constructor(options: ValidatorOptions);
+  /** Validates one message (text or parsed object). For a response, say which method it answers. */
+  validate(message: string | object, context: { direction: Direction; inReplyTo?: string }): Report;
+  free(): void;
+}
+
+// ─── sessions (sans-IO) ───────────────────────────────────────────────────────────────
+
+/** What a session call returns: the frame to send, and for a request its id. */
+export interface Outbound { id?: RequestId; method?: string; text: string }
+
+export interface MethodStatus {
+  method: string;
+  direction: string;
+  kind: "request" | "notification";
+  enabled: boolean;
+  /** Why it is not enabled (the missing capability, the lifecycle state). */
+  reason?: string;
+  capability?: string;
+  unstable?: boolean;
+}
+
+type CommonEvent =
+  | { type: "send"; text: string }
+  | { type: "response"; id: RequestId; method: string; result: unknown }
+  | { type: "error"; id: RequestId; method: string; error: ErrorObject }
+  | { type: "timeout"; id: RequestId; method: string; error: ErrorObject }
+  | { type: "request"; id: RequestId; method: string; params?: unknown }
+  | { type: "notification"; method: string; params?: unknown }
+  | { type: "violation"; id?: RequestId; method?: string; issues: Issue[] }
+  | { type: "stray"; id: RequestId; alreadyAnswered: boolean }
+  | { type: "protocolError"; error: ErrorObject };
+
+export type AcpEvent =
+  | CommonEvent
+  | { type: "initialized"; protocolVersion: number; peerCapabilities: acp.AgentCapabilitiesV1 | acp.AgentCapabilitiesV2 | acp.ClientCapabilitiesV1 | acp.ClientCapabilitiesV2; peerInfo?: acp.Implementation; authMethods: acp.AuthMethod[] }
+  | { type: "sessionUpdate"; sessionId: string; update: acp.SessionUpdate; replay: boolean }
+  | { type: "cancelRequested"; id: RequestId }
+  | { type: "closed"; error?: ErrorObject };
+
+export type McpEvent =
+  | CommonEvent
+  | { type: "initialized"; protocolVersion: string; era: "handshake" | "stateless"; peerCapabilities: mcp.ClientCapabilities | mcp.ServerCapabilities; peerInfo?: mcp.Implementation; instructions?: string }
+  | { type: "progress"; id?: RequestId; progressToken: string | number; params: mcp.ProgressNotification }
+  | { type: "cancelled"; requestId: RequestId; reason?: string }
+  | { type: "closed"; pending: { id: RequestId; method: string }[] };
+
+export interface AcpCapabilitiesModel {
+  fs: { readTextFile: boolean; writeTextFile: boolean };
+  terminal: boolean;
+  [key: string]: unknown;
+}
+
+export interface SessionState<V> {
+  /** The negotiated version, once initialize completed. */
+  protocolVersion?: V;
+  /** The versions offered or supported, in preference order. */
+  offered: V[];
+  phase: string;
+  closed: boolean;
+  closeError?: ErrorObject;
+  ownCapabilities: unknown;
+  peerCapabilities?: unknown;
+  peerInfo?: unknown;
+  [key: string]: unknown;
+}
+
+export interface AcpClientOptions {
+  clientInfo?: acp.Implementation;
+  /** Unified capability model; written in the v1 or v2 shape the negotiated version needs. */
+  capabilities?: { fs?: { readTextFile?: boolean; writeTextFile?: boolean }; terminal?: boolean; [key: string]: unknown };
+  /** Preference order; the first is sent. Default [1]. */
+  protocolVersions?: number[];
+  requestTimeoutMs?: number;
+  /** Refuse to send messages that fail validation (default true). */
+  validateOutgoing?: boolean;
+}
+export interface AcpAgentOptions {
+  agentInfo?: acp.Implementation;
+  capabilities?: { [key: string]: unknown };
+  protocolVersions?: number[];
+  authMethods?: acp.AuthMethod[];
+  requestTimeoutMs?: number;
+  validateOutgoing?: boolean;
+  /** "seed": answer the own latest version when the request is unsupported; "draft": -32022. */
+  negotiation?: "seed" | "draft";
+}
+export interface McpClientOptions {
+  clientInfo?: mcp.Implementation;
+  capabilities?: mcp.ClientCapabilities;
+  protocolVersions?: mcp.ProtocolVersion[];
+  requestTimeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  validateOutgoing?: boolean;
+  era?: "handshake" | "stateless" | "auto";
+}
+export interface McpServerOptions {
+  serverInfo?: mcp.Implementation;
+  capabilities?: mcp.ServerCapabilities;
+  protocolVersions?: mcp.ProtocolVersion[];
+  instructions?: string;
+  requestTimeoutMs?: number;
+  validateOutgoing?: boolean;
+  /** Answer an unsupported version with -32602 { supported, requested } instead of the own latest. */
+  rejectUnsupportedVersion?: boolean;
+}
+
+export interface RequestOptions { timeoutMs?: number; resetTimeoutOnProgress?: boolean; maxTotalTimeoutMs?: number }
+
+declare class SansIoSession<Event, V> {
+  request(method: string, params?: unknown, options?: RequestOptions): Outbound;
+  notify(method: string, params?: unknown): Outbound;
+  /** Answers an incoming request; returns the text to send. */
+  respond(id: RequestId, result: unknown): string;
+  respondError(id: RequestId, error: ErrorObject): string;
+  /** Feeds one incoming frame; returns what happened, including text to send back. */
+  receive(text: string): Event[];
+  /** Reports requests past their deadline (call at nextDeadline()). */
+  tick(): Event[];
+  /** The transport closed: fails what is pending. */
+  close(): Event[];
+  /** Withdraws one of our requests, telling the peer where the protocol has a way. */
+  cancelRequest(id: RequestId): Event[];
+  nextDeadline(): number | undefined;
+  state(): SessionState<V>;
+  methods(): MethodStatus[];
+  free(): void;
+}
+
+export interface ConnectOptions {
+  /** A WebSocket constructor for Node without a global one (e.g. `ws`). */
+  WebSocket?: unknown;
+}
+/** Anything with send(text) that delivers incoming text via onmessage / addEventListener("message"). */
+export interface TransportLike { send(text: string): void; close?(): void; [key: string]: unknown }
+export type Transport = string | URL | TransportLike;
+
+export interface Frame { direction: "in" | "out"; text: string; time: number }
+export type RelayEvent =
+  | { event: "spawned"; agent: string; pid: number }
+  | { event: "stderr"; text: string }
+  | { event: "exit"; code: number | null; signal: string | number | null }
+  | { event: "error"; message: string }
+  | { event: string; [key: string]: unknown };
+export interface Violation { direction?: "in" | "out"; issues: Issue[]; [key: string]: unknown }
+export interface CloseInfo { code: number; reason: string; error: ProtocolError }
+export interface CallOptions { timeoutMs?: number; signal?: AbortSignal }
+type Unsubscribe = () => void;
+
+declare class Connected<S, Event> {
+  readonly session: S;
+  onFrame(fn: (frame: Frame) => void): Unsubscribe;
+  onRelay(fn: (event: RelayEvent) => void): Unsubscribe;
+  onViolation(fn: (violation: Violation) => void): Unsubscribe;
+  onClose(fn: (info: CloseInfo) => void): Unsubscribe;
+  onEvent(fn: (event: Event) => void): Unsubscribe;
+  onNotification(fn: (method: string, params: unknown) => void): Unsubscribe;
+  request<R = unknown>(method: string, params?: unknown, options?: CallOptions & RequestOptions & { onProgress?: (p: unknown) => void }): Promise<R>;
+  notify(method: string, params?: unknown): Promise<void>;
+  close(): void;
+}
+
+export declare class AcpSession {
+  readonly id: string;
+  result?: unknown;
+  onUpdate(fn: (update: acp.SessionUpdate) => void): Unsubscribe;
+  transcript(): Transcript;
+  prompt(prompt: acp.ContentBlock[], options?: CallOptions & { [key: string]: unknown }): Promise<acp.PromptResponse>;
+  cancel(): Promise<void>;
+  setMode(modeId: string): Promise<unknown>;
+}
+
+export declare class AcpConnection extends Connected<AcpClient, AcpEvent> {
+  get state(): SessionState<number>;
+  methods(): MethodStatus[];
+  initialize(options?: CallOptions): Promise<acp.InitializeResponse>;
+  onRequest<M extends keyof acp.ClientRequests>(method: M, handler: (params: acp.ClientRequests[M][0], ctx: { id: RequestId; method: M }) => acp.ClientRequests[M][1] | Promise<acp.ClientRequests[M][1]>): Unsubscribe;
+  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+  onUpdate(fn: (sessionId: string, update: acp.SessionUpdate) => void): Unsubscribe;
+  session(id: string): AcpSession | undefined;
+  newSession(params: acp.NewSessionRequest, options?: CallOptions): Promise<AcpSession>;
+  loadSession(params: acp.LoadSessionRequest, options?: CallOptions & { onUpdate?: (update: acp.SessionUpdate) => void }): Promise<AcpSession>;
+  resumeSession(params: acp.LoadSessionRequest, options?: CallOptions): Promise<AcpSession>;
+  authenticate(methodId: string, options?: CallOptions): Promise<unknown>;
+}
+
+export declare class AcpAgentConnection extends Connected<AcpAgent, AcpEvent> {
+  get state(): SessionState<number>;
+  methods(): MethodStatus[];
+  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+  sendUpdate(sessionId: string, update: acp.SessionUpdate): Promise<void>;
+}
+
+export declare class McpConnection extends Connected<McpClient, McpEvent> {
+  get state(): SessionState<string>;
+  methods(): MethodStatus[];
+  initialize(options?: CallOptions): Promise<mcp.InitializeResult>;
+  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+  ping(options?: CallOptions): Promise<unknown>;
+  listTools(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListToolsResult>;
+  callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions & RequestOptions & { onProgress?: (p: unknown) => void }): Promise<mcp.CallToolResult>;
+  listResources(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListResourcesResult>;
+  listResourceTemplates(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListResourceTemplatesResult>;
+  readResource(uri: string, options?: CallOptions): Promise<mcp.ReadResourceResult>;
+  subscribe(uri: string, options?: CallOptions): Promise<unknown>;
+  unsubscribe(uri: string, options?: CallOptions): Promise<unknown>;
+  listPrompts(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListPromptsResult>;
+  getPrompt(name: string, args?: { [key: string]: string }, options?: CallOptions): Promise<mcp.GetPromptResult>;
+  setLoggingLevel(level: mcp.LoggingLevel, options?: CallOptions): Promise<unknown>;
+  complete(ref: mcp.Reference, argument: { name: string; value: string }, options?: CallOptions): Promise<mcp.CompleteResult>;
+}
+
+export declare class McpServerConnection extends Connected<McpServer, McpEvent> {
+  get state(): SessionState<string>;
+  methods(): MethodStatus[];
+  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+}
+
+/** The transcript of one ACP session, the same whether updates came live or from a load replay. */
+export interface Transcript {
+  sessionId: string;
+  entries: TranscriptEntry[];
+  [key: string]: unknown;
+}
+export type TranscriptEntry =
+  | { kind: "message"; role: "user" | "agent"; content: acp.ContentBlock[]; text: string; messageId?: string }
+  | { kind: "thought"; content: acp.ContentBlock[]; text: string }
+  | { kind: "toolCall"; toolCall: acp.ToolCall; updates: number }
+  | { kind: "plan"; entries: acp.PlanEntry[] }
+  | { kind: string; [key: string]: unknown };
+
+export declare class AcpClient extends SansIoSession<AcpEvent, number> {
+  constructor(options?: AcpClientOptions);
+  static connect(transport: Transport, options?: AcpClientOptions & ConnectOptions): Promise<AcpConnection>;
+  initialize(): Outbound;
+  transcript(sessionId: string): Transcript | undefined;
+}
+export declare class AcpAgent extends SansIoSession<AcpEvent, number> {
+  constructor(options?: AcpAgentOptions);
+  static connect(transport: Transport, options?: AcpAgentOptions & ConnectOptions): Promise<AcpAgentConnection>;
+}
+export declare class McpClient extends SansIoSession<McpEvent, string> {
+  constructor(options?: McpClientOptions);
+  static connect(transport: Transport, options?: McpClientOptions & ConnectOptions): Promise<McpConnection>;
+  initialize(): Outbound;
+}
+export declare class McpServer extends SansIoSession<McpEvent, string> {
+  constructor(options?: McpServerOptions);
+  static connect(transport: Transport, options?: McpServerOptions & ConnectOptions): Promise<McpServerConnection>;
+}
