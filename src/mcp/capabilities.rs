@@ -47,7 +47,9 @@ pub const CAPABILITIES: &[CapabilitySpec] = &[
     cap(C, "tasks.list", V4, Some(V4)),
     cap(C, "tasks.cancel", V4, Some(V4)),
     cap(C, "tasks.requests", V4, Some(V4)),
+    cap(C, "tasks.requests.sampling", V4, Some(V4)),
     cap(C, "tasks.requests.sampling.createMessage", V4, Some(V4)),
+    cap(C, "tasks.requests.elicitation", V4, Some(V4)),
     cap(C, "tasks.requests.elicitation.create", V4, Some(V4)),
     cap(C, "extensions", V5, None),
     cap(S, "experimental", V1, None),
@@ -64,6 +66,7 @@ pub const CAPABILITIES: &[CapabilitySpec] = &[
     cap(S, "tasks.list", V4, Some(V4)),
     cap(S, "tasks.cancel", V4, Some(V4)),
     cap(S, "tasks.requests", V4, Some(V4)),
+    cap(S, "tasks.requests.tools", V4, Some(V4)),
     cap(S, "tasks.requests.tools.call", V4, Some(V4)),
     cap(S, "extensions", V5, None),
 ];
