@@ -165,7 +165,7 @@ impl Session {
             let e = ProtocolError::invalid_params("initialize needs params.protocolVersion, a string");
             return self.reply(&r.id, &r.method, Err(e), events);
         };
-        let ours: Vec<Version> = self.versions.iter().filter(|v| v.era() == Era::Handshake).cloned().collect();
+        let ours = self.handshake_versions();
         let offer_latest = !matches!(self.role, Role::Server { reject_unsupported: true, .. });
         match negotiate(requested, &ours, offer_latest) {
             Ok(version) => {
