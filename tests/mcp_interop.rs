@@ -127,7 +127,7 @@ fn exercise(script: &PathBuf, config: Value, expected_version: &str, expected_er
     assert_eq!(model.features.get("tools"), Some(&true));
     // Tasks exist only from 2025-11-25: the server's tasks capability counts elsewhere as absent.
     assert_eq!(model.features.contains_key("tasks"), expected_version == "2025-11-25", "{expected_version}");
-    assert_eq!(model.features.get("completions").is_some(), expected_version != "2024-11-05");
+    assert_eq!(model.features.contains_key("completions"), expected_version != "2024-11-05");
 
     let list = c.list_tools(None, server.now()).unwrap();
     let list_id = list.id.clone().unwrap();

@@ -12,8 +12,11 @@ use serde_json::{json, Value};
 const ALL: [&str; 5] = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 const HANDSHAKE: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
-/// (client versions, client era, server versions, expected version or None = the client gives up)
-fn pairs() -> Vec<(Vec<&'static str>, &'static str, Vec<&'static str>, Option<(&'static str, &'static str)>)> {
+/// Client versions, client era, server versions, and the agreed (version, era) or
+/// `None` when the client gives up.
+type Case = (Vec<&'static str>, &'static str, Vec<&'static str>, Option<(&'static str, &'static str)>);
+
+fn pairs() -> Vec<Case> {
     let mut cases = Vec::new();
     for (i, v) in HANDSHAKE.iter().enumerate() {
         // Equal.

@@ -220,7 +220,7 @@ impl Session {
                 if let Some(next) = self.retry_version(&e) {
                     return self.fall_back(next, now_ms, events);
                 }
-                let error = ProtocolError { code: e.code, message: format!("initialize was refused: {}", e.message), data: e.data };
+                let error = ProtocolError { code: e.code, message: format!("initialize was refused: {} (offered {offered})", e.message), data: e.data };
                 self.fail(error, events);
             }
         }
