@@ -1,0 +1,71 @@
+//! What a session reports: text to send and things that happened, in order.
+
+use super::version::Era;
+use crate::jsonrpc::{Id, ProtocolError};
+use crate::schema::Issue;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A request still in flight when the connection closed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PendingCall {
+    pub id: Id,
+    pub method: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Event {
+    /// Text the session answers by itself: ping replies, error replies, the
+    /// `notifications/initialized` after the handshake, `notifications/cancelled`.
+    Send { text: String },
+    /// The connection is ready: version and era agreed, the peer's capabilities known.
+    Initialized {
+        protocol_version: String,
+        era: Era,
+        /// Exactly as the peer advertised them.
+        peer_capabilities: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        peer_info: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instructions: Option<String>,
+    },
+    /// The answer to one of our requests.
+    Response { id: Id, method: String, result: Value },
+    /// The error answer to one of our requests (or its failure when the connection closed).
+    Error { id: Id, method: String, error: ProtocolError },
+    /// One of our requests ran past its deadline (a `notifications/cancelled` was sent
+    /// unless it was `initialize`).
+    Timeout { id: Id, method: String, error: ProtocolError },
+    /// A request for the application; answer it with `respond`.
+    Request {
+        id: Id,
+        method: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        params: Option<Value>,
+    },
+    Notification {
+        method: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        params: Option<Value>,
+    },
+    /// `notifications/progress`; `id` is our request it belongs to, when known.
+    Progress {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Id>,
+        progress_token: Value,
+        params: Value,
+    },
+    /// The peer cancelled one of its requests: stop the work; no answer will be sent.
+    Cancelled {
+        request_id: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// What was wrong with an incoming message (it is still delivered when it could be read).
+    Violation { issues: Vec<Issue> },
+    /// The session cannot go on (unsupported version, failed handshake).
+    ProtocolError { error: ProtocolError },
+    /// The session ended; what was still pending has failed with `error` events.
+    Closed { pending: Vec<PendingCall> },
+}

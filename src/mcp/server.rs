@@ -1,0 +1,226 @@
+//! The server role: answers `initialize` and `server/discover`, reads the stateless
+//! era's per-request `_meta`, and calls the client's features.
+
+use super::config::{RequestOptions, ServerConfig};
+use super::event::Event;
+use super::session::{issue, Phase, Role, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION};
+use super::version::{negotiate, Era, Version};
+use crate::jsonrpc::{codes, Outbound, ProtocolError, Request};
+use crate::schema::Severity;
+use serde_json::{json, Value};
+use std::ops::{Deref, DerefMut};
+
+/// An MCP server session (sans-IO).
+#[derive(Debug)]
+pub struct McpServer {
+    session: Session,
+}
+
+impl Deref for McpServer {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        &self.session
+    }
+}
+
+impl DerefMut for McpServer {
+    fn deref_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+}
+
+impl McpServer {
+    pub fn new(config: ServerConfig) -> Self {
+        let role = Role::Server { instructions: config.instructions, reject_unsupported: config.reject_unsupported_versions };
+        McpServer { session: Session::new(role, config.common, config.server_info) }
+    }
+
+    pub fn ping(&mut self, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        self.session.request("ping", None, RequestOptions::default(), now_ms)
+    }
+
+    /// `sampling/createMessage` with the params as given.
+    pub fn create_message(&mut self, params: Value, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        self.session.request("sampling/createMessage", Some(params), options, now_ms)
+    }
+
+    pub fn list_roots(&mut self, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        self.session.request("roots/list", None, RequestOptions::default(), now_ms)
+    }
+
+    /// `elicitation/create`; `params.mode` (`"form"` or `"url"`) picks the capability needed.
+    pub fn elicit(&mut self, params: Value, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        self.session.request("elicitation/create", Some(params), options, now_ms)
+    }
+
+    pub fn notify_tools_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
+        self.session.notify("notifications/tools/list_changed", None)
+    }
+
+    pub fn notify_prompts_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
+        self.session.notify("notifications/prompts/list_changed", None)
+    }
+
+    pub fn notify_resources_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
+        self.session.notify("notifications/resources/list_changed", None)
+    }
+
+    pub fn notify_resource_updated(&mut self, uri: &str) -> Result<Outbound, ProtocolError> {
+        self.session.notify("notifications/resources/updated", Some(json!({ "uri": uri })))
+    }
+
+    /// `notifications/message` (needs our `logging` capability).
+    pub fn log(&mut self, level: &str, logger: Option<&str>, data: Value) -> Result<Outbound, ProtocolError> {
+        let mut params = json!({ "level": level, "data": data });
+        if let Some(l) = logger {
+            params["logger"] = Value::from(l);
+        }
+        self.session.notify("notifications/message", Some(params))
+    }
+
+    /// `notifications/progress` for a request the client sent with a `progressToken`.
+    pub fn progress(&mut self, token: Value, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<Outbound, ProtocolError> {
+        let mut params = json!({ "progressToken": token, "progress": progress });
+        if let Some(t) = total {
+            params["total"] = json!(t);
+        }
+        if let Some(m) = message {
+            params["message"] = Value::from(m);
+        }
+        self.session.notify("notifications/progress", Some(params))
+    }
+}
+
+/// What the server's lifecycle made of an incoming request.
+pub(super) enum Lifecycle {
+    /// Answered by the session (initialize, discover, a refusal).
+    Handled,
+    /// A valid stateless-era request: deliver it, answer it the stateless way.
+    Stateless,
+    /// Nothing special: the usual checks apply.
+    Continue,
+}
+
+impl Session {
+    pub(super) fn serve_lifecycle(&mut self, r: &Request, events: &mut Vec<Event>) -> Lifecycle {
+        match r.method.as_str() {
+            "initialize" => {
+                self.serve_initialize(r, events);
+                return Lifecycle::Handled;
+            }
+            "server/discover" => {
+                self.serve_discover(r, events);
+                return Lifecycle::Handled;
+            }
+            _ => {}
+        }
+        if self.era == Some(Era::Handshake) {
+            return Lifecycle::Continue;
+        }
+        let stateless = self.stateless_versions();
+        let meta = r.params.as_ref().and_then(|p| p.get("_meta"));
+        let Some(requested) = meta.and_then(|m| m.get(META_VERSION)).and_then(Value::as_str) else {
+            if !stateless.is_empty() && r.method != "ping" {
+                let e = ProtocolError::invalid_params(format!(
+                    "{} carries no params._meta[\"{META_VERSION}\"], and no initialize came first",
+                    r.method
+                ));
+                self.reply(&r.id, &r.method, Err(e), events);
+                return Lifecycle::Handled;
+            }
+            return Lifecycle::Continue;
+        };
+        if stateless.is_empty() {
+            return Lifecycle::Continue;
+        }
+        let version = Version::parse(requested);
+        if !stateless.contains(&version) {
+            let supported: Vec<&str> = stateless.iter().map(Version::as_str).collect();
+            let e = ProtocolError::new(codes::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+                .with_data(json!({ "supported": supported, "requested": requested }));
+            self.reply(&r.id, &r.method, Err(e), events);
+            return Lifecycle::Handled;
+        }
+        let Some(caps) = meta.and_then(|m| m.get(META_CLIENT_CAPABILITIES)).filter(|c| c.is_object()).cloned() else {
+            let e = ProtocolError::invalid_params(format!("params._meta[\"{META_CLIENT_CAPABILITIES}\"] is required"));
+            self.reply(&r.id, &r.method, Err(e), events);
+            return Lifecycle::Handled;
+        };
+        // Capabilities are per request: never inferred from earlier ones.
+        self.agree(version, Era::Stateless);
+        self.phase = Phase::Ready;
+        self.peer_caps = Some(caps);
+        self.peer_info = meta.and_then(|m| m.get(META_CLIENT_INFO)).cloned();
+        Lifecycle::Stateless
+    }
+
+    fn serve_initialize(&mut self, r: &Request, events: &mut Vec<Event>) {
+        if self.phase != Phase::Idle || self.era.is_some() {
+            let e = ProtocolError::new(codes::INVALID_REQUEST, "initialize was already received on this connection")
+                .with_data(json!({ "method": "initialize" }));
+            return self.reply(&r.id, &r.method, Err(e), events);
+        }
+        let params = r.params.as_ref();
+        let Some(requested) = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str) else {
+            let e = ProtocolError::invalid_params("initialize needs params.protocolVersion, a string");
+            return self.reply(&r.id, &r.method, Err(e), events);
+        };
+        let ours = self.handshake_versions();
+        let offer_latest = !matches!(self.role, Role::Server { reject_unsupported: true, .. });
+        match negotiate(requested, &ours, offer_latest) {
+            Ok(version) => {
+                self.agree(version.clone(), Era::Handshake);
+                self.phase = Phase::Initializing;
+                self.peer_caps = Some(params.and_then(|p| p.get("capabilities")).filter(|c| c.is_object()).cloned().unwrap_or_else(|| json!({})));
+                self.peer_info = params.and_then(|p| p.get("clientInfo")).cloned();
+                let mut result = json!({
+                    "protocolVersion": version.as_str(),
+                    "capabilities": self.own_capabilities(),
+                    "serverInfo": self.info_for(&version, Era::Handshake),
+                });
+                if let Role::Server { instructions: Some(i), .. } = &self.role {
+                    result["instructions"] = Value::from(i.as_str());
+                }
+                self.reply(&r.id, &r.method, Ok(result), events);
+            }
+            Err(_) => {
+                let supported: Vec<&str> = ours.iter().map(Version::as_str).collect();
+                let e = ProtocolError::new(codes::INVALID_PARAMS, "Unsupported protocol version")
+                    .with_data(json!({ "supported": supported, "requested": requested }));
+                self.reply(&r.id, &r.method, Err(e), events);
+            }
+        }
+    }
+
+    fn serve_discover(&mut self, r: &Request, events: &mut Vec<Event>) {
+        let Some(latest) = self.stateless_versions().first().cloned() else {
+            // A handshake-only server does not know the method; clients fall back on this.
+            return self.reply(&r.id, &r.method, Err(ProtocolError::method_not_found(&r.method)), events);
+        };
+        let saved = self.offered.replace((latest.clone(), Era::Stateless));
+        let mut result = json!({
+            "resultType": "complete",
+            "supportedVersions": self.supported_versions(),
+            "capabilities": self.own_capabilities(),
+            "cacheScope": "private",
+            "ttlMs": 0,
+            "_meta": { META_SERVER_INFO: self.info_for(&latest, Era::Stateless) },
+        });
+        self.offered = saved;
+        if let Role::Server { instructions: Some(i), .. } = &self.role {
+            result["instructions"] = Value::from(i.as_str());
+        }
+        self.reply(&r.id, &r.method, Ok(result), events);
+    }
+
+    pub(super) fn on_initialized(&mut self, events: &mut Vec<Event>) {
+        if self.phase != Phase::Initializing {
+            events.push(Event::Violation {
+                issues: vec![issue("lifecycle", Severity::Warning, "notifications/initialized arrived without an initialize before it".into())],
+            });
+            return;
+        }
+        self.phase = Phase::Ready;
+        self.announce(events);
+    }
+}

@@ -1,0 +1,713 @@
+//! The engine both roles share: lifecycle phase, negotiated version and era, both
+//! parties' capabilities, gating both ways, validation, timeouts and progress,
+//! cancellation. `McpClient` and `McpServer` add what only their role does.
+
+use super::capabilities::{self, CapabilityModel, Capabilities, Side};
+use super::config::{Common, EraPreference, Implementation, RequestOptions};
+use super::event::{Event, PendingCall};
+use super::methods::{self, Kind};
+use super::version::{Era, Version};
+use crate::jsonrpc::{
+    codes, parse, Endpoint, Id, Incoming, Message, Notification, Outbound, Outgoing, ParseFailure, ParseOptions,
+    ProtocolError, Received, Request, Timeout,
+};
+use crate::schema::{self, Direction, Issue, Severity};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// The `_meta` keys of the stateless era.
+pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// Where the connection stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Phase {
+    /// Nothing agreed yet (a server waits for `initialize` or a stateless request).
+    Idle,
+    /// Client: `server/discover` sent.
+    Discovering,
+    /// Client: `initialize` sent. Server: answered, waiting for `notifications/initialized`.
+    Initializing,
+    Ready,
+    Closed,
+}
+
+/// One row of the method table as it stands now, for a capability matrix.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MethodStatus {
+    pub method: &'static str,
+    pub direction: Direction,
+    pub kind: Kind,
+    /// We may send it (our direction) or would deliver it (the peer's).
+    pub enabled: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// An incoming request being served.
+#[derive(Debug)]
+struct Serving {
+    method: String,
+    /// Answered in the stateless era: results carry `resultType` and `serverInfo`.
+    stateless: bool,
+    cancelled: bool,
+}
+
+#[derive(Debug)]
+pub struct Session {
+    pub(super) side: Side,
+    pub(super) settings: Common,
+    pub(super) versions: Vec<Version>,
+    pub(super) info: Implementation,
+    pub(super) endpoint: Endpoint,
+    pub(super) phase: Phase,
+    pub(super) version: Option<Version>,
+    pub(super) era: Option<Era>,
+    pub(super) peer_caps: Option<Value>,
+    pub(super) peer_info: Option<Value>,
+    /// The peer's instructions (client side).
+    pub(super) instructions: Option<String>,
+    pub(super) role: Role,
+    /// Client: the version (and era) we are offering while the handshake runs.
+    pub(super) offered: Option<(Version, Era)>,
+    /// Progress token (as JSON text) -> our request it belongs to.
+    progress: HashMap<String, Id>,
+    /// Our requests whose deadline progress may push out.
+    resets: HashSet<Id>,
+    serving: HashMap<Id, Serving>,
+}
+
+/// What only one role needs to remember.
+#[derive(Debug)]
+pub(super) enum Role {
+    Client { era: EraPreference, tried: Vec<Version> },
+    Server { instructions: Option<String>, reject_unsupported: bool },
+}
+
+/// Requests and notifications the session sends itself; the generic calls refuse them.
+const MANAGED: [&str; 3] = ["initialize", "notifications/initialized", "server/discover"];
+
+impl Session {
+    pub(super) fn new(role: Role, settings: Common, info: Implementation) -> Self {
+        let versions = settings.versions();
+        let side = if matches!(role, Role::Client { .. }) { Side::Client } else { Side::Server };
+        Session {
+            side,
+            role,
+            offered: None,
+            settings,
+            versions,
+            info,
+            // MCP forbids null ids; batches only once 2025-03-26 is agreed.
+            endpoint: Endpoint::new(ParseOptions { allow_batch: false, allow_null_id: false }),
+            phase: Phase::Idle,
+            version: None,
+            era: None,
+            peer_caps: None,
+            peer_info: None,
+            instructions: None,
+            progress: HashMap::new(),
+            resets: HashSet::new(),
+            serving: HashMap::new(),
+        }
+    }
+
+    // ----- read-only view -----
+
+    /// The agreed version (in the stateless era: of the latest request).
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.version.as_ref().map(Version::as_str)
+    }
+
+    pub fn era(&self) -> Option<Era> {
+        self.era
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.phase == Phase::Ready
+    }
+
+    /// Supported versions, most preferred first.
+    pub fn supported_versions(&self) -> Vec<&str> {
+        self.versions.iter().map(Version::as_str).collect()
+    }
+
+    /// Our capabilities exactly as we send them for the current version.
+    pub fn own_capabilities(&self) -> Value {
+        let (v, era) = self.level();
+        capabilities::trim(self.side, &Value::Object(self.settings.capabilities.clone()), &v, era)
+    }
+
+    /// The peer's capabilities exactly as advertised.
+    pub fn peer_capabilities(&self) -> Option<&Value> {
+        self.peer_caps.as_ref()
+    }
+
+    pub fn own_capability_model(&self) -> CapabilityModel {
+        let (v, era) = self.level();
+        self.own().model(&v, era)
+    }
+
+    pub fn peer_capability_model(&self) -> CapabilityModel {
+        let (v, era) = self.level();
+        self.peer().model(&v, era)
+    }
+
+    pub fn peer_info(&self) -> Option<&Value> {
+        self.peer_info.as_ref()
+    }
+
+    pub fn instructions(&self) -> Option<&str> {
+        self.instructions.as_deref()
+    }
+
+    /// When `tick` next has something to do.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.endpoint.pending().next_deadline()
+    }
+
+    /// Every MCP method, with whether it may go (ours) or would be delivered (the
+    /// peer's) right now, and why not.
+    pub fn methods(&self) -> Vec<MethodStatus> {
+        methods::METHODS
+            .iter()
+            .map(|spec| {
+                let verdict = if spec.direction == self.out_dir() {
+                    if MANAGED.contains(&spec.method) {
+                        Err(ProtocolError::local_refusal("sent by the session itself during the handshake"))
+                    } else {
+                        self.permit(spec.method, spec.kind, None)
+                    }
+                } else if spec.kind == Kind::Request {
+                    self.screen_request(spec.method, None).map_or(Ok(()), Err)
+                } else {
+                    self.screen_notification(spec.method).map_or(Ok(()), |i| Err(ProtocolError::local_refusal(i.message)))
+                };
+                MethodStatus {
+                    method: spec.method,
+                    direction: spec.direction,
+                    kind: spec.kind,
+                    enabled: verdict.is_ok(),
+                    reason: verdict.err().map(|e| e.message),
+                }
+            })
+            .collect()
+    }
+
+    // ----- outgoing -----
+
+    /// Sends any request, with the same lifecycle, capability and validation checks as
+    /// the named calls.
+    pub fn request(&mut self, method: &str, params: Option<Value>, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        if MANAGED.contains(&method) {
+            return Err(refusal(method, None, format!("{method} is sent by the session itself")));
+        }
+        self.permit(method, Kind::Request, params.as_ref())?;
+        self.send_request(method, params, options, now_ms)
+    }
+
+    /// Sends any notification, with the same checks.
+    pub fn notify(&mut self, method: &str, params: Option<Value>) -> Result<Outbound, ProtocolError> {
+        if MANAGED.contains(&method) {
+            return Err(refusal(method, None, format!("{method} is sent by the session itself")));
+        }
+        self.permit(method, Kind::Notification, params.as_ref())?;
+        let message = Message::notification(method, params);
+        self.check_outgoing(&message, None)?;
+        Ok(Outbound { id: None, method: None, text: message.to_text() })
+    }
+
+    /// Answers a request the application received as a `request` event.
+    pub fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<Outbound, ProtocolError> {
+        let Some(serving) = self.serving.get(id) else {
+            return Err(ProtocolError::local_refusal(format!("no incoming request {id} is waiting for an answer")));
+        };
+        let method = serving.method.clone();
+        if serving.cancelled {
+            self.finish(id);
+            return Err(refusal(&method, None, format!("request {id} ({method}) was cancelled by the peer; no answer is sent"))
+                .with_data(json!({ "method": method, "id": id })));
+        }
+        let outcome = outcome.map(|r| self.decorate_result(serving.stateless, r));
+        let message = Message::Response(crate::jsonrpc::Response { id: id.clone(), outcome });
+        self.check_outgoing(&message, Some(&method))?;
+        self.finish(id);
+        Ok(Outbound { id: None, method: None, text: message.to_text() })
+    }
+
+    /// Withdraws one of our requests and tells the peer (`notifications/cancelled`).
+    /// `initialize` is never cancelled.
+    pub fn cancel(&mut self, id: &Id, reason: Option<&str>) -> Result<Outbound, ProtocolError> {
+        let Some(pending) = self.endpoint.pending().get(id) else {
+            return Err(ProtocolError::local_refusal(format!("no request {id} of ours is pending")));
+        };
+        if pending.method == "initialize" {
+            return Err(refusal("initialize", None, "initialize must not be cancelled".into()));
+        }
+        let method = pending.method.clone();
+        self.endpoint.cancel(id);
+        self.forget(id);
+        let text = self.cancelled_text(id, reason.unwrap_or("cancelled by the application"));
+        Ok(Outbound { id: None, method: Some(method), text })
+    }
+
+    // ----- incoming -----
+
+    /// Takes one incoming frame at time `now_ms`.
+    pub fn receive(&mut self, text: &str, now_ms: u64) -> Vec<Event> {
+        let mut events = Vec::new();
+        match parse(text, &self.endpoint.options()) {
+            Ok(Incoming::Single(m)) => self.take(m, now_ms, &mut events),
+            Ok(Incoming::Batch(items)) => {
+                for item in items {
+                    match item {
+                        Ok(m) => self.take(m, now_ms, &mut events),
+                        Err(f) => invalid(f, &mut events),
+                    }
+                }
+            }
+            Err(f) => invalid(f, &mut events),
+        }
+        events
+    }
+
+    /// Time passed: requests past their deadline fail with `timeout` and are cancelled
+    /// at the peer (except `initialize`).
+    pub fn tick(&mut self, now_ms: u64) -> Vec<Event> {
+        let mut events = Vec::new();
+        for expired in self.endpoint.expire(now_ms) {
+            self.forget(&expired.id);
+            let after = now_ms.saturating_sub(expired.sent_ms);
+            let error = ProtocolError::timeout(&expired.method, after);
+            if expired.method != "initialize" {
+                let text = self.cancelled_text(&expired.id, &format!("timed out after {after} ms"));
+                events.push(Event::Send { text });
+            }
+            events.push(Event::Timeout { id: expired.id.clone(), method: expired.method.clone(), error: error.clone() });
+            self.after_failure(&expired, error, now_ms, &mut events);
+        }
+        events
+    }
+
+    /// The transport closed: everything pending fails, and the session ends.
+    pub fn close(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        self.shut(&mut events);
+        events
+    }
+
+    // ----- shared machinery -----
+
+    pub(super) fn out_dir(&self) -> Direction {
+        match self.side {
+            Side::Client => Direction::ClientToServer,
+            Side::Server => Direction::ServerToClient,
+        }
+    }
+
+    fn in_dir(&self) -> Direction {
+        match self.side {
+            Side::Client => Direction::ServerToClient,
+            Side::Server => Direction::ClientToServer,
+        }
+    }
+
+    /// The version and era rules are judged by: the agreed one, else the first we offer.
+    pub(super) fn level(&self) -> (Version, Era) {
+        if let (Some(v), Some(era)) = (&self.version, self.era) {
+            return (v.clone(), era);
+        }
+        if let Some(offered) = &self.offered {
+            return offered.clone();
+        }
+        let version = self.versions.first().cloned().unwrap_or(Version::V2025_11_25);
+        let era = version.era();
+        (version, era)
+    }
+
+    fn own(&self) -> Capabilities {
+        Capabilities::new(self.side, Value::Object(self.settings.capabilities.clone()))
+    }
+
+    fn peer(&self) -> Capabilities {
+        let other = if self.side == Side::Client { Side::Server } else { Side::Client };
+        match &self.peer_caps {
+            Some(v) => Capabilities::new(other, v.clone()),
+            None => Capabilities::none(other),
+        }
+    }
+
+    fn client_and_server(&self) -> (Capabilities, Capabilities) {
+        match self.side {
+            Side::Client => (self.own(), self.peer()),
+            Side::Server => (self.peer(), self.own()),
+        }
+    }
+
+    /// Our info as the version defines `Implementation`.
+    pub(super) fn info_for(&self, version: &Version, era: Era) -> Value {
+        let mut info = serde_json::to_value(&self.info).unwrap_or_else(|_| json!({}));
+        if let Value::Object(m) = &mut info {
+            if !version.within(era, &Version::V2025_06_18, None) {
+                m.remove("title");
+            }
+            if !version.within(era, &Version::V2025_11_25, None) {
+                for k in ["description", "icons", "websiteUrl"] {
+                    m.remove(k);
+                }
+            }
+        }
+        info
+    }
+
+    /// Lifecycle, version and capability checks for something we want to send.
+    fn permit(&self, method: &str, kind: Kind, params: Option<&Value>) -> Result<(), ProtocolError> {
+        if self.phase == Phase::Closed {
+            return Err(refusal(method, None, "the session is closed".into()));
+        }
+        let early_ok = match self.side {
+            Side::Client => method == "ping" || method == "notifications/cancelled",
+            Side::Server => matches!(
+                method,
+                "ping" | "notifications/message" | "notifications/progress" | "notifications/cancelled"
+            ),
+        };
+        if self.phase != Phase::Ready && !early_ok {
+            let what = if kind == Kind::Request { "request" } else { "notification" };
+            return Err(refusal(method, None, format!("the {what} {method} cannot be sent before the handshake completes")));
+        }
+        let (version, era) = self.level();
+        let (client, server) = self.client_and_server();
+        methods::check(method, self.out_dir(), params, &version, era, &client, &server)
+            .map_err(|b| refusal(method, b.capability.as_deref(), b.reason))
+    }
+
+    /// For an incoming request: the error to answer with instead of delivering it.
+    pub(super) fn screen_request(&self, method: &str, params: Option<&Value>) -> Option<ProtocolError> {
+        if method == "ping" && self.era != Some(Era::Stateless) {
+            return None;
+        }
+        if self.phase != Phase::Ready && !(self.side == Side::Server && self.phase == Phase::Initializing) {
+            return Some(
+                ProtocolError::new(
+                    codes::INVALID_REQUEST,
+                    format!("{method} arrived before initialization: the handshake must complete first"),
+                )
+                .with_data(json!({ "method": method })),
+            );
+        }
+        let (version, era) = self.level();
+        let (client, server) = self.client_and_server();
+        methods::check(method, self.in_dir(), params, &version, era, &client, &server).err().map(|b| {
+            let mut e = ProtocolError::method_not_found(method);
+            e.data = Some(json!({ "method": method, "reason": b.reason, "capability": b.capability }));
+            e
+        })
+    }
+
+    /// For an incoming notification: what is wrong with it arriving now (still delivered).
+    fn screen_notification(&self, method: &str) -> Option<Issue> {
+        let tolerated = ["notifications/message", "notifications/progress", "notifications/cancelled", "notifications/initialized"];
+        if self.phase != Phase::Ready && !tolerated.contains(&method) {
+            return Some(issue("lifecycle", Severity::Warning, format!("{method} arrived before the handshake completed")));
+        }
+        let (version, era) = self.level();
+        let (client, server) = self.client_and_server();
+        methods::check(method, self.in_dir(), None, &version, era, &client, &server)
+            .err()
+            .map(|b| issue("not-advertised", Severity::Error, b.reason))
+    }
+
+    /// Builds, validates and registers one of our requests.
+    pub(super) fn send_request(&mut self, method: &str, params: Option<Value>, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        let mut params = params;
+        if self.side == Side::Client && self.era == Some(Era::Stateless) {
+            let meta = self.stateless_meta();
+            merge_meta(&mut params, meta);
+        }
+        let id = self.endpoint.pending_mut().next_id();
+        if options.reset_on_progress {
+            let mut token = Map::new();
+            token.insert("progressToken".into(), id.to_value());
+            merge_meta(&mut params, token);
+        }
+        let message = Message::request(id.clone(), method, params);
+        self.check_outgoing(&message, None)?;
+        let timeout = Timeout {
+            timeout_ms: options.timeout_ms.or(self.settings.request_timeout_ms),
+            max_total_ms: if options.reset_on_progress { options.max_total_ms.or(self.settings.max_total_timeout_ms) } else { None },
+        };
+        // A fresh id is never in flight, so registering cannot fail.
+        let _ = self.endpoint.pending_mut().register(id.clone(), method, now_ms, timeout);
+        if options.reset_on_progress {
+            self.progress.insert(id.to_value().to_string(), id.clone());
+            self.resets.insert(id.clone());
+        }
+        Ok(Outbound { id: Some(id), method: Some(method.to_owned()), text: message.to_text() })
+    }
+
+    /// The `_meta` every stateless-era request of a client carries.
+    pub(super) fn stateless_meta(&self) -> Map<String, Value> {
+        let (version, era) = self.level();
+        let mut meta = Map::new();
+        meta.insert(META_VERSION.into(), Value::from(version.as_str()));
+        meta.insert(META_CLIENT_CAPABILITIES.into(), self.own_capabilities());
+        meta.insert(META_CLIENT_INFO.into(), self.info_for(&version, era));
+        meta
+    }
+
+    /// Validates an outgoing message; refuses it on errors unless told not to.
+    fn check_outgoing(&self, message: &Message, in_reply_to: Option<&str>) -> Result<(), ProtocolError> {
+        let issues = self.validate(message, self.out_dir(), in_reply_to);
+        if self.settings.validate_outgoing && issues.iter().any(|i| i.severity == Severity::Error) {
+            let method = message.method().or(in_reply_to).unwrap_or("response").to_owned();
+            return Err(ProtocolError::local_refusal(format!("refusing to send an invalid {method} message"))
+                .with_data(json!({ "method": method, "issues": issues })));
+        }
+        Ok(())
+    }
+
+    fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
+        let (version, _) = self.level();
+        let ctx = schema::Context { protocol: schema::Protocol::Mcp, version: version.as_str(), direction, in_reply_to };
+        schema::validate_message(message, &ctx)
+    }
+
+    /// Text the session sends by itself; validated like everything else, but sent even
+    /// if the validator objects, since the peer is waiting for it.
+    pub(super) fn auto(&self, message: Message, in_reply_to: Option<&str>, events: &mut Vec<Event>) {
+        let issues = self.validate(&message, self.out_dir(), in_reply_to);
+        if !issues.is_empty() {
+            events.push(Event::Violation { issues });
+        }
+        events.push(Event::Send { text: message.to_text() });
+    }
+
+    /// Answers an incoming request on the session's own account.
+    pub(super) fn reply(&mut self, id: &Id, method: &str, outcome: Result<Value, ProtocolError>, events: &mut Vec<Event>) {
+        self.endpoint.pending_mut().finish_incoming(id);
+        self.serving.remove(id);
+        self.auto(Message::Response(crate::jsonrpc::Response { id: id.clone(), outcome }), Some(method), events);
+    }
+
+    fn cancelled_text(&self, id: &Id, reason: &str) -> String {
+        Message::notification("notifications/cancelled", Some(json!({ "requestId": id, "reason": reason }))).to_text()
+    }
+
+    fn take(&mut self, message: Message, now_ms: u64, events: &mut Vec<Event>) {
+        let in_reply_to = match &message {
+            Message::Response(r) => self.endpoint.pending().get(&r.id).map(|o| o.method.clone()),
+            _ => None,
+        };
+        let issues = self.validate(&message, self.in_dir(), in_reply_to.as_deref());
+        if !issues.is_empty() {
+            events.push(Event::Violation { issues });
+        }
+        match self.endpoint.accept(message) {
+            Received::Request(r) => self.on_request(r, now_ms, events),
+            Received::Notification(n) => self.on_notification(n, now_ms, events),
+            Received::Response { request, outcome } => {
+                self.forget(&request.id);
+                self.on_response(request, outcome, now_ms, events);
+            }
+            Received::Stray { id, already_answered, .. } => {
+                let why = if already_answered { "was already answered or given up on" } else { "was never sent" };
+                events.push(Event::Violation {
+                    issues: vec![issue("stray-response", Severity::Warning, format!("a response to request {id}, which {why}"))],
+                });
+            }
+            Received::DuplicateRequest { request, reply } => {
+                events.push(Event::Violation {
+                    issues: vec![issue("duplicate-request-id", Severity::Error, format!("request id {} is already being served", request.id))],
+                });
+                events.push(Event::Send { text: reply });
+            }
+            Received::Invalid { failure, reply } => {
+                invalid_with(failure, reply, events);
+            }
+        }
+    }
+
+    fn on_request(&mut self, r: Request, _now_ms: u64, events: &mut Vec<Event>) {
+        self.serving.insert(r.id.clone(), Serving { method: r.method.clone(), stateless: false, cancelled: false });
+        if self.side == Side::Server {
+            match self.serve_lifecycle(&r, events) {
+                super::server::Lifecycle::Handled => return,
+                super::server::Lifecycle::Stateless => {
+                    if let Some(s) = self.serving.get_mut(&r.id) {
+                        s.stateless = true;
+                    }
+                }
+                super::server::Lifecycle::Continue => {}
+            }
+        }
+        if r.method == "ping" && self.screen_request("ping", None).is_none() {
+            self.reply(&r.id, "ping", Ok(json!({})), events);
+            return;
+        }
+        if let Some(error) = self.screen_request(&r.method, r.params.as_ref()) {
+            self.reply(&r.id, &r.method, Err(error), events);
+            return;
+        }
+        events.push(Event::Request { id: r.id, method: r.method, params: r.params });
+    }
+
+    fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
+        match n.method.as_str() {
+            "notifications/cancelled" => {
+                let params = n.params.unwrap_or(Value::Null);
+                let request_id = params.get("requestId").cloned().unwrap_or(Value::Null);
+                if let Ok(id) = Id::from_value(&request_id) {
+                    if let Some(s) = self.serving.get_mut(&id) {
+                        s.cancelled = true;
+                    }
+                }
+                let reason = params.get("reason").and_then(Value::as_str).map(str::to_owned);
+                events.push(Event::Cancelled { request_id, reason });
+            }
+            "notifications/progress" => {
+                let params = n.params.unwrap_or(Value::Null);
+                let token = params.get("progressToken").cloned().unwrap_or(Value::Null);
+                let id = self.progress.get(&token.to_string()).cloned();
+                if let Some(id) = &id {
+                    if self.resets.contains(id) {
+                        self.endpoint.pending_mut().touch(id, now_ms);
+                    }
+                }
+                events.push(Event::Progress { id, progress_token: token, params });
+            }
+            "notifications/initialized" if self.side == Side::Server => self.on_initialized(events),
+            _ => {
+                if let Some(i) = self.screen_notification(&n.method) {
+                    events.push(Event::Violation { issues: vec![i] });
+                }
+                events.push(Event::Notification { method: n.method, params: n.params });
+            }
+        }
+    }
+
+    fn on_response(&mut self, request: Outgoing, outcome: Result<Value, ProtocolError>, now_ms: u64, events: &mut Vec<Event>) {
+        if self.side == Side::Client && MANAGED.contains(&request.method.as_str()) {
+            self.on_handshake_answer(&request.method, outcome, now_ms, events);
+            return;
+        }
+        events.push(match outcome {
+            Ok(result) => Event::Response { id: request.id, method: request.method, result },
+            Err(error) => Event::Error { id: request.id, method: request.method, error },
+        });
+    }
+
+    fn after_failure(&mut self, request: &Outgoing, error: ProtocolError, now_ms: u64, events: &mut Vec<Event>) {
+        if self.side == Side::Client && MANAGED.contains(&request.method.as_str()) {
+            self.on_handshake_answer(&request.method, Err(error), now_ms, events);
+        }
+    }
+
+    /// The session cannot go on: report why, fail what is pending, close.
+    pub(super) fn fail(&mut self, error: ProtocolError, events: &mut Vec<Event>) {
+        events.push(Event::ProtocolError { error });
+        self.shut(events);
+    }
+
+    fn shut(&mut self, events: &mut Vec<Event>) {
+        self.phase = Phase::Closed;
+        let pending: Vec<Outgoing> = self.endpoint.close();
+        let mut calls = Vec::new();
+        for p in pending {
+            self.forget(&p.id);
+            events.push(Event::Error { id: p.id.clone(), method: p.method.clone(), error: ProtocolError::connection_closed(&p.method) });
+            calls.push(PendingCall { id: p.id, method: p.method });
+        }
+        events.push(Event::Closed { pending: calls });
+    }
+
+    /// Sets the agreed version and what follows from it (batches only in 2025-03-26).
+    pub(super) fn agree(&mut self, version: Version, era: Era) {
+        let batch = version == Version::V2025_03_26;
+        self.version = Some(version);
+        self.era = Some(era);
+        self.endpoint.set_options(ParseOptions { allow_batch: batch, allow_null_id: false });
+    }
+
+    /// In the stateless era results carry `resultType` and the server's info.
+    fn decorate_result(&self, stateless: bool, result: Value) -> Value {
+        let Value::Object(mut m) = result else { return result };
+        if stateless && self.side == Side::Server {
+            m.entry("resultType").or_insert_with(|| Value::from("complete"));
+            let (version, era) = self.level();
+            let mut meta = Map::new();
+            meta.insert(META_SERVER_INFO.into(), self.info_for(&version, era));
+            let mut wrapped = Some(Value::Object(m));
+            merge_meta(&mut wrapped, meta);
+            return wrapped.unwrap_or(Value::Null);
+        }
+        Value::Object(m)
+    }
+
+    /// The connection is ready: tell the application what was agreed.
+    pub(super) fn announce(&self, events: &mut Vec<Event>) {
+        let (version, era) = self.level();
+        events.push(Event::Initialized {
+            protocol_version: version.as_str().to_owned(),
+            era,
+            peer_capabilities: self.peer_caps.clone().unwrap_or_else(|| json!({})),
+            peer_info: self.peer_info.clone(),
+            instructions: self.instructions.clone(),
+        });
+    }
+
+    pub(super) fn finish(&mut self, id: &Id) {
+        self.endpoint.pending_mut().finish_incoming(id);
+        self.serving.remove(id);
+    }
+
+    fn forget(&mut self, id: &Id) {
+        self.resets.remove(id);
+        self.progress.retain(|_, v| v != id);
+    }
+}
+
+/// Adds `_meta` entries to params (creating both as needed), keeping what is there.
+pub(super) fn merge_meta(params: &mut Option<Value>, entries: Map<String, Value>) {
+    let p = params.get_or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(p) = p else { return };
+    let meta = p.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(meta) = meta {
+        for (k, v) in entries {
+            meta.entry(k).or_insert(v);
+        }
+    }
+}
+
+pub(super) fn refusal(method: &str, capability: Option<&str>, message: String) -> ProtocolError {
+    ProtocolError::local_refusal(message).with_data(json!({ "method": method, "capability": capability }))
+}
+
+pub(super) fn issue(code: &'static str, severity: Severity, message: String) -> Issue {
+    Issue { path: String::new(), code, message, severity }
+}
+
+fn invalid(failure: ParseFailure, events: &mut Vec<Event>) {
+    let reply = Message::Response(failure.to_response()).to_text();
+    invalid_with(failure, Some(reply), events);
+}
+
+fn invalid_with(failure: ParseFailure, reply: Option<String>, events: &mut Vec<Event>) {
+    let detail = match &failure.error.data {
+        Some(Value::String(s)) => format!("{}: {s}", failure.error.message),
+        _ => failure.error.message.clone(),
+    };
+    events.push(Event::Violation { issues: vec![issue("invalid-message", Severity::Error, detail)] });
+    if let Some(text) = reply {
+        events.push(Event::Send { text });
+    }
+}

@@ -1,0 +1,443 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Client and server sessions in-process: every version pair, both eras, lifecycle,
+//! gating both ways, batches, malformed input, events as they cross to JS.
+
+mod mcp_support;
+
+use agentwire::jsonrpc::codes;
+use agentwire::mcp::{Event, McpClient, RequestOptions};
+use mcp_support::*;
+use serde_json::{json, Value};
+
+const ALL: [&str; 5] = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+const HANDSHAKE: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// Client versions, client era, server versions, and the agreed (version, era) or
+/// `None` when the client gives up.
+type Case = (Vec<&'static str>, &'static str, Vec<&'static str>, Option<(&'static str, &'static str)>);
+
+fn pairs() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (i, v) in HANDSHAKE.iter().enumerate() {
+        // Equal.
+        cases.push((vec![*v], "handshake", vec![*v], Some((*v, "handshake"))));
+        // Client newer: it offers its latest, the server answers its own, the client
+        // takes it when it speaks it too, otherwise gives up.
+        cases.push((HANDSHAKE.to_vec(), "handshake", vec![*v], Some((*v, "handshake"))));
+        if i > 0 {
+            cases.push((vec![HANDSHAKE[0]], "handshake", vec![*v], None));
+            // Client older: the server echoes it.
+            cases.push((vec![*v], "handshake", HANDSHAKE.to_vec(), Some((*v, "handshake"))));
+        }
+    }
+    // Unknown versions: kept as strings, echoed when both know them, never a crash.
+    cases.push((vec!["2099-01-01"], "handshake", HANDSHAKE.to_vec(), None));
+    cases.push((vec!["2099-01-01", "2025-06-18"], "handshake", vec!["2025-06-18"], Some(("2025-06-18", "handshake"))));
+    cases.push((vec!["2099-01-01"], "handshake", vec!["2099-01-01", "2025-11-25"], Some(("2099-01-01", "handshake"))));
+    cases.push((vec!["2025-11-25"], "handshake", vec!["2099-01-01", "2025-06-18"], None));
+    // Stateless era and the auto fallback.
+    cases.push((ALL.to_vec(), "auto", ALL.to_vec(), Some(("2026-07-28", "stateless"))));
+    cases.push((ALL.to_vec(), "stateless", ALL.to_vec(), Some(("2026-07-28", "stateless"))));
+    cases.push((ALL.to_vec(), "auto", HANDSHAKE.to_vec(), Some(("2025-11-25", "handshake"))));
+    cases.push((ALL.to_vec(), "handshake", ALL.to_vec(), Some(("2025-11-25", "handshake"))));
+    cases.push((ALL.to_vec(), "stateless", HANDSHAKE.to_vec(), None));
+    cases.push((vec!["2026-07-28", "2025-03-26"], "auto", vec!["2026-07-28"], Some(("2026-07-28", "stateless"))));
+    cases.push((vec!["2026-07-28", "2025-03-26"], "auto", vec!["2025-03-26"], Some(("2025-03-26", "handshake"))));
+    cases
+}
+
+#[test]
+fn every_version_pair() {
+    for (client_versions, era, server_versions, expected) in pairs() {
+        let label = format!("client {client_versions:?} ({era}) / server {server_versions:?}");
+        let mut pair = Pair::connect(
+            json!({ "protocolVersions": client_versions, "era": era, "capabilities": all_caps_client() }),
+            json!({ "protocolVersions": server_versions, "capabilities": all_caps_server() }),
+        );
+        let init = of_type(&pair.client_events, "initialized");
+        match expected {
+            Some((version, era)) => {
+                assert_eq!(init.len(), 1, "{label}: {:?}", values(&pair.client_events));
+                assert_eq!(init[0]["protocolVersion"], version, "{label}");
+                assert_eq!(init[0]["era"], era, "{label}");
+                assert_eq!(pair.client.protocol_version(), Some(version), "{label}");
+                assert!(pair.client.is_ready(), "{label}");
+                if era == "handshake" {
+                    assert!(pair.server.is_ready(), "{label}");
+                    assert_eq!(pair.server.protocol_version(), Some(version), "{label}");
+                    assert_eq!(of_type(&pair.server_events, "initialized").len(), 1, "{label}");
+                }
+                // The connection works: a call goes and its answer comes back.
+                let out = pair.client.list_tools(None, 0).unwrap_or_else(|e| panic!("{label}: {e}"));
+                pair.send(To::Server, out.text);
+                let request = of_type(&pair.server_events, "request").pop().unwrap();
+                assert_eq!(request["method"], "tools/list", "{label}");
+                let id = serde_json::from_value(request["id"].clone()).unwrap();
+                let reply = pair.server.respond(&id, Ok(json!({ "tools": [] }))).unwrap();
+                pair.send(To::Client, reply.text);
+                let response = of_type(&pair.client_events, "response").pop().unwrap();
+                assert_eq!(response["result"]["tools"], json!([]), "{label}");
+                if era == "stateless" {
+                    assert_eq!(response["result"]["resultType"], "complete", "{label}");
+                    assert_eq!(request["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], version, "{label}");
+                }
+            }
+            None => {
+                assert!(init.is_empty(), "{label}");
+                let failure = of_type(&pair.client_events, "protocolError");
+                assert_eq!(failure.len(), 1, "{label}: {:?}", values(&pair.client_events));
+                assert_eq!(of_type(&pair.client_events, "closed").len(), 1, "{label}");
+                assert!(pair.client.list_tools(None, 0).is_err(), "{label}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_refused_version_names_both_sides() {
+    let pair = Pair::connect(
+        json!({ "protocolVersions": ["2025-11-25"], "era": "handshake" }),
+        json!({ "protocolVersions": ["2025-03-26"] }),
+    );
+    let failure = &of_type(&pair.client_events, "protocolError")[0]["error"];
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("2025-11-25") && message.contains("2025-03-26"), "{message}");
+    // The client never confirmed the handshake.
+    assert!(!pair.server.is_ready());
+}
+
+#[test]
+fn a_server_that_refuses_unsupported_versions_lets_the_client_retry() {
+    let pair = Pair::connect(
+        json!({ "protocolVersions": ["2025-11-25", "2025-03-26"], "era": "handshake" }),
+        json!({ "protocolVersions": ["2025-03-26"], "rejectUnsupportedVersions": true }),
+    );
+    assert_eq!(pair.client.protocol_version(), Some("2025-03-26"));
+    assert!(pair.server.is_ready());
+}
+
+fn ready(version: &str, client_caps: Value, server_caps: Value) -> Pair {
+    let pair = Pair::connect(
+        json!({ "protocolVersions": [version], "era": "handshake", "capabilities": client_caps }),
+        json!({ "protocolVersions": [version], "capabilities": server_caps }),
+    );
+    assert!(pair.client.is_ready() && pair.server.is_ready(), "{version}");
+    pair
+}
+
+fn refusal_capability(result: Result<agentwire::jsonrpc::Outbound, agentwire::jsonrpc::ProtocolError>) -> Value {
+    let e = result.expect_err("refused");
+    assert_eq!(e.code, codes::LOCAL_REFUSAL, "{e}");
+    e.data.unwrap()["capability"].clone()
+}
+
+#[test]
+fn the_client_refuses_calls_the_server_did_not_advertise() {
+    let cases: Vec<(&str, Value, Value)> = vec![
+        ("tools/list", json!({}), json!("tools")),
+        ("tools/call", json!({ "name": "x" }), json!("tools")),
+        ("resources/list", json!({}), json!("resources")),
+        ("resources/read", json!({ "uri": "a:b" }), json!("resources")),
+        ("resources/subscribe", json!({ "uri": "a:b" }), json!("resources.subscribe")),
+        ("prompts/list", json!({}), json!("prompts")),
+        ("prompts/get", json!({ "name": "p" }), json!("prompts")),
+        ("logging/setLevel", json!({ "level": "info" }), json!("logging")),
+        ("completion/complete", json!({}), json!("completions")),
+        ("tasks/list", json!({}), json!("tasks.list")),
+        ("tasks/get", json!({ "taskId": "t" }), json!("tasks")),
+        ("tasks/cancel", json!({ "taskId": "t" }), json!("tasks.cancel")),
+    ];
+    let mut bare = ready("2025-11-25", json!({}), json!({ "resources": {} }));
+    let mut full = ready("2025-11-25", json!({}), all_caps_server());
+    for (method, params, capability) in cases {
+        if method.starts_with("resources/") && capability == "resources" {
+            assert!(bare.client.request(method, Some(params.clone()), RequestOptions::default(), 0).is_ok(), "{method}");
+        } else {
+            let got = refusal_capability(bare.client.request(method, Some(params.clone()), RequestOptions::default(), 0));
+            assert_eq!(got, capability, "{method}");
+        }
+        assert!(full.client.request(method, Some(params), RequestOptions::default(), 0).is_ok(), "{method}");
+    }
+    // Task-augmented tools/call needs tasks.requests.tools.call.
+    let mut tools_only = ready("2025-11-25", json!({}), json!({ "tools": {}, "tasks": { "list": {} } }));
+    let task_call = json!({ "name": "x", "task": { "ttl": 5 } });
+    assert_eq!(
+        refusal_capability(tools_only.client.request("tools/call", Some(task_call.clone()), RequestOptions::default(), 0)),
+        "tasks.requests.tools.call"
+    );
+    assert!(full.client.request("tools/call", Some(task_call), RequestOptions::default(), 0).is_ok());
+}
+
+#[test]
+fn a_capability_the_version_does_not_define_counts_as_absent() {
+    // The server advertises tasks and completions, but 2025-06-18 has no tasks and
+    // 2024-11-05 no completions capability (its completion/complete is ungated).
+    let mut p = ready("2025-06-18", json!({}), all_caps_server());
+    let e = p.client.list_tasks(None, 0).unwrap_err();
+    assert!(e.message.contains("not defined in MCP 2025-06-18"), "{e}");
+    assert!(p.client.complete(json!({}), 0).is_ok());
+    let mut old = ready("2024-11-05", json!({}), json!({}));
+    assert!(old.client.complete(json!({}), 0).is_ok());
+    // Our own capabilities are trimmed to the version when sent.
+    assert_eq!(p.server.own_capabilities().get("tasks"), None);
+    assert_eq!(old.server.own_capabilities(), json!({}));
+    let model = p.client.peer_capability_model();
+    assert_eq!(model.features.get("tasks"), None);
+    assert_eq!(model.features.get("completions"), Some(&true));
+}
+
+#[test]
+fn the_client_answers_unadvertised_server_requests_with_method_not_found() {
+    let cases: Vec<(&str, Value, Value)> = vec![
+        ("sampling/createMessage", json!({ "messages": [], "maxTokens": 5 }), json!({ "sampling": {} })),
+        ("roots/list", json!({}), json!({ "roots": {} })),
+        ("elicitation/create", json!({ "message": "m", "requestedSchema": { "type": "object", "properties": {} } }), json!({ "elicitation": {} })),
+        ("elicitation/create", json!({ "mode": "url", "message": "m", "url": "https://x", "elicitationId": "e" }), json!({ "elicitation": { "url": {} } })),
+        ("tasks/list", json!({}), json!({ "tasks": { "list": {} } })),
+        ("tasks/cancel", json!({ "taskId": "t" }), json!({ "tasks": { "cancel": {} } })),
+        ("tasks/get", json!({ "taskId": "t" }), json!({ "tasks": {} })),
+    ];
+    for (method, params, caps) in cases {
+        // Not advertised: the server may not send it, and a peer that does gets -32601.
+        let mut p = ready("2025-11-25", json!({}), json!({}));
+        assert_eq!(p.server.request(method, Some(params.clone()), RequestOptions::default(), 0).unwrap_err().code, codes::LOCAL_REFUSAL, "{method}");
+        let raw = json!({ "jsonrpc": "2.0", "id": 77, "method": method, "params": params });
+        let events = p.client.receive(&raw.to_string(), 0);
+        let replies = sent(&events);
+        assert_eq!(replies.len(), 1, "{method}");
+        assert_eq!(replies[0]["id"], 77);
+        assert_eq!(replies[0]["error"]["code"], codes::METHOD_NOT_FOUND, "{method}");
+        assert!(of_type(&events, "request").is_empty(), "{method}");
+        // Advertised: delivered to the application.
+        let mut p = ready("2025-11-25", caps, json!({}));
+        let out = p.server.request(method, Some(params), RequestOptions::default(), 0).unwrap();
+        p.send(To::Client, out.text);
+        assert_eq!(of_type(&p.client_events, "request").len(), 1, "{method}");
+    }
+    // Form-only elicitation refuses URL mode; empty `elicitation` means form.
+    let mut p = ready("2025-11-25", json!({ "elicitation": {} }), json!({}));
+    let url = json!({ "mode": "url", "message": "m", "url": "https://x", "elicitationId": "e" });
+    assert_eq!(refusal_capability(p.server.elicit(url.clone(), RequestOptions::default(), 0)), "elicitation.url");
+    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": {} }), RequestOptions::default(), 0).is_ok());
+    // 2025-06-18 has elicitation (form only), 2025-03-26 none at all.
+    let mut p = ready("2025-06-18", json!({ "elicitation": {} }), json!({}));
+    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": {} }), RequestOptions::default(), 0).is_ok());
+    let mut p = ready("2025-03-26", json!({ "elicitation": {} }), json!({}));
+    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": {} }), RequestOptions::default(), 0).is_err());
+}
+
+#[test]
+fn the_server_answers_unadvertised_client_requests_with_method_not_found() {
+    for method in ["tools/list", "prompts/get", "resources/subscribe", "logging/setLevel", "completion/complete", "tasks/list", "sampling/createMessage"] {
+        let mut p = ready("2025-11-25", json!({}), json!({ "resources": {} }));
+        let raw = json!({ "jsonrpc": "2.0", "id": 5, "method": method, "params": {} });
+        let events = p.server.receive(&raw.to_string(), 0);
+        assert_eq!(sent(&events)[0]["error"]["code"], codes::METHOD_NOT_FOUND, "{method}");
+        assert!(of_type(&events, "request").is_empty(), "{method}");
+    }
+    // Extension methods MCP does not define pass through to the application.
+    let mut p = ready("2025-11-25", json!({}), json!({}));
+    let events = p.server.receive(r#"{"jsonrpc":"2.0","id":6,"method":"x/custom","params":{}}"#, 0);
+    assert_eq!(of_type(&events, "request")[0]["method"], "x/custom");
+}
+
+#[test]
+fn notifications_only_where_advertised() {
+    let mut p = ready("2025-11-25", json!({ "roots": {} }), json!({ "tools": {}, "resources": {} }));
+    for result in [
+        p.server.notify_tools_list_changed(),
+        p.server.notify_resources_list_changed(),
+        p.server.notify_resource_updated("a:b"),
+        p.server.notify_prompts_list_changed(),
+        p.server.log("info", None, json!("x")),
+        p.client.notify_roots_list_changed(),
+    ] {
+        assert_eq!(result.unwrap_err().code, codes::LOCAL_REFUSAL);
+    }
+    // A peer that sends one anyway: reported, still delivered, not answered.
+    let events = p.client.receive(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#, 0);
+    assert_eq!(of_type(&events, "violation")[0]["issues"][0]["code"], "not-advertised");
+    assert_eq!(of_type(&events, "notification").len(), 1);
+    assert!(sent(&events).is_empty());
+    let mut p = ready("2025-11-25", json!({ "roots": { "listChanged": true } }), all_caps_server());
+    assert!(p.server.notify_tools_list_changed().is_ok());
+    assert!(p.server.log("info", Some("core"), json!("x")).is_ok());
+    assert!(p.client.notify_roots_list_changed().is_ok());
+    let events = p.client.receive(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#, 0);
+    assert!(of_type(&events, "violation").is_empty());
+}
+
+#[test]
+fn lifecycle_before_the_handshake() {
+    // Client: nothing but ping before the answer.
+    let mut c = McpClient::new(client_config(json!({ "era": "handshake", "protocolVersions": ["2025-11-25"] })));
+    assert!(c.list_tools(None, 0).is_err(), "not opened yet");
+    c.initialize(0).unwrap();
+    assert!(c.initialize(0).is_err(), "once");
+    assert!(c.ping(0).is_ok());
+    let e = c.list_tools(None, 0).unwrap_err();
+    assert!(e.message.contains("before the handshake"), "{e}");
+    assert!(c.request("initialize", None, RequestOptions::default(), 0).is_err());
+    // Server: requests other than ping before initialize get an error; ping is answered.
+    let mut s = agentwire::mcp::McpServer::new(server_config(json!({ "protocolVersions": ["2025-11-25"], "capabilities": all_caps_server() })));
+    let events = s.receive(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, 0);
+    assert_eq!(sent(&events)[0]["error"]["code"], codes::INVALID_REQUEST);
+    let events = s.receive(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#, 0);
+    assert_eq!(sent(&events), vec![json!({ "jsonrpc": "2.0", "id": 2, "result": {} })]);
+    // Before notifications/initialized the server sends only ping and logging.
+    let init = json!({ "jsonrpc": "2.0", "id": 3, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": all_caps_client(), "clientInfo": { "name": "c", "version": "1" } } });
+    s.receive(&init.to_string(), 0);
+    assert!(s.ping(0).is_ok());
+    assert!(s.log("info", None, json!("starting")).is_ok());
+    assert!(s.list_roots(0).is_err());
+    assert!(s.notify_tools_list_changed().is_err());
+    let again = s.receive(&init.to_string().replace("\"id\":3", "\"id\":4"), 0);
+    assert_eq!(sent(&again)[0]["error"]["code"], codes::INVALID_REQUEST);
+    s.receive(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, 0);
+    assert!(s.list_roots(0).is_ok());
+}
+
+#[test]
+fn ping_is_answered_automatically_both_ways() {
+    let mut p = ready("2025-03-26", json!({}), json!({}));
+    let out = p.client.ping(0).unwrap();
+    p.send(To::Server, out.text);
+    assert!(of_type(&p.server_events, "request").is_empty());
+    assert_eq!(of_type(&p.client_events, "response").last().unwrap()["method"], "ping");
+    let out = p.server.ping(0).unwrap();
+    p.send(To::Client, out.text);
+    assert_eq!(of_type(&p.server_events, "response").last().unwrap()["method"], "ping");
+}
+
+#[test]
+fn batches_only_in_2025_03_26_and_never_null_ids() {
+    let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+    let mut p = ready("2025-03-26", json!({}), json!({}));
+    let replies = sent(&p.server.receive(batch, 0));
+    assert_eq!(replies.iter().map(|r| r["id"].clone()).collect::<Vec<_>>(), vec![json!(1), json!(2)]);
+    for version in ["2024-11-05", "2025-06-18", "2025-11-25"] {
+        let mut p = ready(version, json!({}), json!({}));
+        let replies = sent(&p.server.receive(batch, 0));
+        assert_eq!(replies.len(), 1, "{version}");
+        assert_eq!(replies[0]["error"]["code"], codes::INVALID_REQUEST, "{version}");
+    }
+    let mut p = ready("2025-03-26", json!({}), json!({}));
+    let events = p.server.receive(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, 0);
+    assert_eq!(sent(&events)[0]["error"]["code"], codes::INVALID_REQUEST);
+}
+
+#[test]
+fn malformed_input_is_answered_never_a_panic() {
+    let mut p = ready("2025-11-25", json!({}), json!({ "tools": {} }));
+    for (text, code) in [
+        ("{", Some(codes::PARSE_ERROR)),
+        ("[]", Some(codes::INVALID_REQUEST)),
+        ("42", Some(codes::INVALID_REQUEST)),
+        (r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, Some(codes::INVALID_REQUEST)),
+        (r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, Some(codes::INVALID_REQUEST)),
+        (r#"{"jsonrpc":"2.0","method":"initialize","params":"x"}"#, Some(codes::INVALID_REQUEST)),
+        (r#"{"jsonrpc":"2.0","id":9,"method":"initialize","params":{}}"#, Some(codes::INVALID_REQUEST)),
+        (r#"{"jsonrpc":"2.0","id":99,"result":{}}"#, None),
+        (r#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#, None),
+        (r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":{"x":1}}}"#, None),
+    ] {
+        for side in [0, 1] {
+            let events = if side == 0 { p.server.receive(text, 0) } else { p.client.receive(text, 0) };
+            let replies = sent(&events);
+            match code {
+                Some(code) if side == 0 || !text.contains("initialize") => {
+                    assert_eq!(replies.len(), 1, "{text}");
+                    assert!(replies[0]["error"]["code"] == code || replies[0]["error"]["code"] == codes::METHOD_NOT_FOUND, "{text}: {replies:?}");
+                }
+                _ => assert!(replies.len() <= 1, "{text}"),
+            }
+        }
+    }
+    // initialize from the peer at the client: not a server-to-client method.
+    let events = p.client.receive(r#"{"jsonrpc":"2.0","id":9,"method":"initialize","params":{}}"#, 0);
+    assert_eq!(sent(&events)[0]["error"]["code"], codes::METHOD_NOT_FOUND);
+}
+
+#[test]
+fn stateless_requests_carry_meta_and_the_server_checks_it() {
+    let mut p = Pair::connect(
+        json!({ "protocolVersions": ["2026-07-28"], "era": "stateless", "capabilities": { "sampling": {}, "roots": { "listChanged": true } } }),
+        json!({ "protocolVersions": ["2026-07-28"], "capabilities": all_caps_server(), "serverInfo": { "name": "s", "version": "2" } }),
+    );
+    let init = &of_type(&p.client_events, "initialized")[0];
+    assert_eq!(init["peerInfo"]["name"], "s");
+    // The stateless era has no tasks, ping, logging/setLevel or resources/subscribe.
+    for method in ["ping", "tasks/list", "logging/setLevel", "resources/subscribe"] {
+        assert!(p.client.request(method, None, RequestOptions::default(), 0).is_err(), "{method}");
+    }
+    let out = p.client.call_tool("echo", Some(json!({ "m": 1 })), RequestOptions::default(), 0).unwrap();
+    let sent_req: Value = serde_json::from_str(&out.text).unwrap();
+    let meta = &sent_req["params"]["_meta"];
+    assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    // Trimmed to the version: roots has no listChanged in 2026-07-28.
+    assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({ "sampling": {}, "roots": {} }));
+    // Server side: wrong version, missing capabilities, no _meta.
+    let mut s = agentwire::mcp::McpServer::new(server_config(json!({ "protocolVersions": ["2026-07-28"], "capabilities": { "tools": {} } })));
+    let cases = [
+        (json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": "2030-01-01", "io.modelcontextprotocol/clientCapabilities": {} } }), codes::UNSUPPORTED_PROTOCOL_VERSION),
+        (json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } }), codes::INVALID_PARAMS),
+        (json!({}), codes::INVALID_PARAMS),
+    ];
+    for (params, code) in cases {
+        let raw = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params });
+        let reply = &sent(&s.receive(&raw.to_string(), 0))[0];
+        assert_eq!(reply["error"]["code"], code, "{params}");
+        if code == codes::UNSUPPORTED_PROTOCOL_VERSION {
+            assert_eq!(reply["error"]["data"], json!({ "supported": ["2026-07-28"], "requested": "2030-01-01" }));
+        }
+    }
+    // A handshake-only server does not know server/discover.
+    let mut old = agentwire::mcp::McpServer::new(server_config(json!({ "protocolVersions": ["2025-11-25"] })));
+    let reply = &sent(&old.receive(r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}"#, 0))[0];
+    assert_eq!(reply["error"]["code"], codes::METHOD_NOT_FOUND);
+}
+
+#[test]
+fn the_method_table_query_says_what_is_enabled_and_why() {
+    let p = ready("2025-11-25", json!({}), json!({ "tools": {} }));
+    let table = serde_json::to_value(p.client.methods()).unwrap();
+    let row = |method: &str, direction: &str| {
+        table.as_array().unwrap().iter().find(|r| r["method"] == method && r["direction"] == direction).cloned().unwrap()
+    };
+    assert_eq!(row("tools/list", "clientToServer")["enabled"], true);
+    assert_eq!(row("prompts/list", "clientToServer")["enabled"], false);
+    assert!(row("prompts/list", "clientToServer")["reason"].as_str().unwrap().contains("prompts"));
+    assert_eq!(row("sampling/createMessage", "serverToClient")["enabled"], false);
+    assert_eq!(row("ping", "serverToClient")["enabled"], true);
+    let discover = row("server/discover", "clientToServer");
+    assert_eq!(discover["enabled"], false);
+    assert!(discover["reason"].as_str().unwrap().contains("session itself"), "{discover}");
+    assert_eq!(row("notifications/tools/list_changed", "serverToClient")["enabled"], false);
+    let server_view = serde_json::to_value(p.server.methods()).unwrap();
+    let tools = server_view.as_array().unwrap().iter().find(|r| r["method"] == "tools/call").unwrap();
+    assert_eq!(tools["enabled"], true);
+}
+
+#[test]
+fn events_cross_to_js_as_tagged_camel_case_objects() {
+    let pair = ready("2025-11-25", json!({}), json!({ "tools": {} }));
+    let init = values(&pair.client_events).into_iter().find(|e| e["type"] == "initialized").unwrap();
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    assert_eq!(init["peerCapabilities"], json!({ "tools": {} }));
+    let e = Event::Cancelled { request_id: json!(3), reason: None };
+    assert_eq!(serde_json::to_value(e).unwrap(), json!({ "type": "cancelled", "requestId": 3 }));
+    assert_eq!(serde_json::to_value(Event::ProtocolError { error: agentwire::jsonrpc::ProtocolError::new(1, "x") }).unwrap()["type"], "protocolError");
+}
+
+#[test]
+fn getters_show_both_models_and_the_wire() {
+    let p = ready("2025-11-25", json!({ "elicitation": {}, "x-custom": { "a": 1 } }), all_caps_server());
+    assert_eq!(p.client.era(), Some(agentwire::mcp::Era::Handshake));
+    assert_eq!(p.server.peer_capabilities().unwrap(), &json!({ "elicitation": {}, "x-custom": { "a": 1 } }));
+    let model = p.server.peer_capability_model();
+    assert_eq!(model.features.get("elicitation.form"), Some(&true));
+    assert_eq!(model.features.get("elicitation.url"), Some(&false));
+    assert_eq!(p.client.own_capabilities(), json!({ "elicitation": {}, "x-custom": { "a": 1 } }));
+    assert_eq!(p.client.peer_info().unwrap()["name"], "agentwire");
+}
