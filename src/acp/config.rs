@@ -60,7 +60,7 @@ pub struct ClientConfig {
     pub capabilities: ClientCapabilities,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AgentConfig {
     #[serde(flatten)]
@@ -69,15 +69,4 @@ pub struct AgentConfig {
     /// `authMethods` of the initialize response, as sent.
     pub auth_methods: Vec<Value>,
     pub negotiation: NegotiationRule,
-}
-
-impl Default for AgentConfig {
-    fn default() -> Self {
-        AgentConfig {
-            common: Common::default(),
-            capabilities: AgentCapabilities::default(),
-            auth_methods: Vec::new(),
-            negotiation: NegotiationRule::default(),
-        }
-    }
 }

@@ -87,8 +87,9 @@ impl Transcript {
         let field = |k: &str| update.get(k).cloned();
         if let Some((_, role)) = CHUNK_KINDS.iter().find(|(k, _)| *k == kind) {
             let content = update.get("content").cloned().unwrap_or(Value::Null);
-            let entry = self.message_entry(*role, message_id, false);
-            append_chunk(content_of(entry), content);
+            if let Some(list) = content_of(self.message_entry(*role, message_id, false)) {
+                append_chunk(list, content);
+            }
             return;
         }
         match kind {
@@ -100,15 +101,15 @@ impl Transcript {
                     _ => None,
                 };
                 let entry = self.message_entry(role, message_id, true);
-                if let Some(c) = update.get("content").filter(|c| !c.is_null()) {
-                    *content_of(entry) = as_blocks(c);
+                if let (Some(c), Some(list)) = (update.get("content").filter(|c| !c.is_null()), content_of(entry)) {
+                    *list = as_blocks(c);
                 }
             }
             "tool_call" | "tool_call_update" => {
                 let Some(id) = update.get("toolCallId").and_then(Value::as_str) else {
                     return self.entries.push(Entry::Other { update: update.clone() });
                 };
-                let (call, updates) = self.tool_call(id);
+                let Some((call, updates)) = self.tool_call(id) else { return };
                 for (k, v) in update.as_object().into_iter().flatten() {
                     if k != "sessionUpdate" && k != "toolCallId" {
                         call.insert(k.clone(), v.clone());
@@ -118,7 +119,7 @@ impl Transcript {
             }
             "tool_call_content_chunk" => {
                 let Some(id) = update.get("toolCallId").and_then(Value::as_str) else { return };
-                let (call, updates) = self.tool_call(id);
+                let Some((call, updates)) = self.tool_call(id) else { return };
                 let content = call.entry("content").or_insert_with(|| Value::Array(Vec::new()));
                 if let (Value::Array(list), Some(c)) = (content, update.get("content")) {
                     list.push(c.clone());
@@ -232,23 +233,23 @@ impl Transcript {
         &mut self.entries[pos]
     }
 
-    fn tool_call(&mut self, id: &str) -> (&mut Map<String, Value>, &mut Vec<Value>) {
+    fn tool_call(&mut self, id: &str) -> Option<(&mut Map<String, Value>, &mut Vec<Value>)> {
         let pos = self.entries.iter().rposition(|e| matches!(e, Entry::ToolCall { tool_call_id, .. } if tool_call_id == id));
         let pos = pos.unwrap_or_else(|| {
             self.entries.push(Entry::ToolCall { tool_call_id: id.to_owned(), call: Map::new(), updates: Vec::new() });
             self.entries.len() - 1
         });
-        match &mut self.entries[pos] {
-            Entry::ToolCall { call, updates, .. } => (call, updates),
-            _ => unreachable!("position found for a tool call entry"),
+        match self.entries.get_mut(pos) {
+            Some(Entry::ToolCall { call, updates, .. }) => Some((call, updates)),
+            _ => None,
         }
     }
 }
 
-fn content_of(entry: &mut Entry) -> &mut Vec<Value> {
+fn content_of(entry: &mut Entry) -> Option<&mut Vec<Value>> {
     match entry {
-        Entry::Message { content, .. } | Entry::Thought { content, .. } => content,
-        _ => unreachable!("message_entry returns messages and thoughts"),
+        Entry::Message { content, .. } | Entry::Thought { content, .. } => Some(content),
+        _ => None,
     }
 }
 

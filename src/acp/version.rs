@@ -73,7 +73,8 @@ mod tests {
     #[test]
     fn agent_choice_table() {
         use NegotiationRule::*;
-        let cases: &[(u16, &[u16], NegotiationRule, Result<u16, ()>)] = &[
+        type Case = (u16, &'static [u16], NegotiationRule, Result<u16, ()>);
+        let cases: &[Case] = &[
             (1, &[1], Seed, Ok(1)),
             (2, &[2, 1], Seed, Ok(2)),
             (2, &[1], Seed, Ok(1)),
