@@ -561,3 +561,17 @@ fn frame() -> impl Strategy<Value = String> {
         ".{0,40}",
     ]
 }
+
+#[test]
+fn replayed_updates_push_the_load_deadline() {
+    let (mut c, _) = pair(
+        json!({"protocolVersions": [1], "requestTimeoutMs": 100}),
+        json!({"protocolVersions": [1], "capabilities": {"session": {"load": true}}}),
+    );
+    c.load_session(json!({"sessionId": "s", "cwd": "/", "mcpServers": []}), 0).expect("load");
+    let update = json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "x"}}}});
+    assert!(matches!(&c.receive(&update.to_string(), 90)[..], [Event::SessionUpdate { replay: true, .. }]));
+    assert_eq!(c.next_deadline(), Some(190));
+    assert!(c.tick(150).is_empty());
+    assert!(matches!(&c.tick(190)[..], [Event::Send { .. }, Event::Timeout { .. }]));
+}

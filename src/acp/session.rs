@@ -252,7 +252,7 @@ impl Session {
                     Server::Client => Role::Agent,
                     Server::Both => self.role,
                 };
-                let reason = self.phase_rule(spec.name, sender).and_then(|_| self.gate(spec, sender)).err().map(|r| r.message);
+                let reason = self.phase_rule(spec.name).and_then(|_| self.gate(spec, sender)).err().map(|r| r.message);
                 MethodStatus {
                     method: spec.name,
                     direction: direction(spec.server),
@@ -267,7 +267,7 @@ impl Session {
     }
 
     /// The lifecycle: before the handshake completes only `initialize` flows, and only once.
-    fn phase_rule(&self, method: &str, _sender: Role) -> Result<(), Refusal> {
+    fn phase_rule(&self, method: &str) -> Result<(), Refusal> {
         let invalid = codes::INVALID_REQUEST;
         match (self.phase, method) {
             (Phase::Closed, _) => Err(Refusal::new(invalid, "the session is closed".into())),
@@ -314,7 +314,7 @@ impl Session {
     /// Checks everything an outgoing call must satisfy, from the lifecycle to validation.
     fn check_outgoing(&self, method: &str, params: Option<&Value>, kind: Kind) -> Result<(), ProtocolError> {
         let local = |r: Refusal| r.to_error(method, codes::LOCAL_REFUSAL);
-        self.phase_rule(method, self.role).map_err(local)?;
+        self.phase_rule(method).map_err(local)?;
         if !methods::is_extension(method) {
             let Some(spec) = methods::lookup(method) else {
                 return Err(local(Refusal::new(0, format!("{method} is not an ACP method (extension methods start with \"_\")"))));
@@ -442,8 +442,8 @@ impl Session {
                 });
             }
             Received::Stray { id, already_answered, .. } => events.push(Event::Stray { id, already_answered }),
-            Received::Request(r) => self.on_request(r, now_ms, events),
-            Received::Notification(n) => self.on_notification(n, events),
+            Received::Request(r) => self.on_request(r, events),
+            Received::Notification(n) => self.on_notification(n, now_ms, events),
             Received::Response { request, outcome } => {
                 let message = match &outcome {
                     Ok(v) => Message::response(request.id.clone(), v.clone()),
@@ -470,7 +470,7 @@ impl Session {
     /// Gating of an incoming call: phase, table, capabilities of our own side.
     fn gate_incoming(&self, method: &str, params: Option<&Value>, kind: Kind) -> Result<(), ProtocolError> {
         let peer = if self.role == Role::Client { Role::Agent } else { Role::Client };
-        self.phase_rule(method, peer).map_err(|r| r.to_error(method, r.code))?;
+        self.phase_rule(method).map_err(|r| r.to_error(method, r.code))?;
         if methods::is_extension(method) {
             return Ok(());
         }
@@ -484,7 +484,7 @@ impl Session {
         Ok(())
     }
 
-    fn on_request(&mut self, r: Request, _now_ms: u64, events: &mut Vec<Event>) {
+    fn on_request(&mut self, r: Request, events: &mut Vec<Event>) {
         if self.role == Role::Agent && r.method == "initialize" && self.phase == Phase::Uninitialized {
             return self.answer_initialize(r, events);
         }
@@ -502,7 +502,7 @@ impl Session {
         events.push(Event::Request { id: r.id, method: r.method, params: r.params });
     }
 
-    fn on_notification(&mut self, n: Notification, events: &mut Vec<Event>) {
+    fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
         let message = Message::Notification(n);
         self.report(&message, None, events);
         let Message::Notification(n) = message else { return };
@@ -525,6 +525,13 @@ impl Session {
                 let update = params.and_then(|p| p.get("update")).cloned().unwrap_or(Value::Null);
                 self.transcripts.entry(session_id.clone()).or_insert_with(|| Transcript::new(&session_id)).apply(&update);
                 let replay = self.replaying.contains(&session_id);
+                if replay {
+                    // A long replay is progress: it pushes the load's deadline out.
+                    let loads: Vec<Id> = self.about_session.iter().filter(|(_, s)| **s == session_id).map(|(id, _)| id.clone()).collect();
+                    for id in loads {
+                        self.endpoint.pending_mut().touch(&id, now_ms);
+                    }
+                }
                 events.push(Event::SessionUpdate { session_id, update, replay });
             }
             "session/cancel" if self.role == Role::Agent => {
