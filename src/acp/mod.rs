@@ -1,1 +1,97 @@
-//! The Agent Client Protocol: versions, capabilities, methods, negotiation and sessions.
+//! The Agent Client Protocol: versions, capabilities, methods, negotiation and sessions,
+//! both roles, without I/O. See `docs/acp.md` for the method × capability table and the
+//! choices made where the seed documents and the newest schemas differ.
+
+mod agent;
+pub mod capabilities;
+pub mod checks;
+mod client;
+pub mod config;
+mod event;
+pub mod methods;
+mod session;
+pub mod transcript;
+pub mod version;
+
+pub use agent::AcpAgent;
+pub use capabilities::{AgentCapabilities, CapabilityModel, ClientCapabilities};
+pub use client::AcpClient;
+pub use config::{AgentConfig, ClientConfig, Common, Implementation};
+pub use event::Event;
+pub use methods::{MethodSpec, MethodStatus, METHODS};
+pub use session::{Phase, Role};
+pub use transcript::{Entry, Transcript};
+pub use version::NegotiationRule;
+
+/// What both roles offer: sending, receiving, time, and the read-only view.
+macro_rules! session_common {
+    ($t:ty, $own:ident: $own_ty:ty, $peer:ident: $peer_ty:ty) => {
+        impl $t {
+            /// A request with the session's gating and validation; a `_`-prefixed method is
+            /// an extension and passes the table.
+            pub fn request(&mut self, method: &str, params: Option<serde_json::Value>, now_ms: u64) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.request(method, params, now_ms)
+            }
+            pub fn notify(&mut self, method: &str, params: Option<serde_json::Value>) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.notify(method, params)
+            }
+            /// Answers an incoming request delivered as `Event::Request`.
+            pub fn respond(&mut self, id: &crate::jsonrpc::Id, outcome: Result<serde_json::Value, crate::jsonrpc::ProtocolError>) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.respond(id, outcome)
+            }
+            /// Asks the peer to stop serving one of our requests (`$/cancel_request`).
+            pub fn cancel_request(&mut self, id: &crate::jsonrpc::Id) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.notify("$/cancel_request", Some(serde_json::json!({ "requestId": id.to_value() })))
+            }
+            /// One incoming frame of text.
+            pub fn receive(&mut self, text: &str, now_ms: u64) -> Vec<crate::acp::Event> {
+                self.session.receive(text, now_ms)
+            }
+            /// Reports requests past their deadline (and sends `$/cancel_request` for them).
+            pub fn tick(&mut self, now_ms: u64) -> Vec<crate::acp::Event> {
+                self.session.tick(now_ms)
+            }
+            /// When `tick` should next be called, if anything is waiting.
+            pub fn next_deadline(&self) -> Option<u64> {
+                self.session.next_deadline()
+            }
+            /// The transport closed: every pending request fails, the session ends.
+            pub fn close(&mut self) -> Vec<crate::acp::Event> {
+                self.session.close()
+            }
+            pub fn phase(&self) -> crate::acp::Phase {
+                self.session.phase
+            }
+            /// The negotiated protocol version, once initialized.
+            pub fn protocol_version(&self) -> Option<u16> {
+                (self.session.phase == crate::acp::Phase::Ready).then_some(self.session.version).flatten()
+            }
+            pub fn own_capabilities(&self) -> &$own_ty {
+                &self.session.$own
+            }
+            pub fn peer_capabilities(&self) -> &$peer_ty {
+                &self.session.$peer
+            }
+            /// Our capabilities exactly as sent in the negotiated version.
+            pub fn own_capabilities_wire(&self) -> Option<&serde_json::Value> {
+                self.session.own_wire.as_ref()
+            }
+            /// The peer's capabilities exactly as received.
+            pub fn peer_capabilities_wire(&self) -> Option<&serde_json::Value> {
+                self.session.peer_wire.as_ref()
+            }
+            pub fn peer_info(&self) -> Option<&serde_json::Value> {
+                self.session.peer_info.as_ref()
+            }
+            pub fn auth_methods(&self) -> &[serde_json::Value] {
+                &self.session.auth_methods
+            }
+            /// Every method of the negotiated (before that: the preferred) version, and
+            /// whether it may be used now, and if not, why.
+            pub fn methods(&self) -> Vec<crate::acp::MethodStatus> {
+                self.session.method_table()
+            }
+        }
+    };
+}
+pub(crate) use session_common;

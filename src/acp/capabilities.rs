@@ -1,0 +1,425 @@
+//! Capabilities of both sides, v1 and v2 read into one model and written back.
+//!
+//! v1 spells capabilities as booleans (`"loadSession": true`), v2 as object markers
+//! (`"load": {}`; omitted or `null` = unsupported), and the two nest differently. One
+//! table (`FlagSpec`) says, per flag of the unified model, how each version spells it;
+//! reading and writing are generic over that table. What the table does not know
+//! (unknown keys, `_meta`, a marker's own content, explicit `false`) stays in
+//! `extensions` and is merged back on writing, so a read followed by a write in the
+//! same version gives the same JSON.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// How one version spells one flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// A boolean at this path (v1).
+    Bool(&'static [&'static str]),
+    /// An object marker at this path: an object = supported, omitted or `null` = not (v2).
+    Marker(&'static [&'static str]),
+    /// Not spelled: follows another flag of the same model (v2 `session` implies list/resume/close).
+    Implied(&'static str),
+    /// Not spelled: always supported in this version (v1 `session/new`, stdio MCP servers).
+    Always,
+    /// The version has no such capability.
+    Absent,
+}
+
+/// One flag of a unified model and its spelling per version.
+pub struct FlagSpec<T> {
+    /// Dotted name, used by the method table and in refusals ("session.load").
+    pub name: &'static str,
+    pub field: fn(&mut T) -> &mut bool,
+    pub v1: Spelling,
+    pub v2: Spelling,
+}
+
+impl<T> FlagSpec<T> {
+    pub fn spelling(&self, version: u16) -> Spelling {
+        if version >= 2 {
+            self.v2
+        } else {
+            self.v1
+        }
+    }
+}
+
+/// A unified capability model of one side.
+pub trait CapabilityModel: Clone + Default + Sized + 'static {
+    const FLAGS: &'static [FlagSpec<Self>];
+    fn extensions(&self) -> &Map<String, Value>;
+    fn extensions_mut(&mut self) -> &mut Map<String, Value>;
+
+    /// The value of a flag by its dotted name; `None` for a name the model lacks.
+    fn flag(&self, name: &str) -> Option<bool> {
+        let spec = Self::FLAGS.iter().find(|f| f.name == name)?;
+        let mut copy = self.clone();
+        Some(*(spec.field)(&mut copy))
+    }
+
+    /// Reads the wire object of one version. Never fails: a non-object reads as nothing
+    /// supported, wrong types read as unsupported and are kept in `extensions`.
+    fn from_wire(wire: &Value, version: u16) -> Self {
+        let mut model = Self::default();
+        let mut rest = match wire {
+            Value::Object(m) => m.clone(),
+            _ => Map::new(),
+        };
+        if version < 2 {
+            normalize_v1_aliases(&mut rest);
+        }
+        for spec in Self::FLAGS {
+            *(spec.field)(&mut model) = match spec.spelling(version) {
+                Spelling::Bool(path) => {
+                    let on = get(&rest, path) == Some(&Value::Bool(true));
+                    if on {
+                        remove(&mut rest, path);
+                    }
+                    on
+                }
+                Spelling::Marker(path) => {
+                    let on = matches!(get(&rest, path), Some(Value::Object(_)));
+                    if matches!(get(&rest, path), Some(Value::Object(m)) if m.is_empty()) {
+                        remove(&mut rest, path);
+                    }
+                    on
+                }
+                Spelling::Always => true,
+                Spelling::Absent | Spelling::Implied(_) => false,
+            };
+        }
+        for spec in Self::FLAGS {
+            if let Spelling::Implied(source) = spec.spelling(version) {
+                let on = model.flag(source).unwrap_or(false);
+                *(spec.field)(&mut model) = on;
+            }
+        }
+        *model.extensions_mut() = rest;
+        model
+    }
+
+    /// Writes the wire object of one version: `extensions` first, then every supported
+    /// flag the version can spell. Unsupported flags are omitted (omitted = unsupported).
+    fn to_wire(&self, version: u16) -> Value {
+        let mut out = self.extensions().clone();
+        let mut copy = self.clone();
+        for spec in Self::FLAGS {
+            if !*(spec.field)(&mut copy) {
+                continue;
+            }
+            match spec.spelling(version) {
+                Spelling::Bool(path) => set(&mut out, path, Value::Bool(true)),
+                Spelling::Marker(path) => {
+                    if !matches!(get(&out, path), Some(Value::Object(_))) {
+                        set(&mut out, path, Value::Object(Map::new()));
+                    }
+                }
+                Spelling::Implied(_) | Spelling::Always | Spelling::Absent => {}
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// Names of the flags this model has, for tables and docs.
+    fn flag_names() -> Vec<&'static str> {
+        Self::FLAGS.iter().map(|f| f.name).collect()
+    }
+}
+
+/// Seed 000 writes the agent's MCP capabilities as `mcp`, the v1 schema as
+/// `mcpCapabilities`: read both (the schema's name wins when both are present).
+fn normalize_v1_aliases(rest: &mut Map<String, Value>) {
+    if !rest.contains_key("mcpCapabilities") {
+        if let Some(Value::Object(m)) = rest.get("mcp") {
+            let m = m.clone();
+            rest.remove("mcp");
+            rest.insert("mcpCapabilities".into(), Value::Object(m));
+        }
+    }
+}
+
+fn get<'a>(map: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
+    let (last, parents) = path.split_last()?;
+    let mut cur = map;
+    for key in parents {
+        cur = cur.get(*key)?.as_object()?;
+    }
+    cur.get(*last)
+}
+
+/// Removes a leaf, and the parent objects that this removal left empty.
+fn remove(map: &mut Map<String, Value>, path: &[&str]) {
+    let Some((first, rest)) = path.split_first() else { return };
+    if rest.is_empty() {
+        map.remove(*first);
+        return;
+    }
+    if let Some(Value::Object(child)) = map.get_mut(*first) {
+        remove(child, rest);
+        if child.is_empty() {
+            map.remove(*first);
+        }
+    }
+}
+
+/// Sets a leaf, creating (or replacing non-object) parents.
+fn set(map: &mut Map<String, Value>, path: &[&str], value: Value) {
+    let Some((first, rest)) = path.split_first() else { return };
+    if rest.is_empty() {
+        map.insert((*first).to_owned(), value);
+        return;
+    }
+    let child = map.entry((*first).to_owned()).or_insert_with(|| Value::Object(Map::new()));
+    if !child.is_object() {
+        *child = Value::Object(Map::new());
+    }
+    if let Value::Object(c) = child {
+        set(c, rest, value);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The client's capabilities.
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ClientCapabilities {
+    pub fs: FsCapabilities,
+    /// `terminal/*` (v1).
+    pub terminal: bool,
+    pub auth: ClientAuthCapabilities,
+    pub elicitation: ElicitationCapabilities,
+    /// Wire keys the model does not name (`_meta`, extensions, newer fields), kept from
+    /// what was received and merged into what is sent.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct FsCapabilities {
+    pub read_text_file: bool,
+    pub write_text_file: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ClientAuthCapabilities {
+    /// Terminal-based auth methods may be offered.
+    pub terminal: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ElicitationCapabilities {
+    pub form: bool,
+    pub url: bool,
+}
+
+impl CapabilityModel for ClientCapabilities {
+    const FLAGS: &'static [FlagSpec<Self>] = &[
+        FlagSpec {
+            name: "fs.readTextFile",
+            field: |c| &mut c.fs.read_text_file,
+            v1: Spelling::Bool(&["fs", "readTextFile"]),
+            v2: Spelling::Absent,
+        },
+        FlagSpec {
+            name: "fs.writeTextFile",
+            field: |c| &mut c.fs.write_text_file,
+            v1: Spelling::Bool(&["fs", "writeTextFile"]),
+            v2: Spelling::Absent,
+        },
+        FlagSpec { name: "terminal", field: |c| &mut c.terminal, v1: Spelling::Bool(&["terminal"]), v2: Spelling::Absent },
+        FlagSpec {
+            name: "auth.terminal",
+            field: |c| &mut c.auth.terminal,
+            v1: Spelling::Bool(&["auth", "terminal"]),
+            v2: Spelling::Marker(&["auth", "terminal"]),
+        },
+        FlagSpec {
+            name: "elicitation.form",
+            field: |c| &mut c.elicitation.form,
+            v1: Spelling::Marker(&["elicitation", "form"]),
+            v2: Spelling::Marker(&["elicitation", "form"]),
+        },
+        FlagSpec {
+            name: "elicitation.url",
+            field: |c| &mut c.elicitation.url,
+            v1: Spelling::Marker(&["elicitation", "url"]),
+            v2: Spelling::Marker(&["elicitation", "url"]),
+        },
+    ];
+    fn extensions(&self) -> &Map<String, Value> {
+        &self.extensions
+    }
+    fn extensions_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.extensions
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The agent's capabilities.
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct AgentCapabilities {
+    pub session: SessionCapabilities,
+    pub prompt: PromptCapabilities,
+    pub mcp: McpCapabilities,
+    pub auth: AgentAuthCapabilities,
+    /// Wire keys the model does not name, kept and merged back (see `ClientCapabilities`).
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SessionCapabilities {
+    /// The baseline: session/new, session/prompt, session/cancel, session/update
+    /// (v1: always; v2: the `session` marker).
+    pub new: bool,
+    /// session/load (v1 `loadSession`, v2 seed 001 `session.load`).
+    pub load: bool,
+    pub list: bool,
+    pub delete: bool,
+    pub additional_directories: bool,
+    pub resume: bool,
+    pub close: bool,
+    /// Unstable.
+    pub fork: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct PromptCapabilities {
+    pub image: bool,
+    pub audio: bool,
+    pub embedded_context: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct McpCapabilities {
+    /// Always in v1; the `session.mcp.stdio` marker in v2.
+    pub stdio: bool,
+    pub http: bool,
+    /// v1 only.
+    pub sse: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct AgentAuthCapabilities {
+    pub logout: bool,
+}
+
+// An agent configured without saying otherwise has the baseline: sessions and stdio
+// MCP servers. (Reading a wire object sets every flag from the table, defaults aside.)
+impl Default for SessionCapabilities {
+    fn default() -> Self {
+        SessionCapabilities {
+            new: true,
+            load: false,
+            list: false,
+            delete: false,
+            additional_directories: false,
+            resume: false,
+            close: false,
+            fork: false,
+        }
+    }
+}
+
+impl Default for McpCapabilities {
+    fn default() -> Self {
+        McpCapabilities { stdio: true, http: false, sse: false }
+    }
+}
+
+impl CapabilityModel for AgentCapabilities {
+    const FLAGS: &'static [FlagSpec<Self>] = &[
+        FlagSpec { name: "session.new", field: |c| &mut c.session.new, v1: Spelling::Always, v2: Spelling::Marker(&["session"]) },
+        FlagSpec {
+            name: "session.load",
+            field: |c| &mut c.session.load,
+            v1: Spelling::Bool(&["loadSession"]),
+            v2: Spelling::Marker(&["session", "load"]),
+        },
+        FlagSpec {
+            name: "session.list",
+            field: |c| &mut c.session.list,
+            v1: Spelling::Marker(&["sessionCapabilities", "list"]),
+            v2: Spelling::Implied("session.new"),
+        },
+        FlagSpec {
+            name: "session.delete",
+            field: |c| &mut c.session.delete,
+            v1: Spelling::Marker(&["sessionCapabilities", "delete"]),
+            v2: Spelling::Marker(&["session", "delete"]),
+        },
+        FlagSpec {
+            name: "session.additionalDirectories",
+            field: |c| &mut c.session.additional_directories,
+            v1: Spelling::Marker(&["sessionCapabilities", "additionalDirectories"]),
+            v2: Spelling::Marker(&["session", "additionalDirectories"]),
+        },
+        FlagSpec {
+            name: "session.resume",
+            field: |c| &mut c.session.resume,
+            v1: Spelling::Marker(&["sessionCapabilities", "resume"]),
+            v2: Spelling::Implied("session.new"),
+        },
+        FlagSpec {
+            name: "session.close",
+            field: |c| &mut c.session.close,
+            v1: Spelling::Marker(&["sessionCapabilities", "close"]),
+            v2: Spelling::Implied("session.new"),
+        },
+        FlagSpec {
+            name: "session.fork",
+            field: |c| &mut c.session.fork,
+            v1: Spelling::Marker(&["sessionCapabilities", "fork"]),
+            v2: Spelling::Marker(&["session", "fork"]),
+        },
+        FlagSpec {
+            name: "prompt.image",
+            field: |c| &mut c.prompt.image,
+            v1: Spelling::Bool(&["promptCapabilities", "image"]),
+            v2: Spelling::Marker(&["session", "prompt", "image"]),
+        },
+        FlagSpec {
+            name: "prompt.audio",
+            field: |c| &mut c.prompt.audio,
+            v1: Spelling::Bool(&["promptCapabilities", "audio"]),
+            v2: Spelling::Marker(&["session", "prompt", "audio"]),
+        },
+        FlagSpec {
+            name: "prompt.embeddedContext",
+            field: |c| &mut c.prompt.embedded_context,
+            v1: Spelling::Bool(&["promptCapabilities", "embeddedContext"]),
+            v2: Spelling::Marker(&["session", "prompt", "embeddedContext"]),
+        },
+        FlagSpec { name: "mcp.stdio", field: |c| &mut c.mcp.stdio, v1: Spelling::Always, v2: Spelling::Marker(&["session", "mcp", "stdio"]) },
+        FlagSpec {
+            name: "mcp.http",
+            field: |c| &mut c.mcp.http,
+            v1: Spelling::Bool(&["mcpCapabilities", "http"]),
+            v2: Spelling::Marker(&["session", "mcp", "http"]),
+        },
+        FlagSpec { name: "mcp.sse", field: |c| &mut c.mcp.sse, v1: Spelling::Bool(&["mcpCapabilities", "sse"]), v2: Spelling::Absent },
+        FlagSpec {
+            name: "auth.logout",
+            field: |c| &mut c.auth.logout,
+            v1: Spelling::Marker(&["auth", "logout"]),
+            v2: Spelling::Marker(&["auth", "logout"]),
+        },
+    ];
+    fn extensions(&self) -> &Map<String, Value> {
+        &self.extensions
+    }
+    fn extensions_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.extensions
+    }
+}

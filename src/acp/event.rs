@@ -1,0 +1,63 @@
+//! What a session reports: one flat, serializable stream for both roles.
+
+use crate::jsonrpc::{Id, ProtocolError};
+use crate::schema::Issue;
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Event {
+    /// Text the session answers by itself (refusals, -32601, -32600/-32700 replies,
+    /// `$/cancel_request` after a timeout): hand it to the transport.
+    Send { text: String },
+    /// The handshake completed.
+    Initialized {
+        protocol_version: u16,
+        /// The peer's capabilities exactly as received.
+        peer_capabilities: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        peer_info: Option<Value>,
+        auth_methods: Vec<Value>,
+    },
+    /// A response to one of our requests.
+    Response { id: Id, method: String, result: Value },
+    /// An error response to one of our requests (or the request failed locally: closed).
+    Error { id: Id, method: String, error: ProtocolError },
+    /// One of our requests passed its deadline; `$/cancel_request` was sent for it.
+    Timeout { id: Id, method: String, error: ProtocolError },
+    /// A request for the application to answer with `respond`.
+    Request {
+        id: Id,
+        method: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        params: Option<Value>,
+    },
+    Notification {
+        method: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        params: Option<Value>,
+    },
+    /// A `session/update` (client side), already applied to the session's transcript.
+    /// `replay` is set while a `session/load` or `session/resume` of that session is pending.
+    SessionUpdate { session_id: String, update: Value, replay: bool },
+    /// The peer asked to cancel one of the requests we are serving (`$/cancel_request`).
+    CancelRequested { id: Id },
+    /// Validation issues of an incoming message; it is still delivered.
+    Violation {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Id>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        method: Option<String>,
+        issues: Vec<Issue>,
+    },
+    /// A response to no request of ours (unknown id, or answered before).
+    Stray { id: Id, already_answered: bool },
+    /// Input that is not JSON-RPC, or a protocol breach the session answered or ignored.
+    ProtocolError { error: ProtocolError },
+    /// The session ended; nothing more is sent or accepted.
+    Closed {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ProtocolError>,
+    },
+}

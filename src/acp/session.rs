@@ -1,0 +1,781 @@
+//! One ACP connection, either role, without I/O: lifecycle, negotiation, gating in both
+//! directions, validation, and the bookkeeping that both `AcpClient` and `AcpAgent` use.
+//! The role decides who serves which method; the rules are the same table for both.
+
+use super::capabilities::{AgentCapabilities, CapabilityModel, ClientCapabilities};
+use super::checks::{check_params, required_flags};
+use super::config::{Common, Implementation};
+use super::event::Event;
+use super::methods::{self, direction, Availability, Gate, Kind, MethodSpec, MethodStatus, Server, METHODS};
+use super::transcript::Transcript;
+use super::version::{self, NegotiationRule};
+use crate::jsonrpc::{
+    codes, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout,
+};
+use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Role {
+    Client,
+    Agent,
+}
+
+impl Role {
+    fn serves(self, server: Server) -> bool {
+        matches!((self, server), (_, Server::Both) | (Role::Client, Server::Client) | (Role::Agent, Server::Agent))
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Role::Client => "client",
+            Role::Agent => "agent",
+        }
+    }
+    /// The direction of what this role sends.
+    fn sending(self) -> Direction {
+        match self {
+            Role::Client => Direction::ClientToServer,
+            Role::Agent => Direction::ServerToClient,
+        }
+    }
+    fn receiving(self) -> Direction {
+        match self {
+            Role::Client => Direction::ServerToClient,
+            Role::Agent => Direction::ClientToServer,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Phase {
+    /// Nothing but `initialize` yet.
+    Uninitialized,
+    /// The client sent `initialize` and waits for the answer.
+    Initializing,
+    Ready,
+    Closed,
+}
+
+/// Methods a person answers: no deadline.
+const HUMAN_PACED: &[&str] = &["session/prompt", "session/request_permission", "elicitation/create"];
+/// Requests whose answer says something about a session the client keeps a transcript of.
+const REPLAYING: &[&str] = &["session/load", "session/resume"];
+
+/// An incoming request the application has not answered yet.
+#[derive(Clone, Debug)]
+struct Serving {
+    method: String,
+    session_id: Option<String>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) role: Role,
+    endpoint: Endpoint,
+    pub(crate) phase: Phase,
+    common: Common,
+    pub(crate) negotiation: NegotiationRule,
+    /// Negotiated (or, while initializing, requested) version.
+    pub(crate) version: Option<u16>,
+    pub(crate) client_caps: ClientCapabilities,
+    pub(crate) agent_caps: AgentCapabilities,
+    pub(crate) own_wire: Option<Value>,
+    pub(crate) peer_wire: Option<Value>,
+    pub(crate) peer_info: Option<Value>,
+    pub(crate) auth_methods: Vec<Value>,
+    serving: HashMap<Id, Serving>,
+    /// Our requests about a session (load, resume, prompt, …): id → session id.
+    about_session: HashMap<Id, String>,
+    /// Sessions whose load/resume is pending: their updates are a replay.
+    replaying: HashSet<String>,
+    /// Agent side: sessions the client cancelled; their pending prompt ends `cancelled`.
+    pub(crate) cancelled: HashSet<String>,
+    pub(crate) transcripts: BTreeMap<String, Transcript>,
+}
+
+/// A refusal to be turned into a local error or an error reply.
+struct Refusal {
+    code: i64,
+    message: String,
+    capability: Option<&'static str>,
+}
+
+impl Refusal {
+    fn new(code: i64, message: String) -> Self {
+        Refusal { code, message, capability: None }
+    }
+    fn to_error(&self, method: &str, code: i64) -> ProtocolError {
+        let mut data = json!({ "method": method });
+        if let Some(c) = self.capability {
+            data["capability"] = json!(c);
+        }
+        ProtocolError::new(code, self.message.clone()).with_data(data)
+    }
+}
+
+impl Session {
+    pub(crate) fn new(
+        role: Role,
+        common: Common,
+        client_caps: ClientCapabilities,
+        agent_caps: AgentCapabilities,
+        auth_methods: Vec<Value>,
+        negotiation: NegotiationRule,
+    ) -> Self {
+        Session {
+            role,
+            endpoint: Endpoint::new(ParseOptions { allow_batch: false, allow_null_id: true }),
+            phase: Phase::Uninitialized,
+            common,
+            negotiation,
+            version: None,
+            client_caps,
+            agent_caps,
+            own_wire: None,
+            peer_wire: None,
+            peer_info: None,
+            auth_methods,
+            serving: HashMap::new(),
+            about_session: HashMap::new(),
+            replaying: HashSet::new(),
+            cancelled: HashSet::new(),
+            transcripts: BTreeMap::new(),
+        }
+    }
+
+    pub(crate) fn supported(&self) -> &[u16] {
+        &self.common.protocol_versions
+    }
+
+    pub(crate) fn info(&self) -> &Implementation {
+        &self.common.info
+    }
+
+    fn version_str(&self) -> &'static str {
+        match self.version {
+            Some(v) if v >= 2 => "2",
+            _ => "1",
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Gating.
+
+    fn flag(&self, server: Server, name: &str) -> bool {
+        let v = match server {
+            Server::Agent => self.agent_caps.flag(name),
+            Server::Client => self.client_caps.flag(name),
+            Server::Both => Some(true),
+        };
+        v.unwrap_or(false)
+    }
+
+    /// Whether `method` may go from `sender` to its server now; `Err` says why not.
+    /// The phase is checked by the callers (the rules differ per direction).
+    fn gate(&self, spec: &MethodSpec, sender: Role) -> Result<(), Refusal> {
+        let not_found = codes::METHOD_NOT_FOUND;
+        if !sender_can_send(spec, sender) {
+            return Err(Refusal::new(not_found, format!("{} is served by the {}, not sent by it", spec.name, sender.name())));
+        }
+        let version = self.version.unwrap_or_else(|| version::latest(self.supported()));
+        match spec.availability(version) {
+            Availability::No => return Err(Refusal::new(not_found, format!("{} is not a method of ACP v{version}", spec.name))),
+            Availability::Unstable if !self.common.allow_unstable => {
+                return Err(Refusal::new(not_found, format!("{} is unstable in ACP v{version}; allowUnstable is off", spec.name)))
+            }
+            _ => {}
+        }
+        let server = if sender == Role::Client { Server::Agent } else { Server::Client };
+        let side = if server == Server::Agent { "agent" } else { "client" };
+        let missing = |cap: &'static str| Refusal {
+            code: not_found,
+            message: format!("{} needs the {side} capability {cap}, which was not advertised", spec.name),
+            capability: Some(cap),
+        };
+        match spec.gate {
+            Gate::Lifecycle | Gate::Baseline => Ok(()),
+            Gate::Flag(f) if self.flag(server, f) => Ok(()),
+            Gate::Flag(f) => Err(missing(f)),
+            Gate::AnyFlag(a, b) if self.flag(server, a) || self.flag(server, b) => Ok(()),
+            Gate::AnyFlag(a, _) => Err(missing(a)),
+            Gate::AuthMethods if !self.auth_methods.is_empty() => Ok(()),
+            Gate::FlagOrAuthMethods(f) if self.flag(server, f) || !self.auth_methods.is_empty() => Ok(()),
+            Gate::FlagOrAuthMethods(f) => Err(missing(f)),
+            Gate::AuthMethods => Err(Refusal {
+                code: not_found,
+                message: format!("{} needs an advertised auth method; authMethods is empty", spec.name),
+                capability: Some("authMethods"),
+            }),
+        }
+    }
+
+    /// Parameter rules of a request to the agent: content types, MCP transports,
+    /// additional directories, auth method ids.
+    fn gate_params(&self, method: &str, params: Option<&Value>) -> Result<(), Refusal> {
+        for (flag, what) in required_flags(method, params) {
+            if !self.agent_caps.flag(flag).unwrap_or(false) {
+                return Err(Refusal {
+                    code: codes::INVALID_PARAMS,
+                    message: format!("{what} needs the agent capability {flag}, which was not advertised"),
+                    capability: Some(flag),
+                });
+            }
+        }
+        if matches!(method, "authenticate" | "auth/login") {
+            let wanted = params.and_then(|p| p.get("methodId"));
+            let known = self.auth_methods.iter().any(|m| m.get("id").is_some() && m.get("id") == wanted);
+            if !known {
+                let ids: Vec<&Value> = self.auth_methods.iter().filter_map(|m| m.get("id")).collect();
+                return Err(Refusal {
+                    code: codes::INVALID_PARAMS,
+                    message: format!("{method}: methodId {} is not one of the advertised auth methods {ids:?}", wanted.unwrap_or(&Value::Null)),
+                    capability: Some("authMethods"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The capability matrix: every method of the current (or preferred) version.
+    pub(crate) fn method_table(&self) -> Vec<MethodStatus> {
+        let version = self.version.unwrap_or_else(|| version::latest(self.supported()));
+        METHODS
+            .iter()
+            .filter(|m| m.availability(version) != Availability::No)
+            .map(|spec| {
+                let sender = match spec.server {
+                    Server::Agent => Role::Client,
+                    Server::Client => Role::Agent,
+                    Server::Both => self.role,
+                };
+                let reason = self.phase_rule(spec.name).and_then(|_| self.gate(spec, sender)).err().map(|r| r.message);
+                MethodStatus {
+                    method: spec.name,
+                    direction: direction(spec.server),
+                    kind: spec.kind,
+                    availability: spec.availability(version),
+                    gate: spec.gate,
+                    enabled: reason.is_none(),
+                    reason,
+                }
+            })
+            .collect()
+    }
+
+    /// The lifecycle: before the handshake completes only `initialize` flows, and only once.
+    fn phase_rule(&self, method: &str) -> Result<(), Refusal> {
+        let invalid = codes::INVALID_REQUEST;
+        match (self.phase, method) {
+            (Phase::Closed, _) => Err(Refusal::new(invalid, "the session is closed".into())),
+            (Phase::Uninitialized, "initialize") => Ok(()),
+            (_, "initialize") => Err(Refusal::new(invalid, "initialize was already sent; a session is initialized once".into())),
+            (Phase::Ready, _) => Ok(()),
+            (_, m) => Err(Refusal::new(invalid, format!("{m} before initialize completed; only initialize may come first"))),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Sending.
+
+    fn validate_outgoing(&self, message: &Message, in_reply_to: Option<&str>) -> Result<(), ProtocolError> {
+        let mut issues = self.validate(message, self.role.sending(), in_reply_to);
+        if !self.common.validate_outgoing {
+            return Ok(());
+        }
+        issues.retain(|i| i.severity == Severity::Error);
+        if issues.is_empty() {
+            return Ok(());
+        }
+        let what = message.method().or(in_reply_to).unwrap_or("message");
+        let first = issues[0].message.clone();
+        Err(ProtocolError::local_refusal(format!("refusing to send an invalid {what}: {first}"))
+            .with_data(json!({ "method": what, "issues": issues })))
+    }
+
+    fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
+        let ctx = Context { protocol: Protocol::Acp, version: self.version_str(), direction, in_reply_to };
+        let mut issues = schema::validate_message(message, &ctx);
+        if let Message::Request(r) = message {
+            if direction == Direction::ClientToServer {
+                for i in check_params(&r.method, r.params.as_ref(), "/params") {
+                    if !issues.iter().any(|j| j.path == i.path && j.code == i.code) {
+                        issues.push(i);
+                    }
+                }
+            }
+        }
+        issues
+    }
+
+    /// Checks everything an outgoing call must satisfy, from the lifecycle to validation.
+    fn check_outgoing(&self, method: &str, params: Option<&Value>, kind: Kind) -> Result<(), ProtocolError> {
+        let local = |r: Refusal| r.to_error(method, codes::LOCAL_REFUSAL);
+        self.phase_rule(method).map_err(local)?;
+        if !methods::is_extension(method) {
+            let Some(spec) = methods::lookup(method) else {
+                return Err(local(Refusal::new(0, format!("{method} is not an ACP method (extension methods start with \"_\")"))));
+            };
+            if spec.kind != kind && spec.kind != Kind::Either {
+                let k = if kind == Kind::Request { "notification" } else { "request" };
+                return Err(local(Refusal::new(0, format!("{method} is a {k}"))));
+            }
+            self.gate(spec, self.role).map_err(local)?;
+            if spec.server == Server::Agent {
+                self.gate_params(method, params).map_err(local)?;
+            }
+        }
+        let probe = match kind {
+            Kind::Notification => Message::notification(method, params.cloned()),
+            _ => Message::request(Id::Number(0), method, params.cloned()),
+        };
+        self.validate_outgoing(&probe, None)
+    }
+
+    pub(crate) fn request(&mut self, method: &str, params: Option<Value>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        self.check_outgoing(method, params.as_ref(), Kind::Request)?;
+        let timeout = Timeout {
+            timeout_ms: if HUMAN_PACED.contains(&method) { None } else { self.common.request_timeout_ms },
+            max_total_ms: None,
+        };
+        let session_id = session_id_of(params.as_ref());
+        let (id, text) = self.endpoint.request(method, params, now_ms, timeout);
+        if let Some(s) = session_id {
+            if self.role == Role::Client && REPLAYING.contains(&method) {
+                self.replaying.insert(s.clone());
+                if method == "session/load" {
+                    self.transcripts.insert(s.clone(), Transcript::new(&s));
+                }
+            }
+            self.about_session.insert(id.clone(), s);
+        }
+        if method == "initialize" {
+            self.phase = Phase::Initializing;
+        }
+        Ok(Outbound { id: Some(id), method: Some(method.to_owned()), text })
+    }
+
+    pub(crate) fn notify(&mut self, method: &str, params: Option<Value>) -> Result<Outbound, ProtocolError> {
+        self.check_outgoing(method, params.as_ref(), Kind::Notification)?;
+        Ok(Outbound { id: None, method: Some(method.to_owned()), text: self.endpoint.notify(method, params) })
+    }
+
+    /// Answers an incoming request the application was given.
+    pub(crate) fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<Outbound, ProtocolError> {
+        let Some(serving) = self.serving.get(id).cloned() else {
+            return Err(ProtocolError::local_refusal(format!("no incoming request {id} is waiting for an answer")));
+        };
+        let outcome = self.enforce_cancelled(&serving, outcome);
+        let message = match &outcome {
+            Ok(v) => Message::response(id.clone(), v.clone()),
+            Err(e) => Message::error(id.clone(), e.clone()),
+        };
+        self.validate_outgoing(&message, Some(&serving.method))?;
+        let text = self.endpoint.respond(id, outcome)?;
+        self.serving.remove(id);
+        if serving.method == "session/prompt" {
+            if let Some(s) = &serving.session_id {
+                self.cancelled.remove(s);
+            }
+        }
+        Ok(Outbound { id: Some(id.clone()), method: Some(serving.method), text })
+    }
+
+    /// Agent side: after `session/cancel`, the pending prompt of that session ends with
+    /// `stopReason: "cancelled"`, whatever the application answers (an error included).
+    fn enforce_cancelled(&self, serving: &Serving, outcome: Result<Value, ProtocolError>) -> Result<Value, ProtocolError> {
+        let cancelled = serving.method == "session/prompt"
+            && serving.session_id.as_ref().is_some_and(|s| self.cancelled.contains(s))
+            && self.version.unwrap_or(1) < 2;
+        if !cancelled {
+            return outcome;
+        }
+        let mut result = match outcome {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        result.insert("stopReason".into(), json!("cancelled"));
+        Ok(Value::Object(result))
+    }
+
+    /// Incoming requests the application still has to answer, for one session and method.
+    pub(crate) fn serving_ids(&self, method: &str, session_id: &str) -> Vec<Id> {
+        let mut ids: Vec<Id> = self
+            .serving
+            .iter()
+            .filter(|(_, s)| s.method == method && s.session_id.as_deref() == Some(session_id))
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Receiving.
+
+    pub(crate) fn receive(&mut self, text: &str, now_ms: u64) -> Vec<Event> {
+        if self.phase == Phase::Closed {
+            return vec![Event::ProtocolError { error: ProtocolError::local_refusal("the session is closed; input ignored") }];
+        }
+        let mut events = Vec::new();
+        for received in self.endpoint.receive(text) {
+            self.dispatch(received, now_ms, &mut events);
+        }
+        events
+    }
+
+    fn dispatch(&mut self, received: Received, now_ms: u64, events: &mut Vec<Event>) {
+        match received {
+            Received::Invalid { failure, reply } => {
+                if let Some(text) = reply {
+                    events.push(Event::Send { text });
+                }
+                events.push(Event::ProtocolError { error: failure.error });
+            }
+            Received::DuplicateRequest { request, reply } => {
+                events.push(Event::Send { text: reply });
+                events.push(Event::ProtocolError {
+                    error: ProtocolError::invalid_request(format!("duplicate request id {} ({})", request.id, request.method)),
+                });
+            }
+            Received::Stray { id, already_answered, .. } => events.push(Event::Stray { id, already_answered }),
+            Received::Request(r) => self.on_request(r, events),
+            Received::Notification(n) => self.on_notification(n, now_ms, events),
+            Received::Response { request, outcome } => {
+                let message = match &outcome {
+                    Ok(v) => Message::response(request.id.clone(), v.clone()),
+                    Err(e) => Message::error(request.id.clone(), e.clone()),
+                };
+                self.report(&message, Some(&request.method), events);
+                let session = self.about_session.remove(&request.id);
+                self.on_response(request.id, request.method, session, outcome, events);
+            }
+        }
+    }
+
+    fn report(&self, message: &Message, in_reply_to: Option<&str>, events: &mut Vec<Event>) {
+        let issues = self.validate(message, self.role.receiving(), in_reply_to);
+        if !issues.is_empty() {
+            events.push(Event::Violation {
+                id: message.id().cloned(),
+                method: message.method().or(in_reply_to).map(str::to_owned),
+                issues,
+            });
+        }
+    }
+
+    /// Gating of an incoming call: phase, table, capabilities of our own side.
+    fn gate_incoming(&self, method: &str, params: Option<&Value>, kind: Kind) -> Result<(), ProtocolError> {
+        let peer = if self.role == Role::Client { Role::Agent } else { Role::Client };
+        self.phase_rule(method).map_err(|r| r.to_error(method, r.code))?;
+        if methods::is_extension(method) {
+            return Ok(());
+        }
+        let Some(spec) = methods::lookup(method).filter(|s| s.kind == kind || s.kind == Kind::Either) else {
+            return Err(ProtocolError::method_not_found(method));
+        };
+        self.gate(spec, peer).map_err(|r| r.to_error(method, r.code))?;
+        if self.role == Role::Agent && spec.server == Server::Agent {
+            self.gate_params(method, params).map_err(|r| r.to_error(method, r.code))?;
+        }
+        Ok(())
+    }
+
+    fn on_request(&mut self, r: Request, events: &mut Vec<Event>) {
+        if self.role == Role::Agent && r.method == "initialize" && self.phase == Phase::Uninitialized {
+            return self.answer_initialize(r, events);
+        }
+        let message = Message::Request(r);
+        self.report(&message, None, events);
+        let Message::Request(r) = message else { return };
+        if let Err(e) = self.gate_incoming(&r.method, r.params.as_ref(), Kind::Request) {
+            if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
+                events.push(Event::Send { text });
+            }
+            return;
+        }
+        let session_id = session_id_of(r.params.as_ref());
+        self.serving.insert(r.id.clone(), Serving { method: r.method.clone(), session_id });
+        events.push(Event::Request { id: r.id, method: r.method, params: r.params });
+    }
+
+    fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
+        let message = Message::Notification(n);
+        self.report(&message, None, events);
+        let Message::Notification(n) = message else { return };
+        if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
+            // Notifications are never answered: report and drop.
+            return events.push(Event::ProtocolError { error });
+        }
+        let params = n.params.as_ref();
+        match n.method.as_str() {
+            "$/cancel_request" => {
+                let id = params.and_then(|p| p.get("requestId")).map(Id::from_value);
+                match id {
+                    Some(Ok(id)) if self.serving.contains_key(&id) => events.push(Event::CancelRequested { id }),
+                    // A request already answered, or never seen: nothing to cancel.
+                    _ => {}
+                }
+            }
+            "session/update" if self.role == Role::Client => {
+                let session_id = session_id_of(params).unwrap_or_default();
+                let update = params.and_then(|p| p.get("update")).cloned().unwrap_or(Value::Null);
+                self.transcripts.entry(session_id.clone()).or_insert_with(|| Transcript::new(&session_id)).apply(&update);
+                let replay = self.replaying.contains(&session_id);
+                if replay {
+                    // A long replay is progress: it pushes the load's deadline out.
+                    let loads: Vec<Id> = self.about_session.iter().filter(|(_, s)| **s == session_id).map(|(id, _)| id.clone()).collect();
+                    for id in loads {
+                        self.endpoint.pending_mut().touch(&id, now_ms);
+                    }
+                }
+                events.push(Event::SessionUpdate { session_id, update, replay });
+            }
+            "session/cancel" if self.role == Role::Agent => {
+                if let Some(s) = session_id_of(params) {
+                    if !self.serving_ids("session/prompt", &s).is_empty() {
+                        self.cancelled.insert(s);
+                    }
+                }
+                events.push(Event::Notification { method: n.method, params: n.params });
+            }
+            _ => events.push(Event::Notification { method: n.method, params: n.params }),
+        }
+    }
+
+    fn on_response(
+        &mut self,
+        id: Id,
+        method: String,
+        session: Option<String>,
+        outcome: Result<Value, ProtocolError>,
+        events: &mut Vec<Event>,
+    ) {
+        if method == "initialize" {
+            return self.on_initialize_response(id, outcome, events);
+        }
+        if let Some(s) = &session {
+            self.replaying.remove(s);
+        }
+        let result = match outcome {
+            Ok(result) => result,
+            Err(error) => return events.push(Event::Error { id, method, error }),
+        };
+        if self.role == Role::Client {
+            let target = match method.as_str() {
+                "session/new" | "session/fork" => result.get("sessionId").and_then(Value::as_str).map(str::to_owned),
+                _ => session,
+            };
+            if let Some(s) = target {
+                let t = self.transcripts.entry(s.clone()).or_insert_with(|| Transcript::new(&s));
+                match method.as_str() {
+                    "session/prompt" => {
+                        if let Some(reason) = result.get("stopReason") {
+                            t.end_turn(reason);
+                        }
+                    }
+                    "session/new" | "session/fork" | "session/load" | "session/resume" => t.apply_session_result(&result),
+                    _ => {}
+                }
+            }
+        }
+        events.push(Event::Response { id, method, result });
+    }
+
+    // -----------------------------------------------------------------------------------
+    // The handshake.
+
+    /// Client: the `initialize` params for the latest supported version. A v2 request
+    /// carries both shapes (`capabilities` + `clientCapabilities`, `info` + `clientInfo`)
+    /// when v1 is supported too, so a v1-only agent understands it.
+    pub(crate) fn initialize_params(&self) -> Value {
+        let requested = version::latest(self.supported());
+        let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
+        let mut p = Map::new();
+        p.insert("protocolVersion".into(), json!(requested));
+        if requested >= 2 {
+            p.insert("capabilities".into(), self.client_caps.to_wire(2));
+            p.insert("info".into(), info.clone());
+            if self.supported().contains(&1) {
+                p.insert("clientCapabilities".into(), self.client_caps.to_wire(1));
+            }
+        } else {
+            p.insert("clientCapabilities".into(), self.client_caps.to_wire(1));
+        }
+        p.insert("clientInfo".into(), info);
+        Value::Object(p)
+    }
+
+    fn on_initialize_response(&mut self, id: Id, outcome: Result<Value, ProtocolError>, events: &mut Vec<Event>) {
+        let requested = version::latest(self.supported());
+        let result = match outcome {
+            Ok(r) => r,
+            Err(error) => {
+                events.push(Event::Error { id, method: "initialize".into(), error: error.clone() });
+                let reason = ProtocolError::new(error.code, format!("initialize failed: {}", error.message));
+                return self.shut(Some(reason.with_data(error.data.unwrap_or(Value::Null))), events);
+            }
+        };
+        let answered = result.get("protocolVersion").cloned().unwrap_or(Value::Null);
+        let v = match version::client_accept(requested, &answered, self.supported()) {
+            Ok(v) => v,
+            Err(error) => {
+                events.push(Event::Error { id, method: "initialize".into(), error: error.clone() });
+                return self.shut(Some(error), events);
+            }
+        };
+        self.version = Some(v);
+        let (wire, read_as) = pick_capabilities(&result, v, "agentCapabilities");
+        self.agent_caps = AgentCapabilities::from_wire(&wire, read_as);
+        self.peer_wire = Some(wire);
+        self.own_wire = Some(self.client_caps.to_wire(v));
+        self.peer_info = pick_info(&result, "agentInfo");
+        self.auth_methods = match result.get("authMethods") {
+            Some(Value::Array(a)) => a.clone(),
+            _ => Vec::new(),
+        };
+        self.phase = Phase::Ready;
+        events.push(Event::Response { id, method: "initialize".into(), result });
+        events.push(self.initialized_event());
+    }
+
+    pub(crate) fn initialized_event(&self) -> Event {
+        Event::Initialized {
+            protocol_version: self.version.unwrap_or(1),
+            peer_capabilities: self.peer_wire.clone().unwrap_or(Value::Null),
+            peer_info: self.peer_info.clone(),
+            auth_methods: self.auth_methods.clone(),
+        }
+    }
+
+    /// Agent: negotiates, answers, and is ready.
+    fn answer_initialize(&mut self, r: Request, events: &mut Vec<Event>) {
+        let params = r.params.clone().unwrap_or(Value::Null);
+        let requested = params.get("protocolVersion").and_then(Value::as_u64).and_then(|v| u16::try_from(v).ok());
+        self.version = requested.filter(|v| *v >= 1).map(|v| v.min(2));
+        let message = Message::Request(r.clone());
+        self.report(&message, None, events);
+        let Some(requested) = requested else {
+            let e = ProtocolError::invalid_params("protocolVersion must be an integer from 0 to 65535");
+            self.version = None;
+            if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
+                events.push(Event::Send { text });
+            }
+            return;
+        };
+        let v = match version::agent_choose(requested, self.supported(), self.negotiation) {
+            Ok(v) => v,
+            Err(e) => {
+                self.version = None;
+                if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
+                    events.push(Event::Send { text });
+                }
+                return;
+            }
+        };
+        self.version = Some(v);
+        let (wire, read_as) = pick_capabilities(&params, v, "clientCapabilities");
+        self.client_caps = ClientCapabilities::from_wire(&wire, read_as);
+        self.peer_wire = Some(wire);
+        self.peer_info = pick_info(&params, "clientInfo");
+        let own = self.agent_caps.to_wire(v);
+        self.own_wire = Some(own.clone());
+        let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
+        let mut result = Map::new();
+        result.insert("protocolVersion".into(), json!(v));
+        if v >= 2 {
+            result.insert("capabilities".into(), own);
+            result.insert("info".into(), info.clone());
+        } else {
+            result.insert("agentCapabilities".into(), own);
+        }
+        result.insert("agentInfo".into(), info);
+        result.insert("authMethods".into(), Value::Array(self.auth_methods.clone()));
+        let result = Value::Object(result);
+        let message = Message::response(r.id.clone(), result.clone());
+        let issues = self.validate(&message, Direction::ServerToClient, Some("initialize"));
+        if !issues.is_empty() {
+            events.push(Event::Violation { id: Some(r.id.clone()), method: Some("initialize".into()), issues });
+        }
+        if let Ok(text) = self.endpoint.respond(&r.id, Ok(result)) {
+            events.push(Event::Send { text });
+        }
+        self.phase = Phase::Ready;
+        events.push(self.initialized_event());
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Time and the end.
+
+    pub(crate) fn tick(&mut self, now_ms: u64) -> Vec<Event> {
+        let mut events = Vec::new();
+        for gone in self.endpoint.expire(now_ms) {
+            if let Some(s) = self.about_session.remove(&gone.id) {
+                self.replaying.remove(&s);
+            }
+            let error = ProtocolError::timeout(&gone.method, gone.timeout_ms.unwrap_or(0));
+            if self.phase == Phase::Ready {
+                let text = self.endpoint.notify("$/cancel_request", Some(json!({ "requestId": gone.id.to_value() })));
+                events.push(Event::Send { text });
+            }
+            events.push(Event::Timeout { id: gone.id.clone(), method: gone.method.clone(), error: error.clone() });
+            if gone.method == "initialize" {
+                self.shut(Some(error), &mut events);
+            }
+        }
+        events
+    }
+
+    /// When `tick` should next be called.
+    pub(crate) fn next_deadline(&self) -> Option<u64> {
+        self.endpoint.pending().next_deadline()
+    }
+
+    pub(crate) fn close(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        if self.phase != Phase::Closed {
+            self.shut(None, &mut events);
+        }
+        events
+    }
+
+    fn shut(&mut self, error: Option<ProtocolError>, events: &mut Vec<Event>) {
+        for gone in self.endpoint.close() {
+            events.push(Event::Error { id: gone.id, method: gone.method.clone(), error: ProtocolError::connection_closed(&gone.method) });
+        }
+        self.serving.clear();
+        self.replaying.clear();
+        self.about_session.clear();
+        self.phase = Phase::Closed;
+        events.push(Event::Closed { error });
+    }
+}
+
+/// Whether `sender` is the side that sends this method.
+fn sender_can_send(spec: &MethodSpec, sender: Role) -> bool {
+    !sender.serves(spec.server) || spec.server == Server::Both
+}
+
+fn session_id_of(params: Option<&Value>) -> Option<String> {
+    params?.get("sessionId")?.as_str().map(str::to_owned)
+}
+
+/// The peer's capabilities: the key of the negotiated version's shape (`capabilities` for
+/// v2, `v1_key` for v1), or failing that the other shape, read as that version.
+fn pick_capabilities(obj: &Value, version: u16, v1_key: &str) -> (Value, u16) {
+    let (first, other) = if version >= 2 { (("capabilities", 2), (v1_key, 1)) } else { ((v1_key, 1), ("capabilities", 2)) };
+    for (key, as_version) in [first, other] {
+        if let Some(v) = obj.get(key).filter(|v| !v.is_null()) {
+            return (v.clone(), as_version);
+        }
+    }
+    (Value::Object(Map::new()), version)
+}
+
+/// `info` (v2 draft) or `clientInfo`/`agentInfo` (v1, seed 001).
+fn pick_info(obj: &Value, legacy_key: &str) -> Option<Value> {
+    ["info", legacy_key].iter().find_map(|k| obj.get(*k).filter(|v| !v.is_null()).cloned())
+}
