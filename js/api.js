@@ -30,14 +30,47 @@ export function createApi(wasm) {
     notify(method, params) {
       return this.connection.call(() => this.session.notify(method, params ?? null));
     }
-    /** Sends the initialize handshake; rejects when negotiation fails (the message names both versions). */
-    async initialize(opts = {}) {
-      const result = await this.connection.call(() => this.session.initialize(), opts);
-      if (this.connection.closed || this.session.state().closed) {
-        const error = this.session.state().closeError;
-        throw error ? ProtocolError.from(error) : new ProtocolError(codes.CONNECTION_CLOSED, "the session ended during initialize");
-      }
-      return result;
+    /**
+     * Opens the session (initialize, or MCP discovery) and resolves with the peer's answer
+     * once the session is ready. Rejects when negotiation fails: the session then ends, and
+     * the error names both versions.
+     */
+    initialize({ signal } = {}) {
+      return new Promise((resolve, reject) => {
+        let wire;
+        let settled = false;
+        const finish = (fn, value) => {
+          if (settled) return;
+          settled = true;
+          offEvent();
+          offClose();
+          fn(value);
+        };
+        const closeError = (fallback) => {
+          const e = this.session.state().closeError;
+          return e ? ProtocolError.from(e) : fallback;
+        };
+        const offEvent = this.connection.onEvent((ev) => {
+          if (ev.type === "response" && (ev.method === "initialize" || ev.method === "server/discover")) wire = ev.result;
+          // Events of one frame arrive together; settle after all of them are seen.
+          if (ev.type === "initialized") queueMicrotask(() => finish(resolve, wire ?? ev));
+          if (ev.type === "closed") queueMicrotask(() => finish(reject, closeError(ProtocolError.from(ev.error ?? {
+            code: codes.CONNECTION_CLOSED, message: "the session ended during initialize" }))));
+        });
+        const offClose = this.connection.onClose(({ error }) => finish(reject, closeError(error)));
+        let out;
+        try {
+          out = this.session.initialize();
+        } catch (e) {
+          finish(reject, e);
+          return;
+        }
+        // The outcome is the `initialized` or `closed` event: a refused first offer may be
+        // followed by a retry or a fallback inside the session.
+        this.connection.call(() => out, { signal }).catch((e) => {
+          if (signal?.aborted) finish(reject, e);
+        });
+      });
     }
     close() { this.connection.close(); }
   }
@@ -62,7 +95,8 @@ export function createApi(wasm) {
       const { signal, timeoutMs, ...extra } = opts;
       return this.#connection.request("session/prompt", { sessionId: this.id, prompt, ...extra }, { signal, timeoutMs });
     }
-    cancel() { return this.#connection.notify("session/cancel", { sessionId: this.id }); }
+    /** session/cancel; pending permission requests of the session are answered `cancelled`. */
+    cancel() { return this.#connection.connection.call(() => this.#connection.session.cancel(this.id)); }
     setMode(modeId) { return this.#connection.request("session/set_mode", { sessionId: this.id, modeId }); }
   }
 

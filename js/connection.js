@@ -63,8 +63,8 @@ export class Connection {
     } catch (e) {
       return Promise.reject(e);
     }
-    if (out.id === undefined || out.id === null) {
-      this.#send(out.text);
+    if (Array.isArray(out) || out.id === undefined || out.id === null) {
+      for (const frame of [out].flat()) this.#send(frame.text);
       return Promise.resolve(undefined);
     }
     return new Promise((resolve, reject) => {

@@ -30,6 +30,8 @@ impl Default for Implementation {
 pub struct Common {
     /// Supported protocol versions, in preference order (the first is requested).
     pub protocol_versions: Vec<u16>,
+    /// `info`; `clientInfo` and `agentInfo` are accepted as the same option.
+    #[serde(alias = "clientInfo", alias = "agentInfo")]
     pub info: Implementation,
     /// Deadline of ordinary requests; `None` waits forever. Human-paced requests
     /// (`session/prompt`, `session/request_permission`, `elicitation/create`) never time out.
