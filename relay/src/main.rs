@@ -4,7 +4,7 @@ use std::sync::Arc;
 use agentwire_relay::cli::{self, Parsed, TokenSource};
 use agentwire_relay::server::{self, Relay};
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() {
     let args = std::env::args().skip(1);
     let env_token = std::env::var("AGENTWIRE_TOKEN").ok();
@@ -49,6 +49,10 @@ async fn main() {
     let _ = std::io::stdout().flush();
 
     let app = server::router(relay.clone());
+    // Small frames must not wait for Nagle's algorithm.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("agentwire-relay: server error: {e}");
