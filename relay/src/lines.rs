@@ -88,7 +88,8 @@ mod tests {
     fn lines_limits_and_the_last_partial_line() {
         use Line::*;
         let s = |v: &[(Line, &str)]| v.iter().map(|(l, t)| (*l, t.to_string())).collect::<Vec<_>>();
-        let cases: Vec<(&[u8], usize, Overflow, Vec<(Line, String)>)> = vec![
+        type Case = (&'static [u8], usize, Overflow, Vec<(Line, String)>);
+        let cases: Vec<Case> = vec![
             (b"", 5, Overflow::Skip, s(&[(Eof, "")])),
             (b"a\nbb\n", 5, Overflow::Skip, s(&[(Full, "a"), (Full, "bb"), (Eof, "")])),
             (b"\n\n", 5, Overflow::Skip, s(&[(Full, ""), (Full, ""), (Eof, "")])),

@@ -22,7 +22,9 @@ async fn refused_upgrades_spawn_nothing() {
         let url = |query: &str| format!("ws://127.0.0.1:{port}/ws?{query}");
         let evil_host = format!("rebound.example:{port}");
         let https = own.replace("http:", "https:");
-        let cases: Vec<(&str, String, Vec<(&'static str, &str)>, u16)> = vec![
+        // (what, URL, request headers, expected status)
+        type Case<'a> = (&'a str, String, Vec<(&'static str, &'a str)>, u16);
+        let cases: Vec<Case> = vec![
             ("no token", url("agent=m"), vec![("origin", &own)], 401),
             ("empty token", url("token=&agent=m"), vec![("origin", &own)], 401),
             ("wrong token", url(&format!("token={TOKEN}x&agent=m")), vec![("origin", &own)], 401),

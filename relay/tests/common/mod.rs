@@ -30,6 +30,7 @@ pub struct Relay {
     pub port: u16,
     pub url: String,
     pub stderr: Arc<Mutex<String>>,
+    more_stdout: Arc<Mutex<Vec<String>>>,
 }
 
 impl Relay {
@@ -58,13 +59,13 @@ impl Relay {
         });
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
+        let more_stdout = Arc::new(Mutex::new(Vec::new()));
+        let more = more_stdout.clone();
         std::thread::spawn(move || {
             let mut lines = BufReader::new(stdout).lines();
             let _ = tx.send(lines.next());
-            // Anything more on stdout would break the one-line promise.
-            for line in lines.map_while(Result::ok) {
-                panic!("the relay printed a second stdout line: {line}");
-            }
+            // Anything more on stdout breaks the one-line promise; checked when dropped.
+            more.lock().unwrap().extend(lines.map_while(Result::ok));
         });
         let url = match rx.recv_timeout(Duration::from_secs(20)) {
             Ok(Some(Ok(line))) => line,
@@ -76,7 +77,7 @@ impl Relay {
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("unexpected URL line {url:?}"));
         assert_eq!(url, format!("http://127.0.0.1:{port}/?token={TOKEN}"));
-        Relay { child, port, url, stderr }
+        Relay { child, port, url, stderr, more_stdout }
     }
 
     pub fn origin(&self) -> String {
@@ -114,12 +115,15 @@ impl Relay {
 
 impl Drop for Relay {
     fn drop(&mut self) {
-        if let Ok(Some(_)) = self.child.try_wait() {
-            return;
-        }
-        if self.terminate().is_none() {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) && self.terminate().is_none() {
             let _ = self.child.kill();
             let _ = self.child.wait();
+        }
+        // The reader thread has seen stdout close once the relay is gone.
+        std::thread::sleep(Duration::from_millis(20));
+        let more = self.more_stdout.lock().unwrap();
+        if !std::thread::panicking() {
+            assert!(more.is_empty(), "the relay printed more than one stdout line: {more:?}");
         }
     }
 }
