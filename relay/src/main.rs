@@ -1,0 +1,80 @@
+use std::io::Write;
+use std::sync::Arc;
+
+use agentwire_relay::cli::{self, Parsed, TokenSource};
+use agentwire_relay::server::{self, Relay};
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let args = std::env::args().skip(1);
+    let env_token = std::env::var("AGENTWIRE_TOKEN").ok();
+    let config = match cli::parse(args, env_token, cli::random_token) {
+        Ok(Parsed::Run(config)) => config,
+        Ok(Parsed::Help) => return println!("{}", cli::USAGE),
+        Ok(Parsed::Version) => return println!("agentwire-relay {}", env!("CARGO_PKG_VERSION")),
+        Err(e) => {
+            eprintln!("agentwire-relay: {e}");
+            std::process::exit(2);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind((config.host, config.port)).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("agentwire-relay: cannot listen on {}:{}: {e}", config.host, config.port);
+            std::process::exit(1);
+        }
+    };
+    let Ok(addr) = listener.local_addr() else { std::process::exit(1) };
+    let relay = Arc::new(Relay::new(&config, addr));
+
+    if !config.host.is_loopback() {
+        eprintln!(
+            "agentwire-relay: WARNING: listening on {} — anyone who can reach it and knows the \
+             token can start the agents on this machine",
+            config.host
+        );
+    }
+    for (what, dir, given) in [("--static", relay.static_dir(), &config.static_dir), ("--pkg", relay.pkg_dir(), &config.pkg_dir)] {
+        if dir.is_none() {
+            eprintln!("agentwire-relay: {what} {} does not exist; it is not served", given.display());
+        }
+    }
+    let names: Vec<&str> = config.agents.iter().map(|a| a.name.as_str()).collect();
+    eprintln!("agentwire-relay: agents: {}", names.join(", "));
+    if config.token_source == TokenSource::Env {
+        eprintln!("agentwire-relay: token from AGENTWIRE_TOKEN");
+    }
+    let url_host = server::host_port(config.host, addr.port());
+    println!("http://{url_host}/?token={}", config.token);
+    let _ = std::io::stdout().flush();
+
+    let app = server::router(relay.clone());
+    // Small frames must not wait for Nagle's algorithm.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            eprintln!("agentwire-relay: server error: {e}");
+            std::process::exit(1);
+        }
+    });
+
+    shutdown_signal().await;
+    eprintln!("agentwire-relay: shutting down; stopping the agents");
+    let _ = relay.shutdown.send(true);
+    // Every session holds a slot until its agent is gone: wait for all of them to come back.
+    let all = u32::try_from(relay.max_connections).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(config.grace * 3, relay.slots.acquire_many(all)).await;
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}

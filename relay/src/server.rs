@@ -1,0 +1,361 @@
+//! HTTP: the guards (Host, token, Origin), the WebSocket upgrade, the agent list and the files.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tokio::sync::{watch, Semaphore};
+
+use crate::cli::{Agent, Config};
+use crate::files::{self, percent_decode, Refusal};
+use crate::session::{self, Limits};
+
+/// Everything a request handler needs, shared by all connections.
+pub struct Relay {
+    agents: Vec<Agent>,
+    token: String,
+    /// `Host` header values accepted (lower case, with port); empty means any IP literal.
+    hosts: Vec<String>,
+    port: u16,
+    origins: Vec<String>,
+    allow_missing_origin: bool,
+    static_dir: Option<PathBuf>,
+    pkg_dir: Option<PathBuf>,
+    csp: String,
+    limits: Limits,
+    /// One permit per allowed concurrent connection.
+    pub slots: Arc<Semaphore>,
+    pub max_connections: usize,
+    pub shutdown: watch::Sender<bool>,
+}
+
+impl Relay {
+    /// The state for a relay bound to `addr` (the real port, after binding).
+    pub fn new(config: &Config, addr: SocketAddr) -> Self {
+        let port = addr.port();
+        let mut hosts = Vec::new();
+        if !addr.ip().is_unspecified() {
+            hosts.push(host_port(addr.ip(), port));
+            if addr.ip().is_loopback() {
+                hosts.push(format!("localhost:{port}"));
+            }
+        }
+        let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
+        origins.extend(config.allow_origins.iter().cloned());
+        let connect: Vec<String> = hosts.iter().map(|h| format!("ws://{h}")).collect();
+        let csp = format!(
+            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data:; connect-src 'self' {}; object-src 'none'; base-uri 'none'; \
+             form-action 'self'; frame-ancestors 'none'",
+            connect.join(" ")
+        );
+        let (shutdown, _) = watch::channel(false);
+        Self {
+            agents: config.agents.clone(),
+            token: config.token.clone(),
+            hosts,
+            port,
+            origins,
+            allow_missing_origin: config.allow_missing_origin,
+            static_dir: config.static_dir.canonicalize().ok(),
+            pkg_dir: config.pkg_dir.canonicalize().ok(),
+            csp,
+            limits: Limits { max_message_bytes: config.max_message_bytes, grace: config.grace },
+            slots: Arc::new(Semaphore::new(config.max_connections)),
+            max_connections: config.max_connections,
+            shutdown,
+        }
+    }
+
+    pub fn static_dir(&self) -> Option<&PathBuf> {
+        self.static_dir.as_ref()
+    }
+
+    pub fn pkg_dir(&self) -> Option<&PathBuf> {
+        self.pkg_dir.as_ref()
+    }
+
+    /// Against DNS rebinding: a page on another name that resolves to us must not get in.
+    /// Bound to all interfaces, any IP literal with our port is fine (rebinding needs a name).
+    fn host_ok(&self, headers: &HeaderMap) -> bool {
+        let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+            return false;
+        };
+        let host = host.to_ascii_lowercase();
+        if self.hosts.is_empty() {
+            return ip_literal_with_port(&host, self.port);
+        }
+        self.hosts.contains(&host)
+            || self.origins.iter().any(|o| o.split_once("://").map(|(_, h)| h) == Some(host.as_str()))
+    }
+
+    fn token_ok(&self, given: Option<&str>) -> bool {
+        given.is_some_and(|t| constant_time_eq(t.as_bytes(), self.token.as_bytes()))
+    }
+
+    fn origin_ok(&self, headers: &HeaderMap) -> bool {
+        match headers.get(header::ORIGIN) {
+            None => self.allow_missing_origin,
+            Some(origin) => {
+                let Ok(origin) = origin.to_str() else { return false };
+                let origin = origin.to_ascii_lowercase();
+                let same_origin = headers
+                    .get(header::HOST)
+                    .and_then(|h| h.to_str().ok())
+                    .is_some_and(|h| origin == format!("http://{}", h.to_ascii_lowercase()));
+                same_origin || self.origins.contains(&origin)
+            }
+        }
+    }
+
+    fn agent(&self, name: Option<&str>) -> Option<&Agent> {
+        match name {
+            None | Some("") => self.agents.first(),
+            Some(name) => self.agents.iter().find(|a| a.name == name),
+        }
+    }
+}
+
+pub fn router(relay: Arc<Relay>) -> Router {
+    Router::new().route("/ws", get(upgrade)).fallback(serve).with_state(relay)
+}
+
+/// `GET /ws?token=T&agent=NAME`: all checks pass before the upgrade, or nothing is spawned.
+async fn upgrade(
+    State(relay): State<Arc<Relay>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let query = Query::parse(query.as_deref());
+    if !relay.host_ok(&headers) {
+        return refuse(&relay, StatusCode::FORBIDDEN, "Host is not the relay's address");
+    }
+    if !relay.token_ok(query.token.as_deref()) {
+        return refuse(&relay, StatusCode::UNAUTHORIZED, "missing or wrong token");
+    }
+    if !relay.origin_ok(&headers) {
+        return refuse(&relay, StatusCode::FORBIDDEN, "Origin not allowed");
+    }
+    let Some(agent) = relay.agent(query.agent.as_deref()).cloned() else {
+        return refuse(&relay, StatusCode::NOT_FOUND, "no agent of that name");
+    };
+    let Ok(slot) = relay.slots.clone().try_acquire_owned() else {
+        return refuse(&relay, StatusCode::SERVICE_UNAVAILABLE, "too many connections");
+    };
+    let limits = relay.limits;
+    let shutdown = relay.shutdown.subscribe();
+    ws.max_message_size(limits.max_message_bytes)
+        .max_frame_size(limits.max_message_bytes)
+        .on_upgrade(move |socket| session::run(socket, agent, limits, shutdown, slot))
+        .into_response()
+}
+
+fn refuse(relay: &Relay, status: StatusCode, why: &'static str) -> Response {
+    eprintln!("agentwire-relay: refused a WebSocket: {why}");
+    respond(relay, status, "text/plain; charset=utf-8", why.into())
+}
+
+/// Everything but `/ws`: the agent list, `/pkg/…`, and the static files.
+async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderMap, uri: Uri) -> Response {
+    let text = "text/plain; charset=utf-8";
+    if !relay.host_ok(&headers) {
+        return respond(&relay, StatusCode::FORBIDDEN, text, "Host is not the relay's address".into());
+    }
+    if method != Method::GET && method != Method::HEAD {
+        return respond(&relay, StatusCode::METHOD_NOT_ALLOWED, text, "GET only".into());
+    }
+    let path = uri.path();
+    if path == "/api/agents" {
+        let query = Query::parse(uri.query());
+        let bearer = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        if !relay.token_ok(query.token.as_deref().or(bearer)) {
+            return respond(&relay, StatusCode::UNAUTHORIZED, text, "missing or wrong token".into());
+        }
+        let agents: Vec<_> = relay
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| serde_json::json!({ "name": a.name, "default": i == 0 }))
+            .collect();
+        let body = serde_json::json!({ "agents": agents }).to_string();
+        return respond(&relay, StatusCode::OK, "application/json", body.into());
+    }
+    let (root, rest) = match path.strip_prefix("/pkg/") {
+        Some(rest) => (relay.pkg_dir.as_ref(), rest),
+        None => (relay.static_dir.as_ref(), path),
+    };
+    let Some(root) = root else {
+        return respond(&relay, StatusCode::NOT_FOUND, text, "this folder is not served".into());
+    };
+    match files::resolve(root, rest) {
+        Ok(file) => match tokio::fs::read(&file).await {
+            Ok(bytes) => respond(&relay, StatusCode::OK, files::content_type(&file), bytes.into()),
+            Err(_) => respond(&relay, StatusCode::NOT_FOUND, text, "not found".into()),
+        },
+        Err(Refusal::BadPath) => respond(&relay, StatusCode::BAD_REQUEST, text, "bad path".into()),
+        Err(Refusal::Forbidden) => respond(&relay, StatusCode::FORBIDDEN, text, "forbidden".into()),
+        Err(Refusal::NotFound) => respond(&relay, StatusCode::NOT_FOUND, text, "not found".into()),
+    }
+}
+
+/// Every response carries the same safety headers; none carries CORS headers.
+fn respond(relay: &Relay, status: StatusCode, content_type: &'static str, body: Body) -> Response {
+    let mut response = (status, body).into_response();
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
+    if let Ok(csp) = HeaderValue::from_str(&relay.csp) {
+        h.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    response
+}
+
+/// `token` and `agent` from a query string; other parameters are ignored.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Query {
+    token: Option<String>,
+    agent: Option<String>,
+}
+
+impl Query {
+    fn parse(query: Option<&str>) -> Self {
+        let mut out = Self::default();
+        for pair in query.unwrap_or("").split('&') {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let value = percent_decode(value).and_then(|v| String::from_utf8(v).ok());
+            match key {
+                "token" => out.token = value,
+                "agent" => out.agent = value,
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// `127.0.0.1:8765`, `[::1]:8765`.
+pub fn host_port(ip: IpAddr, port: u16) -> String {
+    match ip {
+        IpAddr::V4(v4) => format!("{v4}:{port}"),
+        IpAddr::V6(v6) => format!("[{v6}]:{port}"),
+    }
+}
+
+fn ip_literal_with_port(host: &str, port: u16) -> bool {
+    host.parse::<SocketAddr>().is_ok_and(|a| a.port() == port)
+}
+
+/// Compares without an early exit, so the time taken does not tell how much of a guess matched.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let diff = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    std::hint::black_box(diff) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn relay(host: &str, extra_origins: &[&str], allow_missing: bool) -> Relay {
+        let mut args: Vec<String> = ["--agent", "a=cat", "--agent", "b=cat", "--token", "tok", "--host", host, "--allow-remote"]
+            .map(String::from)
+            .to_vec();
+        for o in extra_origins {
+            args.extend(["--allow-origin".to_string(), o.to_string()]);
+        }
+        if allow_missing {
+            args.push("--allow-missing-origin".into());
+        }
+        let crate::cli::Parsed::Run(config) = crate::cli::parse(args, None, || unreachable!()).unwrap() else {
+            unreachable!()
+        };
+        let ip: IpAddr = host.parse().unwrap();
+        Relay::new(&config, SocketAddr::new(ip, 4000))
+    }
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn host_header_must_name_the_relay() {
+        let r = relay("127.0.0.1", &["http://ide.example:5173"], false);
+        let cases = [
+            (Some("127.0.0.1:4000"), true),
+            (Some("LOCALHOST:4000"), true),
+            (Some("ide.example:5173"), true),
+            (Some("127.0.0.1:4001"), false),
+            (Some("evil.example:4000"), false),
+            (Some("127.0.0.1"), false),
+            (None, false),
+        ];
+        for (host, want) in cases {
+            let h = host.map(|v| headers(&[("host", v)])).unwrap_or_default();
+            assert_eq!(r.host_ok(&h), want, "{host:?}");
+        }
+        let any = relay("0.0.0.0", &[], false);
+        assert!(any.host_ok(&headers(&[("host", "192.168.1.5:4000")])));
+        assert!(any.host_ok(&headers(&[("host", "[fe80::1]:4000")])));
+        assert!(!any.host_ok(&headers(&[("host", "rebind.example:4000")])));
+        assert!(!any.host_ok(&headers(&[("host", "192.168.1.5:80")])));
+    }
+
+    #[test]
+    fn origin_must_be_the_relay_or_allowed() {
+        let r = relay("127.0.0.1", &["http://localhost:5173"], false);
+        let h = |origin: Option<&str>| {
+            let mut pairs = vec![("host", "127.0.0.1:4000")];
+            pairs.extend(origin.map(|o| ("origin", o)));
+            headers(&pairs)
+        };
+        let cases = [
+            (Some("http://127.0.0.1:4000"), true),
+            (Some("http://localhost:4000"), true),
+            (Some("http://localhost:5173"), true),
+            (Some("https://127.0.0.1:4000"), false),
+            (Some("http://evil.example"), false),
+            (Some("null"), false),
+            (None, false),
+        ];
+        for (origin, want) in cases {
+            assert_eq!(r.origin_ok(&h(origin)), want, "{origin:?}");
+        }
+        assert!(relay("127.0.0.1", &[], true).origin_ok(&h(None)));
+    }
+
+    #[test]
+    fn token_agent_and_query() {
+        let r = relay("127.0.0.1", &[], false);
+        assert!(r.token_ok(Some("tok")));
+        assert!(!r.token_ok(Some("tok2")) && !r.token_ok(Some("to")) && !r.token_ok(None));
+        assert_eq!(r.agent(None).map(|a| a.name.as_str()), Some("a"));
+        assert_eq!(r.agent(Some("b")).map(|a| a.name.as_str()), Some("b"));
+        assert!(r.agent(Some("cat")).is_none());
+        assert_eq!(
+            Query::parse(Some("x=1&token=a%2Db&agent=demo")),
+            Query { token: Some("a-b".into()), agent: Some("demo".into()) }
+        );
+        assert_eq!(Query::parse(None), Query::default());
+    }
+}

@@ -1,0 +1,339 @@
+//! One WebSocket connection bridged to one agent process.
+//!
+//! ```text
+//! page ──frames──► inbound loop ──lines──► agent stdin
+//! page ◄─writer task◄─ byte-bounded queue ◄── stdout pump (lines) / stderr pump / events
+//! ```
+//! Every text frame becomes one stdin line; every stdout line one text frame, in order. The
+//! queue toward the page holds a bounded number of bytes: when the page reads slowly the stdout
+//! pump waits, stops reading the pipe, and the agent blocks on its own writes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
+use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
+use tokio::time::timeout;
+
+use crate::cli::Agent;
+use crate::frames::{self, Event};
+use crate::lines::{read_line, Line, Overflow};
+use crate::process::{self, Waiter};
+
+/// Limits that apply to every session.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_message_bytes: usize,
+    pub grace: Duration,
+}
+
+/// Stderr is forwarded in pieces of at most this many bytes.
+const STDERR_CHUNK: usize = 16 * 1024;
+/// What a queued frame costs beyond its text, so that empty frames are not free.
+const FRAME_OVERHEAD: usize = 64;
+/// How long to wait for the page's answer to our close frame.
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
+/// How long a page that stopped reading may hold the last frames before they are given up.
+const DRAIN_WAIT: Duration = Duration::from_secs(10);
+
+/// An item for the writer task.
+enum Out {
+    Text(String),
+    Close(u16, String),
+}
+
+/// The page-bound queue: an item waits for permits worth its size before it is queued, and
+/// gives them back once written, so at most `budget` bytes wait for a slow page.
+#[derive(Clone)]
+struct Outbox {
+    tx: mpsc::UnboundedSender<(Out, OwnedSemaphorePermit)>,
+    bytes: Arc<Semaphore>,
+    budget: usize,
+}
+
+impl Outbox {
+    fn new(budget: usize) -> (Self, mpsc::UnboundedReceiver<(Out, OwnedSemaphorePermit)>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (Self { tx, bytes: Arc::new(Semaphore::new(budget)), budget }, rx)
+    }
+
+    async fn push(&self, out: Out) {
+        let len = match &out {
+            Out::Text(t) => t.len(),
+            Out::Close(_, r) => r.len(),
+        };
+        let cost = (len + FRAME_OVERHEAD).min(self.budget);
+        let cost = u32::try_from(cost).unwrap_or(u32::MAX);
+        // The semaphore is never closed, so acquiring only waits.
+        if let Ok(permit) = self.bytes.clone().acquire_many_owned(cost).await {
+            let _ = self.tx.send((out, permit));
+        }
+    }
+
+    async fn event(&self, event: Event<'_>) {
+        self.push(Out::Text(event.to_frame())).await;
+    }
+
+    async fn error(&self, message: &str) {
+        self.event(Event::Error { message }).await;
+    }
+}
+
+/// How the inbound side ended.
+enum Ending {
+    AgentExited(Option<std::process::ExitStatus>),
+    PageGone,
+    /// The page sent a message over the limit; tell it with close code 1009.
+    TooBig(String),
+    RelayShutdown,
+}
+
+/// Runs the session until both the agent and the socket are done. `_slot` is the connection
+/// permit, released when this returns.
+pub async fn run(
+    socket: WebSocket,
+    agent: Agent,
+    limits: Limits,
+    mut shutdown: watch::Receiver<bool>,
+    _slot: OwnedSemaphorePermit,
+) {
+    let (sink, mut stream) = socket.split();
+    let (outbox, queue) = Outbox::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD);
+    let writer = tokio::spawn(write_frames(sink, queue));
+
+    let mut child = match process::spawn(&agent) {
+        Ok(child) => child,
+        Err(e) => {
+            eprintln!("agentwire-relay: cannot start agent {:?}: {e}", agent.name);
+            outbox.error(&format!("cannot start agent {:?}: {e}", agent.name)).await;
+            outbox.push(Out::Close(1011, "cannot start the agent".into())).await;
+            finish(outbox, writer, stream).await;
+            return;
+        }
+    };
+    let pid = child.id().unwrap_or(0);
+    eprintln!("agentwire-relay: started agent {:?} (pid {pid})", agent.name);
+    outbox.event(Event::Spawned { agent: &agent.name, pid }).await;
+    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    let mut waiter = process::wait_in_background(child);
+    let stdout_pump = tokio::spawn(pump_stdout(stdout, outbox.clone(), limits.max_message_bytes));
+    let stderr_pump = tokio::spawn(pump_stderr(stderr, outbox.clone()));
+
+    let ending = inbound(&mut stream, stdin, &outbox, &mut waiter, &mut shutdown).await;
+    // stdin is closed now: it was dropped when `inbound` returned.
+    let status = match &ending {
+        Ending::AgentExited(status) => *status,
+        _ => process::stop(pid, &mut waiter, limits.grace).await,
+    };
+    // Deliver everything the agent wrote before it ended, unless something it left behind
+    // holds the pipes open: then end the group first, and give up on the pipes after that.
+    let stops = [stdout_pump.abort_handle(), stderr_pump.abort_handle()];
+    let mut pumps = std::pin::pin!(async {
+        let _ = tokio::join!(stdout_pump, stderr_pump);
+    });
+    let drained = timeout(limits.grace, &mut pumps).await.is_ok();
+    process::end_group(pid, limits.grace).await;
+    if !drained && timeout(limits.grace, &mut pumps).await.is_err() {
+        stops.iter().for_each(tokio::task::AbortHandle::abort);
+        outbox.error("the agent's output pipes stayed open after it ended; the rest is not relayed").await;
+    }
+
+    let (code, signal) = process::describe(status);
+    let signal = signal.map(frames::signal_name);
+    eprintln!("agentwire-relay: agent {:?} (pid {pid}) ended: code {code:?}, signal {signal:?}", agent.name);
+    outbox.event(Event::Exit { code, signal: signal.as_deref() }).await;
+    let close = match ending {
+        Ending::AgentExited(_) => Some(match (code, &signal) {
+            (Some(0), _) => (1000, "the agent exited".to_string()),
+            (Some(c), _) => (1011, format!("the agent exited with code {c}")),
+            (None, Some(s)) => (1011, format!("the agent was ended by {s}")),
+            (None, None) => (1011, "the agent ended".to_string()),
+        }),
+        Ending::TooBig(reason) => Some((1009, reason)),
+        Ending::RelayShutdown => Some((1001, "the relay is shutting down".to_string())),
+        Ending::PageGone => None,
+    };
+    if let Some((code, reason)) = close {
+        outbox.push(Out::Close(code, reason)).await;
+    }
+    finish(outbox, writer, stream).await;
+}
+
+/// Lets the writer drain, then waits briefly for the page's side of the closing handshake.
+async fn finish(
+    outbox: Outbox,
+    writer: tokio::task::JoinHandle<()>,
+    mut stream: futures_util::stream::SplitStream<WebSocket>,
+) {
+    drop(outbox);
+    let abort = writer.abort_handle();
+    if timeout(DRAIN_WAIT, writer).await.is_err() {
+        abort.abort();
+    }
+    let _ = timeout(CLOSE_WAIT, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+}
+
+/// Page → agent. Returns when the page, the agent or the relay ends the session.
+async fn inbound(
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    mut stdin: Option<ChildStdin>,
+    outbox: &Outbox,
+    waiter: &mut Waiter,
+    shutdown: &mut watch::Receiver<bool>,
+) -> Ending {
+    let mut line = Vec::new();
+    loop {
+        let message = tokio::select! {
+            joined = &mut *waiter => return Ending::AgentExited(joined.ok().and_then(Result::ok)),
+            _ = shutdown.changed() => return Ending::RelayShutdown,
+            message = stream.next() => message,
+        };
+        let text = match message {
+            None | Some(Ok(Message::Close(_))) => return Ending::PageGone,
+            Some(Err(e)) => return match too_long(&e) {
+                Some(reason) => Ending::TooBig(reason),
+                None => Ending::PageGone,
+            },
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Binary(_))) => {
+                outbox.error("binary frames are not relayed: send each JSON-RPC message as a text frame").await;
+                continue;
+            }
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+        };
+        let Some(pipe) = stdin.as_mut() else {
+            outbox.error("the agent's stdin is closed; message not delivered").await;
+            continue;
+        };
+        match frames::page_text_to_line(text.as_str()) {
+            Ok(text) => {
+                line.clear();
+                line.extend_from_slice(text.as_bytes());
+                line.push(b'\n');
+            }
+            Err(reason) => {
+                outbox.error(reason).await;
+                continue;
+            }
+        }
+        let written = tokio::select! {
+            written = pipe.write_all(&line) => written,
+            joined = &mut *waiter => return Ending::AgentExited(joined.ok().and_then(Result::ok)),
+            _ = shutdown.changed() => return Ending::RelayShutdown,
+        };
+        if written.is_err() {
+            stdin = None;
+            outbox.error("the agent's stdin is closed; message not delivered").await;
+        }
+    }
+}
+
+/// The reason for close code 1009 when the page's message was over the limit.
+fn too_long(error: &axum::Error) -> Option<String> {
+    use std::error::Error as _;
+    let mut source = error.source();
+    while let Some(e) = source {
+        if let Some(tungstenite::Error::Capacity(c)) = e.downcast_ref::<tungstenite::Error>() {
+            return Some(format!("message too big: {c}"));
+        }
+        source = e.source();
+    }
+    None
+}
+
+/// Agent stdout → one text frame per line. Lines over the limit are skipped without being
+/// buffered and reported; a last line without a newline is still delivered.
+async fn pump_stdout(stdout: Option<ChildStdout>, outbox: Outbox, limit: usize) {
+    let Some(stdout) = stdout else { return };
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut buf = Vec::new();
+    loop {
+        match read_line(&mut reader, &mut buf, limit, Overflow::Skip).await {
+            Ok(Line::Full | Line::Last) => {
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+                if buf.iter().all(u8::is_ascii_whitespace) {
+                    continue; // a blank line is no message
+                }
+                if let Some(reason) = frames::refuse_agent_line(&buf) {
+                    outbox.error(reason).await;
+                    continue;
+                }
+                match String::from_utf8(std::mem::take(&mut buf)) {
+                    Ok(text) => outbox.push(Out::Text(text)).await,
+                    Err(_) => outbox.error("the agent wrote a line that is not UTF-8; dropped").await,
+                }
+            }
+            Ok(Line::TooLong(n)) => {
+                let message = format!(
+                    "the agent wrote a message of {n} bytes, over the limit of {limit}; dropped"
+                );
+                outbox.error(&message).await;
+            }
+            Ok(Line::Eof) => return,
+            Err(e) => {
+                outbox.error(&format!("reading the agent's stdout failed: {e}")).await;
+                return;
+            }
+        }
+    }
+}
+
+/// Agent stderr → `stderr` events, line by line (long lines in chunks), never dropped.
+async fn pump_stderr(stderr: Option<ChildStderr>, outbox: Outbox) {
+    let Some(stderr) = stderr else { return };
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    while let Ok(Line::Full | Line::Last) =
+        read_line(&mut reader, &mut buf, STDERR_CHUNK, Overflow::Split).await
+    {
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        outbox.event(Event::Stderr { text: &String::from_utf8_lossy(&buf) }).await;
+    }
+}
+
+/// Writes queued items to the socket, flushing whenever the queue runs empty. Once the socket
+/// fails or is closed, it keeps draining (and dropping) so that the pumps never block on it.
+async fn write_frames(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut queue: mpsc::UnboundedReceiver<(Out, OwnedSemaphorePermit)>,
+) {
+    let mut open = true;
+    while let Some((out, _permit)) = queue.recv().await {
+        if !open {
+            continue;
+        }
+        let message = match out {
+            Out::Text(text) => Message::Text(text.into()),
+            Out::Close(code, reason) => {
+                open = false;
+                Message::Close(Some(CloseFrame { code, reason: truncate(reason, 123).into() }))
+            }
+        };
+        if sink.feed(message).await.is_err() {
+            open = false;
+        }
+        if queue.is_empty() && sink.flush().await.is_err() {
+            open = false;
+        }
+    }
+    let _ = sink.close().await;
+}
+
+/// A close reason may hold at most 123 bytes.
+fn truncate(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut end = max;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+    }
+    s
+}
