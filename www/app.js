@@ -144,13 +144,19 @@ function wire(client, config) {
   client.onClose((info) => closed(client, info));
   if (config.protocol === "acp") {
     const log = (text) => stderr.note(`client: ${text}`);
-    safely("fs/read_text_file handler", () => client.onRequest("fs/read_text_file", async (p) => files.read(p)));
-    safely("fs/write_text_file handler", () => client.onRequest("fs/write_text_file", async (p) => files.write(p)));
+    // Handlers only for what we declared: the library answers undeclared methods itself.
+    if (config.caps.readTextFile) safely("fs/read_text_file handler", () => client.onRequest("fs/read_text_file", async (p) => files.read(p)));
+    if (config.caps.writeTextFile) safely("fs/write_text_file handler", () => client.onRequest("fs/write_text_file", async (p) => files.write(p)));
     safely("permission handler", () => client.onRequest("session/request_permission", (p) => permission.ask(p)));
-    const terminal = createTerminalHandlers({ declared: () => !!config.caps.terminal, log });
-    for (const method of TERMINAL_METHODS) safely(`${method} handler`, () => client.onRequest(method, terminal[method]));
+    if (config.caps.terminal) {
+      const terminal = createTerminalHandlers({ declared: () => true, log });
+      for (const method of TERMINAL_METHODS) safely(`${method} handler`, () => client.onRequest(method, terminal[method]));
+    }
   } else {
-    for (const [method, handler] of Object.entries(mcpPanel.handlers)) safely(`${method} handler`, () => client.onRequest(method, handler));
+    const declared = { "roots/list": config.caps.roots, "sampling/createMessage": config.caps.sampling, "elicitation/create": config.caps.elicitation };
+    for (const [method, handler] of Object.entries(mcpPanel.handlers)) {
+      if (declared[method]) safely(`${method} handler`, () => client.onRequest(method, handler));
+    }
     client.onNotification((method, params) => mcpPanel.notification(method, params));
   }
 }

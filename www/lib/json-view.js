@@ -12,11 +12,15 @@ export function jsonView(value, issues = []) {
   const nodes = new Map();
   const root = h("pre", { class: "json" }, render(value, "", 0, nodes));
   for (const issue of issues) {
-    const target = nearest(nodes, issue.path ?? "");
-    if (!target) continue;
-    target.classList.add("json-issue", issue.severity === "warning" ? "json-warning" : "json-error");
+    const node = nearest(nodes, issue.path ?? "");
+    if (!node) continue;
+    // A container is marked at its opening bracket, a scalar as a whole; the message follows.
+    const target = node.firstElementChild?.classList.contains("json-open") ? node.firstElementChild : node;
+    const kind = issue.severity === "warning" ? "json-warning" : "json-error";
+    target.classList.add("json-issue", kind);
     target.title = target.title ? `${target.title}\n${issue.message}` : issue.message;
-    target.dataset.issuePath = issue.path ?? "";
+    node.dataset.issuePath = issue.path ?? "";
+    target.after(h("span", { class: `json-note ${kind}`, "data-testid": "json-issue" }, ` ◀ ${issue.path || "/"}: ${issue.message}`));
   }
   return root;
 }
@@ -37,7 +41,7 @@ function render(value, pointer, depth, nodes) {
   if (Array.isArray(value)) {
     if (value.length === 0) node = h("span", { class: "json-punct" }, "[]");
     else {
-      const parts = ["["];
+      const parts = [h("span", { class: "json-open" }, "[")];
       value.forEach((item, i) => {
         parts.push("\n", pad, render(item, `${pointer}/${i}`, depth + 1, nodes), i < value.length - 1 ? "," : "");
       });
@@ -48,7 +52,7 @@ function render(value, pointer, depth, nodes) {
     const keys = Object.keys(value);
     if (keys.length === 0) node = h("span", { class: "json-punct" }, "{}");
     else {
-      const parts = ["{"];
+      const parts = [h("span", { class: "json-open" }, "{")];
       keys.forEach((key, i) => {
         parts.push("\n", pad, h("span", { class: "json-key" }, JSON.stringify(key)), ": ",
           render(value[key], `${pointer}/${escapeToken(key)}`, depth + 1, nodes),

@@ -68,24 +68,24 @@ export function createCapabilityMatrix(root) {
       for (const row of all) {
         body.push(h("tr", { "data-side": side.key, "data-capability": row.path, "data-advertised": String(row.advertised), class: row.advertised ? "" : "off" },
           h("th", { scope: "row" }, h("code", {}, row.path)),
-          h("td", {}, row.baseline ? h("span", { class: "muted" }, "always") :
-            row.advertised ? h("span", { class: "yes" }, "✓ advertised") : h("span", { class: "no" }, "✗ not advertised")),
+          h("td", {}, row.baseline ? h("span", { class: "muted", title: "baseline: always available" }, "✓") :
+            row.advertised ? h("span", { class: "yes", title: "advertised" }, "✓") : h("span", { class: "no", title: "not advertised" }, "✗")),
           h("td", {}, row.methods.length ? row.methods.map(methodChip) : h("span", { class: "muted" }, "—"))));
       }
     }
     replace(capTable,
       h("caption", {}, "Capabilities"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "capability"), h("th", { scope: "col" }, "advertised"), h("th", { scope: "col" }, "enables"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "capability"), h("th", { scope: "col", title: "advertised" }, "adv."), h("th", { scope: "col" }, "enables"))),
       h("tbody", {}, body));
 
     replace(methodTable,
-      h("thead", {}, h("tr", {}, ["method", "direction", "kind", "allowed"].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", {}, h("tr", {}, ["method", "dir.", "kind", "allowed"].map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, methods.map((m) => h("tr", {
         class: m.enabled ? "" : "off", title: m.enabled ? "" : (m.reason ?? "not allowed"),
         "data-method": m.method, "data-enabled": String(m.enabled),
       },
         h("td", {}, h("code", {}, m.method), m.unstable ? h("span", { class: "badge warn" }, "unstable") : null),
-        h("td", {}, m.direction === "clientToAgent" || m.direction === "clientToServer" ? "→ out" : "← in"),
+        h("td", {}, m.direction === "clientToAgent" || m.direction === "clientToServer" ? h("span", { title: "we send it" }, "→") : h("span", { title: "the peer sends it" }, "←")),
         h("td", {}, m.kind),
         h("td", {}, m.enabled ? h("span", { class: "yes" }, "yes") : h("span", { class: "no" }, `no — ${m.reason ?? ""}`))))));
 

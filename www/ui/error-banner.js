@@ -14,8 +14,9 @@ export function createErrorBanner(root) {
     text.textContent = `${context ? `${context}: ` : ""}${err?.message ?? String(err)}${code}`;
     const data = err?.data;
     details.hidden = data === undefined || data === null;
-    details.textContent = details.hidden ? "" : JSON.stringify(data, null, 2);
+    details.textContent = details.hidden ? "" : JSON.stringify(data);
     banner.hidden = false;
+    banner.scrollIntoView?.({ block: "nearest" });
   }
   function clear() { banner.hidden = true; text.textContent = ""; details.textContent = ""; }
   return { show, clear };

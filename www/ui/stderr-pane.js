@@ -18,7 +18,7 @@ export function createStderrPane(root) {
   function relay(event) {
     switch (event?.event) {
       case "spawned": status.textContent = `${event.agent ?? "agent"} running (pid ${event.pid})`; line("info", `spawned ${event.agent ?? ""} pid ${event.pid}`); break;
-      case "stderr": line("stderr", String(event.text ?? "")); break;
+      case "stderr": line("agent-err", String(event.text ?? "")); break;
       case "exit": {
         const how = event.signal ? `signal ${event.signal}` : `code ${event.code}`;
         status.textContent = `agent exited (${how})`;
