@@ -149,7 +149,7 @@ function wire(client, config) {
     if (config.caps.writeTextFile) safely("fs/write_text_file handler", () => client.onRequest("fs/write_text_file", async (p) => files.write(p)));
     safely("permission handler", () => client.onRequest("session/request_permission", (p) => permission.ask(p)));
     if (config.caps.terminal) {
-      const terminal = createTerminalHandlers({ declared: () => true, log });
+      const terminal = createTerminalHandlers({ log });
       for (const method of TERMINAL_METHODS) safely(`${method} handler`, () => client.onRequest(method, terminal[method]));
     }
   } else {

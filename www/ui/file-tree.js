@@ -1,6 +1,7 @@
 // A small file tree held in the page. It answers fs/read_text_file and fs/write_text_file for
 // the agent, and the user can edit every file in a textarea.
-import { h, replace, field } from "../lib/dom.js";
+import { h, replace } from "../lib/dom.js";
+import { RequestError } from "../lib/request-error.js";
 
 export const DEFAULT_ROOT = "/home/user/project";
 
@@ -10,10 +11,6 @@ const DEMO_FILES = {
   "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
   "notes/todo.txt": "- read README.md\n- add a test for add()\n",
 };
-
-export class FsError extends Error {
-  constructor(code, message, data) { super(message); this.name = "ProtocolError"; this.code = code; this.data = data; }
-}
 
 export function createFileTree(root, { log = () => {} } = {}) {
   let base = DEFAULT_ROOT;
@@ -64,8 +61,8 @@ export function createFileTree(root, { log = () => {} } = {}) {
 
   /** fs/read_text_file: line is 1-based, limit a number of lines. */
   function read({ path, line, limit }) {
-    if (typeof path !== "string" || !path.startsWith("/")) throw new FsError(-32602, "path must be absolute", { path });
-    if (!files.has(path)) { mark(path, "read (not found)"); throw new FsError(-32002, `Resource not found: ${path}`, { uri: path }); }
+    if (typeof path !== "string" || !path.startsWith("/")) throw new RequestError(-32602, "path must be absolute", { path });
+    if (!files.has(path)) { mark(path, "read (not found)"); throw new RequestError(-32002, `Resource not found: ${path}`, { uri: path }); }
     let content = files.get(path);
     if (line != null || limit != null) {
       const lines = content.split("\n");
@@ -78,7 +75,7 @@ export function createFileTree(root, { log = () => {} } = {}) {
 
   /** fs/write_text_file: creates or replaces the file. */
   function write({ path, content }) {
-    if (typeof path !== "string" || !path.startsWith("/")) throw new FsError(-32602, "path must be absolute", { path });
+    if (typeof path !== "string" || !path.startsWith("/")) throw new RequestError(-32602, "path must be absolute", { path });
     files.set(path, String(content ?? ""));
     if (path === current) editor.value = files.get(path);
     render();

@@ -1,17 +1,17 @@
-// terminal/* requests. A browser page cannot run commands, so when the client declared the
-// terminal capability the page emulates one (the command is echoed, never executed); when it
-// did not, the requests are refused with "method not found".
-import { FsError } from "./file-tree.js";
+// terminal/* requests, registered only when the client declared the terminal capability (when
+// it did not, the library refuses them). A browser page cannot run commands, so the terminal is
+// emulated: the command is echoed, never executed.
+import { RequestError } from "../lib/request-error.js";
 
 export const TERMINAL_METHODS = ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"];
 
-export function createTerminalHandlers({ declared, log = () => {} }) {
+export function createTerminalHandlers({ log = () => {} } = {}) {
   const terminals = new Map();
   let next = 1;
 
   const find = (params) => {
     const t = terminals.get(params?.terminalId);
-    if (!t) throw new FsError(-32602, `unknown terminalId ${params?.terminalId}`, { terminalId: params?.terminalId });
+    if (!t) throw new RequestError(-32602, `unknown terminalId ${params?.terminalId}`, { terminalId: params?.terminalId });
     return t;
   };
 
@@ -32,8 +32,5 @@ export function createTerminalHandlers({ declared, log = () => {} }) {
     "terminal/release": (p) => { find(p); terminals.delete(p.terminalId); return {}; },
   };
 
-  return Object.fromEntries(TERMINAL_METHODS.map((method) => [method, async (params) => {
-    if (!declared()) throw new FsError(-32601, `Method not found: ${method} (the client did not declare the terminal capability)`, { method });
-    return handlers[method](params ?? {});
-  }]));
+  return Object.fromEntries(TERMINAL_METHODS.map((method) => [method, async (params) => handlers[method](params ?? {})]));
 }
