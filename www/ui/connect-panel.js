@@ -1,0 +1,176 @@
+// Connect panel: agent, protocol, versions to offer, capabilities to declare (with a live
+// preview of the wire shape they produce), clientInfo. Emits a config for the connection.
+import { h, field, replace } from "../lib/dom.js";
+
+export const ACP_VERSIONS = [2, 1];
+export const MCP_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+const ACP_CAPS = [
+  { id: "cap-fs-read", key: "readTextFile", label: "fs.readTextFile", checked: true },
+  { id: "cap-fs-write", key: "writeTextFile", label: "fs.writeTextFile", checked: true },
+  { id: "cap-terminal", key: "terminal", label: "terminal", checked: false },
+];
+const MCP_CAPS = [
+  { id: "cap-roots", key: "roots", label: "roots (listChanged)", checked: true },
+  { id: "cap-sampling", key: "sampling", label: "sampling", checked: false },
+  { id: "cap-elicitation", key: "elicitation", label: "elicitation (form)", checked: false },
+];
+
+/** The capabilities option the library takes (the unified, boolean model for ACP). */
+export function capabilitiesOption(protocol, caps) {
+  if (protocol === "acp") {
+    return { fs: { readTextFile: caps.readTextFile, writeTextFile: caps.writeTextFile }, terminal: caps.terminal };
+  }
+  const out = {};
+  if (caps.roots) out.roots = { listChanged: true };
+  if (caps.sampling) out.sampling = {};
+  if (caps.elicitation) out.elicitation = { form: {} };
+  return out;
+}
+
+/** What the initialize request will carry for one version: [label, object]. */
+export function wireShape(protocol, version, caps) {
+  if (protocol === "mcp") {
+    const c = capabilitiesOption("mcp", caps);
+    // elicitation exists from 2025-06-18, its `form` mode from 2025-11-25.
+    if (c.elicitation && version < "2025-06-18") delete c.elicitation;
+    else if (c.elicitation && version < "2025-11-25") c.elicitation = {};
+    return { capabilities: c };
+  }
+  if (version === 1) {
+    return { clientCapabilities: { fs: { readTextFile: caps.readTextFile, writeTextFile: caps.writeTextFile }, terminal: caps.terminal } };
+  }
+  // v2: object markers, `{}` = supported, omitted = not.
+  const fs = {};
+  if (caps.readTextFile) fs.readTextFile = {};
+  if (caps.writeTextFile) fs.writeTextFile = {};
+  const c = {};
+  if (Object.keys(fs).length) c.fs = fs;
+  if (caps.terminal) c.terminal = {};
+  return { capabilities: c };
+}
+
+export function createConnectPanel(root, { token, onConnect, onDisconnect, onError, onProtocol }) {
+  const agentSelect = h("select", { id: "agent-select", "data-testid": "agent-select" });
+  const protocolRadios = ["acp", "mcp"].map((p) =>
+    h("input", { type: "radio", name: "protocol", id: `protocol-${p}`, "data-testid": `protocol-${p}`, value: p, checked: p === "acp", onchange: refresh }));
+  const versionBoxes = {
+    acp: ACP_VERSIONS.map((v) => versionBox("acp", v)),
+    mcp: MCP_VERSIONS.map((v) => versionBox("mcp", v)),
+  };
+  const capBoxes = {
+    acp: ACP_CAPS.map(capBox),
+    mcp: MCP_CAPS.map(capBox),
+  };
+  const clientName = h("input", { id: "client-name", value: "agentwire-playground", required: true, oninput: refresh });
+  const clientTitle = h("input", { id: "client-title", value: "agentwire playground", oninput: refresh });
+  const clientVersion = h("input", { id: "client-version", value: "0.1.0", required: true, oninput: refresh });
+  const timeout = h("input", { id: "timeout-ms", type: "number", min: "100", step: "100", value: "60000" });
+  const preview = h("div", { id: "caps-preview", "data-testid": "caps-preview", class: "preview", "aria-live": "polite" });
+  const hint = h("p", { class: "field-hint", id: "connect-hint", role: "status" });
+  const connectBtn = h("button", { id: "connect-button", "data-testid": "connect-button", type: "submit", class: "primary" }, "Connect & initialize");
+  const disconnectBtn = h("button", { id: "disconnect-button", "data-testid": "disconnect-button", type: "button", disabled: true, onclick: () => onDisconnect() }, "Disconnect");
+  const fieldsets = {
+    acp: h("fieldset", { class: "versions", id: "acp-options" },
+      h("legend", {}, "ACP versions (preference order)"), versionBoxes.acp.map((b) => b.label),
+      h("div", { class: "caps" }, h("span", { class: "field-label" }, "Client capabilities"), capBoxes.acp.map((b) => b.label))),
+    mcp: h("fieldset", { class: "versions", id: "mcp-options" },
+      h("legend", {}, "MCP versions (preference order)"), versionBoxes.mcp.map((b) => b.label),
+      h("div", { class: "caps" }, h("span", { class: "field-label" }, "Client capabilities"), capBoxes.mcp.map((b) => b.label))),
+  };
+
+  const form = h("form", { id: "connect-form", class: "stack", onsubmit: submit },
+    field("Agent", agentSelect),
+    h("fieldset", { class: "inline" }, h("legend", {}, "Protocol"),
+      protocolRadios.map((r) => h("label", { class: "check" }, r, r.value.toUpperCase()))),
+    fieldsets.acp, fieldsets.mcp,
+    h("details", { class: "client-info" }, h("summary", {}, "clientInfo and timeout"),
+      h("div", { class: "grid-2" }, field("name", clientName), field("version", clientVersion),
+        field("title", clientTitle), field("request timeout (ms)", timeout))),
+    h("div", { class: "preview-wrap" }, h("span", { class: "field-label" }, "Initialize will declare"), preview),
+    hint,
+    h("div", { class: "row" }, connectBtn, disconnectBtn));
+  replace(root, form);
+
+  function versionBox(protocol, v) {
+    const input = h("input", { type: "checkbox", id: `version-${v}`, "data-testid": `version-${v}`, value: String(v), checked: true, onchange: refresh });
+    return { input, version: v, label: h("label", { class: "check" }, input, protocol === "acp" ? `v${v}` : v) };
+  }
+  function capBox(cap) {
+    const input = h("input", { type: "checkbox", id: cap.id, "data-testid": cap.id, checked: cap.checked, onchange: refresh });
+    return { input, key: cap.key, label: h("label", { class: "check" }, input, h("code", {}, cap.label)) };
+  }
+
+  const protocol = () => protocolRadios.find((r) => r.checked)?.value ?? "acp";
+
+  function config() {
+    const p = protocol();
+    const caps = Object.fromEntries(capBoxes[p].map((b) => [b.key, b.input.checked]));
+    const versions = versionBoxes[p].filter((b) => b.input.checked).map((b) => b.version);
+    const clientInfo = { name: clientName.value.trim(), version: clientVersion.value.trim() };
+    if (clientTitle.value.trim()) clientInfo.title = clientTitle.value.trim();
+    return {
+      agent: agentSelect.value, protocol: p, versions, caps, clientInfo,
+      capabilities: capabilitiesOption(p, caps),
+      requestTimeoutMs: Math.max(100, Number(timeout.value) || 60000),
+    };
+  }
+
+  function problems(c) {
+    const out = [];
+    if (!c.agent) out.push("no agent to connect to");
+    if (c.versions.length === 0) out.push("offer at least one version");
+    if (!c.clientInfo.name || !c.clientInfo.version) out.push("clientInfo needs a name and a version");
+    return out;
+  }
+
+  let connected = false;
+  function refresh() {
+    const c = config();
+    fieldsets.acp.hidden = c.protocol !== "acp";
+    fieldsets.mcp.hidden = c.protocol !== "mcp";
+    if (!connected) onProtocol?.(c.protocol);
+    const shown = c.protocol === "acp" ? c.versions : c.versions.slice(0, 1);
+    replace(preview, shown.length === 0 ? h("p", { class: "muted" }, "no version offered") :
+      shown.map((v) => h("div", { class: "preview-item", "data-version": String(v) },
+        h("span", { class: "badge" }, c.protocol === "acp" ? `v${v}` : `${v} (sent)`),
+        h("pre", { class: "json small" }, JSON.stringify(wireShape(c.protocol, v, c.caps), null, 2)))));
+    const issues = problems(c);
+    hint.textContent = issues.join("; ");
+    connectBtn.disabled = connected || issues.length > 0;
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const c = config();
+    if (problems(c).length) return;
+    onConnect(c);
+  }
+
+  async function loadAgents() {
+    try {
+      const res = await fetch(`/api/agents?token=${encodeURIComponent(token)}`);
+      if (!res.ok) throw new Error(`the relay answered ${res.status} ${res.statusText} to /api/agents`);
+      const { agents = [] } = await res.json();
+      replace(agentSelect, agents.map((a) => h("option", { value: a.name, selected: !!a.default }, a.name)));
+      if (agents.length === 0) onError(new Error("the relay lists no agents"));
+    } catch (err) {
+      onError(new Error(`could not list agents: ${err.message}`));
+    }
+    refresh();
+  }
+
+  refresh();
+  loadAgents();
+
+  return {
+    config,
+    setConnected(value) {
+      connected = value;
+      for (const el of form.querySelectorAll("input, select")) el.disabled = value;
+      disconnectBtn.disabled = !value;
+      refresh();
+    },
+    setBusy(busy) { connectBtn.disabled = busy || connected; connectBtn.setAttribute("aria-busy", String(busy)); },
+  };
+}
