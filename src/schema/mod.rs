@@ -350,9 +350,8 @@ fn check_message(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, n: u
         }
         None if rule.params_optional => {}
         None => {
-            // Omitted params stand for `{}` where that is valid.
             let empty = Tape::parse("{}", 1);
-            let fine = empty.is_ok_and(|t| Walker::new(w.rules, prof, &t).check(ty, 0));
+            let fine = rule.params_empty_ok && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t).check(ty, 0));
             if !fine {
                 w.report(Severity::Error, codes::MISSING_REQUIRED, Some("params"), || "`params` is required".into());
             }

@@ -91,6 +91,8 @@ pub struct MethodRule {
     pub params: Option<TyId>,
     /// `params` may be omitted.
     pub params_optional: bool,
+    /// `params` may be omitted where `{}` would be valid.
+    pub params_empty_ok: bool,
     /// `None`: a notification.
     pub result: Option<TyId>,
     /// A tolerated name: every use is reported with this warning.
@@ -171,7 +173,8 @@ impl Rules {
         Ok(t)
     }
 
-    /// `> method Params Result ["warning"]`: `?Params` may be omitted, `-` none / notification.
+    /// `> method Params Result ["warning"]`: `?Params` may be omitted, `~Params` where `{}`
+    /// would do, `-` none / notification.
     fn method_line(&mut self, dir: Dir, rest: &str) -> Result<(Box<str>, MethodRule), String> {
         let (head, warning) = match rest.find('"') {
             Some(q) => (&rest[..q], Some(Box::from(rest[q..].trim().trim_matches('"')))),
@@ -183,9 +186,13 @@ impl Rules {
             Some(p) => (true, p),
             None => (false, params),
         };
+        let (params_empty_ok, params) = match params.strip_prefix('~') {
+            Some(p) => (true, p),
+            None => (false, params),
+        };
         let params = if params == "-" { None } else { Some(self.expr_text(params)?) };
         let result = if result == "-" { None } else { Some(self.expr_text(result)?) };
-        Ok((Box::from(name), MethodRule { dir, params, params_optional, result, warning }))
+        Ok((Box::from(name), MethodRule { dir, params, params_optional, params_empty_ok, result, warning }))
     }
 
     // expr := alt ('~' alt)?
