@@ -195,6 +195,12 @@ impl<'a> Walker<'a> {
         let mut best: Option<(usize, TyId)> = None;
         let mut passed: Option<(TyId, usize)> = None;
         let kind = self.bits(n);
+        // Alternatives of other JSON types cannot match: when one is left, it is walked
+        // once, aloud (type-disjoint unions, e.g. recursive JSON values, stay linear).
+        let mut admitting = v.iter().filter(|&&x| self.admits(x, 0) & kind != 0);
+        if let (Some(&x), None) = (admitting.next(), admitting.next()) {
+            return self.check(x, n);
+        }
         let mut admitted = 0u8;
         for &x in v {
             let (ok, errors, warnings) = self.trial(x, n);
