@@ -212,10 +212,10 @@ fn limits() {
     // At the hard cap, walked to the bottom within the 2 MiB stack of a test thread, in a
     // debug build.
     let wide = Limits { max_bytes: 1 << 20, max_depth: 2000 };
-    assert!(validate_text(&with(1000, "1"), &mcp, &wide).ok);
-    let r = validate_text(&with(1000, "null"), &mcp, &wide);
+    assert!(validate_text(&with(500, "1"), &mcp, &wide).ok);
+    let r = validate_text(&with(500, "null"), &mcp, &wide);
     assert_eq!(r.issues[0].code, codes::WRONG_TYPE);
-    assert_eq!(validate_text(&with(1100, "1"), &mcp, &wide).issues[0].code, codes::TOO_DEEP);
+    assert_eq!(validate_text(&with(600, "1"), &mcp, &wide).issues[0].code, codes::TOO_DEEP);
     // A 16 MiB-class message in linear time (a big text block).
     let huge = prompt(json!([{"type": "text", "text": "y".repeat(8 << 20)}])).to_string();
     assert!(validate_text(&huge, &c, &Limits::default()).ok);

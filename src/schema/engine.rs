@@ -165,7 +165,14 @@ impl<'a> Walker<'a> {
             Ty::Basic(b) => self.basic(b, n),
             Ty::Const(l) => self.literal(std::slice::from_ref(l), n),
             Ty::Enum(ls) => self.literal(ls, n),
-            Ty::All(v) => v.iter().fold(true, |ok, &x| self.check(x, n) && ok),
+            Ty::All(v) => {
+                // Every part is walked, so all of their issues are told.
+                let mut ok = true;
+                for &x in v {
+                    ok &= self.check(x, n);
+                }
+                ok
+            }
             Ty::AnyOf(v) => self.any_of(v, n, false),
             Ty::OneOf(v) => self.any_of(v, n, true),
             Ty::Not(x) => {
@@ -216,7 +223,7 @@ impl<'a> Walker<'a> {
             }
             let admits = self.admits(x, 0);
             admitted |= admits;
-            if admits & kind != 0 && best.map_or(true, |(e, _)| errors < e) {
+            if admits & kind != 0 && best.is_none_or(|(e, _)| errors < e) {
                 best = Some((errors, x));
             }
         }

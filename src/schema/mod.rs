@@ -93,7 +93,7 @@ pub struct Limits {
 }
 
 /// The deepest nesting ever walked, whatever `Limits` says: the walk recurses per level.
-pub const MAX_DEPTH_CAP: usize = 1024;
+pub const MAX_DEPTH_CAP: usize = 512;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -400,7 +400,7 @@ fn find(
         w.report(Severity::Error, codes::UNKNOWN_METHOD, at, || format!("`{m}` is not a method of this protocol version"));
         return None;
     };
-    let of_kind: Vec<&MethodRule> = all.iter().filter(|r| request.map_or(true, |q| r.result.is_some() == q)).collect();
+    let of_kind: Vec<&MethodRule> = all.iter().filter(|r| request.is_none_or(|q| r.result.is_some() == q)).collect();
     if of_kind.is_empty() {
         let m = method.to_string();
         let what = if request == Some(true) { "a notification; it takes no id" } else { "a request; it needs an id" };
