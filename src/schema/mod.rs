@@ -1,8 +1,21 @@
-//! Message validation, method-aware and version-aware. (Interface; the rules engine
-//! lands with the validation work.)
+//! Message validation, method-aware and version-aware.
+//!
+//! What a message may hold is written in `rules/acp.rules` and `rules/mcp.rules` (a compact
+//! description of every message type of every version, read once), and checked by a small
+//! interpreter (`engine`) over a flat parse of the text (`tape`). See docs/validation.md.
 
-use crate::jsonrpc::Message;
+mod engine;
+mod pattern;
+mod rules;
+mod tape;
+
+use crate::jsonrpc::{Message, Response};
+use engine::{Seg, Walker};
+use rules::{Dir, MethodRule, Profile, Rules};
 use serde::Serialize;
+use serde_json::Value;
+use std::sync::OnceLock;
+use tape::{Kind, Tape, TapeError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -48,7 +61,372 @@ pub struct Context<'a> {
     pub in_reply_to: Option<&'a str>,
 }
 
+/// The stable issue codes.
+pub mod codes {
+    pub const MISSING_REQUIRED: &str = "missing_required";
+    pub const WRONG_TYPE: &str = "wrong_type";
+    pub const UNKNOWN_ENUM_VALUE: &str = "unknown_enum_value";
+    pub const NOT_ALLOWED_HERE: &str = "not_allowed_here";
+    pub const UNKNOWN_METHOD: &str = "unknown_method";
+    /// Used by the sessions, which know what was negotiated.
+    pub const CAPABILITY_NOT_NEGOTIATED: &str = "capability_not_negotiated";
+    pub const TOO_LARGE: &str = "too_large";
+    pub const TOO_DEEP: &str = "too_deep";
+    pub const INVALID_JSON: &str = "invalid_json";
+    pub const INVALID_ENVELOPE: &str = "invalid_envelope";
+    pub const OUT_OF_RANGE: &str = "out_of_range";
+    pub const PATTERN: &str = "pattern";
+    pub const FORMAT: &str = "format";
+    /// Matches several alternatives where exactly one is allowed.
+    pub const AMBIGUOUS: &str = "ambiguous";
+    /// A deviation real peers send, accepted (always a warning).
+    pub const TOLERATED: &str = "tolerated";
+    pub const UNKNOWN_VERSION: &str = "unknown_version";
+}
+
+/// Bounds that protect the caller; the defaults are far above real traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub max_bytes: usize,
+    /// Nested arrays/objects; values above `MAX_DEPTH_CAP` count as that.
+    pub max_depth: usize,
+}
+
+/// The deepest nesting ever walked, whatever `Limits` says: the walk recurses per level.
+pub const MAX_DEPTH_CAP: usize = 512;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_bytes: 16 << 20, max_depth: 256 }
+    }
+}
+
+/// The verdict on one message: `ok` when no issue is an error.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub ok: bool,
+    pub issues: Vec<Issue>,
+}
+
+impl Report {
+    fn of(issues: Vec<Issue>) -> Report {
+        Report { ok: !issues.iter().any(|i| i.severity == Severity::Error), issues }
+    }
+}
+
+fn one(code: &'static str, path: &str, message: String) -> Report {
+    Report::of(vec![Issue { path: path.into(), code, message, severity: Severity::Error }])
+}
+
+/// Validates one message given as text (a batch, where the version allows batches).
+pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
+    if text.len() > limits.max_bytes {
+        return one(codes::TOO_LARGE, "", format!("the message is {} bytes; the limit is {}", text.len(), limits.max_bytes));
+    }
+    let depth = limits.max_depth.min(MAX_DEPTH_CAP);
+    let tape = match Tape::parse(text, depth) {
+        Ok(t) => t,
+        Err(TapeError::TooDeep { offset }) => {
+            return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels (at byte {offset})"))
+        }
+        Err(TapeError::Syntax { offset, what }) => {
+            return one(codes::INVALID_JSON, "", format!("not JSON: {what} at byte {offset}"))
+        }
+    };
+    let Some(chain) = profiles(ctx.protocol, ctx.version) else {
+        return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
+    };
+    Report::of(check_tape(&tape, &chain, ctx))
+}
+
+/// Validates one message given as a JSON value.
+pub fn validate_value(value: &Value, ctx: &Context, limits: &Limits) -> Report {
+    // Serializing recurses, so the depth is measured first, without recursion.
+    let depth = limits.max_depth.min(MAX_DEPTH_CAP);
+    if nesting(value) > depth {
+        return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels"));
+    }
+    validate_text(&value.to_string(), ctx, limits)
+}
+
+/// Validates a value against one named definition of a version's rules (`"ContentBlock"`,
+/// `"McpServer"`, `"ServerCapabilities"`, …): for parts of messages.
+pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, name: &str, limits: &Limits) -> Report {
+    let depth = limits.max_depth.min(MAX_DEPTH_CAP);
+    if nesting(value) > depth {
+        return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels"));
+    }
+    let text = value.to_string();
+    let Ok(tape) = Tape::parse(&text, depth) else {
+        return one(codes::INVALID_JSON, "", "not JSON".into());
+    };
+    let Some(chain) = profiles(protocol, version) else {
+        return one(codes::UNKNOWN_VERSION, "", format!("no rules for {protocol:?} version {version:?}"));
+    };
+    let r = rules(protocol);
+    let def = r.syms.get(name).and_then(|&s| chain.iter().find_map(|p| {
+        p.defs.get(s as usize).filter(|&&t| t != rules::UNDEFINED).map(|&t| (*p, t))
+    }));
+    let Some((prof, ty)) = def else {
+        return one(codes::UNKNOWN_METHOD, "", format!("no definition `{name}` in {protocol:?} version {version}"));
+    };
+    let mut w = Walker::new(r, prof, &tape);
+    w.check(ty, 0);
+    Report::of(w.issues)
+}
+
 /// Validates one parsed message. An empty list means valid.
-pub fn validate_message(_message: &Message, _ctx: &Context) -> Vec<Issue> {
-    Vec::new()
+pub fn validate_message(message: &Message, ctx: &Context) -> Vec<Issue> {
+    let limits = Limits::default();
+    match message_text(message) {
+        Ok(text) => validate_text(&text, ctx, &limits).issues,
+        Err(e) => one(codes::INVALID_ENVELOPE, "", e.to_string()).issues,
+    }
+}
+
+/// The wire text of a message, written without cloning its params or result.
+fn message_text(m: &Message) -> Result<String, serde_json::Error> {
+    use std::fmt::Write;
+    let mut s = String::from("{\"jsonrpc\":\"2.0\"");
+    if let Some(id) = m.id() {
+        let _ = write!(s, ",\"id\":{}", serde_json::to_string(&id.to_value())?);
+    }
+    match m {
+        Message::Request(r) => {
+            let _ = write!(s, ",\"method\":{}", serde_json::to_string(&r.method)?);
+            if let Some(p) = &r.params {
+                let _ = write!(s, ",\"params\":{}", serde_json::to_string(p)?);
+            }
+        }
+        Message::Notification(n) => {
+            let _ = write!(s, ",\"method\":{}", serde_json::to_string(&n.method)?);
+            if let Some(p) = &n.params {
+                let _ = write!(s, ",\"params\":{}", serde_json::to_string(p)?);
+            }
+        }
+        Message::Response(Response { outcome: Ok(r), .. }) => {
+            let _ = write!(s, ",\"result\":{}", serde_json::to_string(r)?);
+        }
+        Message::Response(Response { outcome: Err(e), .. }) => {
+            let _ = write!(s, ",\"error\":{}", serde_json::to_string(e)?);
+        }
+    }
+    s.push('}');
+    Ok(s)
+}
+
+/// Nesting depth of a value, measured with an explicit stack.
+fn nesting(v: &Value) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(v, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        match v {
+            Value::Array(a) => {
+                max = max.max(d + 1);
+                stack.extend(a.iter().map(|x| (x, d + 1)));
+            }
+            Value::Object(o) => {
+                max = max.max(d + 1);
+                stack.extend(o.values().map(|x| (x, d + 1)));
+            }
+            _ => {}
+        }
+    }
+    max
+}
+
+static ACP: OnceLock<Rules> = OnceLock::new();
+static MCP: OnceLock<Rules> = OnceLock::new();
+
+fn rules(protocol: Protocol) -> &'static Rules {
+    match protocol {
+        Protocol::Acp => ACP.get_or_init(|| Rules::parse(include_str!("rules/acp.rules")).unwrap_or_default()),
+        Protocol::Mcp => MCP.get_or_init(|| Rules::parse(include_str!("rules/mcp.rules")).unwrap_or_default()),
+    }
+}
+
+/// The profiles that make up a version, newest first: a method is looked up in each in
+/// turn (ACP: the newest published schema, then the repository snapshot for the unstable
+/// methods the newest dropped).
+fn profiles(protocol: Protocol, version: &str) -> Option<Vec<&'static Profile>> {
+    let names: &[&str] = match (protocol, version) {
+        (Protocol::Acp, "1") => &["1", "1r"],
+        (Protocol::Acp, "2") => &["2", "2r"],
+        (Protocol::Mcp, "draft") => &["2026-07-28"],
+        (Protocol::Mcp, v) => return rules(protocol).profiles.get(v).map(|p| vec![p]),
+        _ => return None,
+    };
+    let r = rules(protocol);
+    names.iter().map(|n| r.profiles.get(*n)).collect()
+}
+
+/// The protocol versions there are rules for.
+pub fn versions(protocol: Protocol) -> &'static [&'static str] {
+    match protocol {
+        Protocol::Acp => &["1", "2"],
+        Protocol::Mcp => &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+    }
+}
+
+fn check_tape(tape: &Tape, chain: &[&'static Profile], ctx: &Context) -> Vec<Issue> {
+    let batch_ok = ctx.protocol == Protocol::Mcp && ctx.version == "2025-03-26";
+    let mut w = Walker::new(rules(ctx.protocol), chain[0], tape);
+    match tape.nodes[0].kind {
+        Kind::Arr if batch_ok && tape.nodes[0].start > 0 => {
+            for (i, n) in tape.items(0).enumerate() {
+                w.path.push(Seg::Index(i as u32));
+                check_message(&mut w, chain, ctx, n);
+                w.path.pop();
+            }
+        }
+        Kind::Arr => {
+            let why = if batch_ok { "a batch must not be empty" } else { "batches are not allowed in this version" };
+            w.report(Severity::Error, codes::INVALID_ENVELOPE, None, || why.into());
+        }
+        _ => check_message(&mut w, chain, ctx, 0),
+    }
+    w.issues
+}
+
+fn envelope(w: &mut Walker, at: Option<&'static str>, why: &'static str) {
+    w.report(Severity::Error, codes::INVALID_ENVELOPE, at, || why.into());
+}
+
+/// One JSON-RPC message: the envelope, then the method's params, result or error.
+fn check_message(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, n: usize) {
+    let tape = w.tape;
+    if tape.nodes[n].kind != Kind::Obj {
+        return envelope(w, None, "a message must be a JSON object");
+    }
+    let get = |k| tape.get(n, k);
+    match get("jsonrpc") {
+        Some(v) if tape.nodes[v].kind == Kind::Str && tape.str(&tape.nodes[v]) == "2.0" => {}
+        Some(_) => envelope(w, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
+        None => envelope(w, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
+    }
+    let (id, result, error) = (get("id"), get("result"), get("error"));
+    let Some(method) = get("method") else {
+        let Some(id) = id else {
+            return envelope(w, None, "neither a request (no \"method\") nor a response (no \"id\")");
+        };
+        // JSON-RPC: an error answering an unreadable request carries a null id.
+        if !(error.is_some() && tape.nodes[id].kind == Kind::Null) {
+            check_def(w, "RequestId", "id", id);
+        }
+        return match (result, error) {
+            (Some(_), Some(_)) => envelope(w, None, "a response must not carry both \"result\" and \"error\""),
+            (None, None) => envelope(w, None, "a response needs \"result\" or \"error\""),
+            (None, Some(e)) => check_def(w, "Error", "error", e),
+            (Some(r), None) => check_result(w, chain, ctx, r),
+        };
+    };
+    if tape.nodes[method].kind != Kind::Str {
+        return envelope(w, Some("method"), "\"method\" must be a string");
+    }
+    if result.is_some() || error.is_some() {
+        return envelope(w, None, "a request or notification must not carry \"result\" or \"error\"");
+    }
+    if let Some(id) = id {
+        check_def(w, "RequestId", "id", id);
+    }
+    let params = get("params");
+    if let Some(p) = params {
+        if !matches!(tape.nodes[p].kind, Kind::Obj | Kind::Arr) {
+            return envelope(w, Some("params"), "\"params\" must be an object or an array");
+        }
+    }
+    let name = tape.str(&tape.nodes[method]);
+    if name.starts_with('_') {
+        return; // extension methods carry whatever they like
+    }
+    let Some((prof, rule)) = find(w, chain, &name, Some(id.is_some()), ctx.direction, false) else { return };
+    w.prof = prof;
+    let Some(ty) = rule.params else { return };
+    match params {
+        Some(p) => {
+            w.path.push(Seg::Name("params"));
+            w.check(ty, p);
+            w.path.pop();
+        }
+        None if rule.params_optional => {}
+        None => {
+            let empty = Tape::parse("{}", 1);
+            let fine = rule.params_empty_ok && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t).check(ty, 0));
+            if !fine {
+                w.report(Severity::Error, codes::MISSING_REQUIRED, Some("params"), || "`params` is required".into());
+            }
+        }
+    }
+}
+
+fn check_result(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, r: usize) {
+    let Some(method) = ctx.in_reply_to else { return };
+    if method.starts_with('_') {
+        return;
+    }
+    let Some((prof, rule)) = find(w, chain, method, Some(true), ctx.direction, true) else { return };
+    w.prof = prof;
+    if let Some(ty) = rule.result {
+        w.path.push(Seg::Name("result"));
+        w.check(ty, r);
+        w.path.pop();
+    }
+}
+
+/// Checks member `at` of the message against the named definition of the profile.
+fn check_def(w: &mut Walker, def: &str, at: &'static str, n: usize) {
+    let Some(&sym) = w.rules.syms.get(def) else { return };
+    let Some(&ty) = w.prof.defs.get(sym as usize) else { return };
+    if ty != rules::UNDEFINED {
+        w.path.push(Seg::Name(at));
+        w.check(ty, n);
+        w.path.pop();
+    }
+}
+
+/// The rule for `method` in the first profile of the chain that knows it, checked against
+/// the kind of message (request or notification) and the direction it travels.
+fn find(
+    w: &mut Walker,
+    chain: &[&'static Profile],
+    method: &str,
+    request: Option<bool>,
+    dir: Direction,
+    response: bool,
+) -> Option<(&'static Profile, &'static MethodRule)> {
+    let at = if response { None } else { Some("method") };
+    let Some((prof, all)) = chain.iter().find_map(|p| p.methods.get(method).map(|m| (*p, m))) else {
+        let m = method.to_string();
+        w.report(Severity::Error, codes::UNKNOWN_METHOD, at, || format!("`{m}` is not a method of this protocol version"));
+        return None;
+    };
+    let of_kind: Vec<&MethodRule> = all.iter().filter(|r| request.is_none_or(|q| r.result.is_some() == q)).collect();
+    if of_kind.is_empty() {
+        let m = method.to_string();
+        let what = if request == Some(true) { "a notification; it takes no id" } else { "a request; it needs an id" };
+        w.report(Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is {what}"));
+        return None;
+    }
+    // A response travels against its request.
+    let sender = match (dir, response) {
+        (d, false) => d,
+        (Direction::ClientToServer, true) => Direction::ServerToClient,
+        (Direction::ServerToClient, true) => Direction::ClientToServer,
+    };
+    let Some(rule) = of_kind.iter().find(|r| match r.dir {
+        Dir::Both => true,
+        Dir::ClientToServer => sender == Direction::ClientToServer,
+        Dir::ServerToClient => sender == Direction::ServerToClient,
+    }) else {
+        let m = method.to_string();
+        let who = if of_kind[0].dir == Dir::ClientToServer { "the client" } else { "the server (agent)" };
+        let what = if response { "answered" } else { "sent" };
+        w.report(Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is only {what} by {who}"));
+        return None;
+    };
+    if let Some(warning) = &rule.warning {
+        let text: &str = warning;
+        w.report(Severity::Warning, codes::TOLERATED, at, || text.to_string());
+    }
+    Some((prof, *rule))
 }

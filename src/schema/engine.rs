@@ -1,0 +1,542 @@
+//! The interpreter: walks one value of a tape against one type of the rules, recording
+//! issues with JSON-pointer paths. Alternatives are tried quietly (counting, not
+//! describing, failures); only the branch that explains a failure best is walked again
+//! to describe it, so valid messages cost no allocation beyond the path stack.
+
+use super::rules::{Basic, Format, Lit, Profile, Rules, Ty, TyId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR, UNDEFINED};
+use super::tape::{Kind, Tape};
+use super::{codes, Issue, Severity};
+
+/// At most this many issues are described per message.
+pub const MAX_ISSUES: usize = 64;
+
+#[derive(Clone, Copy)]
+pub enum Seg {
+    /// A member, by the tape index of its key.
+    Key(u32),
+    Index(u32),
+    Name(&'static str),
+}
+
+pub struct Walker<'a> {
+    pub rules: &'static Rules,
+    pub prof: &'static Profile,
+    pub tape: &'a Tape<'a>,
+    pub path: Vec<Seg>,
+    pub issues: Vec<Issue>,
+    /// > 0 while trying alternatives: failures are only counted.
+    quiet: u32,
+    qerrors: usize,
+    qwarnings: usize,
+    /// Scratch for matching members to declared properties.
+    found: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl<'a> Walker<'a> {
+    pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>) -> Self {
+        Walker { rules, prof, tape, path: Vec::new(), issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found: Vec::new() }
+    }
+
+    /// The JSON pointer of the current position, with `extra` appended.
+    pub fn pointer(&self, extra: Option<&str>) -> String {
+        let mut out = String::new();
+        let mut seg = |s: &str| {
+            out.push('/');
+            for c in s.chars() {
+                match c {
+                    '~' => out.push_str("~0"),
+                    '/' => out.push_str("~1"),
+                    c => out.push(c),
+                }
+            }
+        };
+        for s in &self.path {
+            match *s {
+                Seg::Key(k) => seg(&self.tape.str(&self.tape.nodes[k as usize])),
+                Seg::Index(i) => seg(&i.to_string()),
+                Seg::Name(n) => seg(n),
+            }
+        }
+        if let Some(e) = extra {
+            seg(e);
+        }
+        out
+    }
+
+    pub fn report(&mut self, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
+        if self.quiet > 0 {
+            match severity {
+                Severity::Error => self.qerrors += 1,
+                Severity::Warning => self.qwarnings += 1,
+            }
+            return;
+        }
+        if self.issues.len() < MAX_ISSUES {
+            let path = self.pointer(at);
+            self.issues.push(Issue { path, code, message: message(), severity });
+        }
+    }
+
+    fn error(&mut self, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) -> bool {
+        self.report(Severity::Error, code, at, message);
+        false
+    }
+
+    /// Runs `t` quietly: (valid, errors counted, warnings counted).
+    fn trial(&mut self, t: TyId, n: usize) -> (bool, usize, usize) {
+        let (e, w) = (self.qerrors, self.qwarnings);
+        self.quiet += 1;
+        let ok = self.check(t, n);
+        self.quiet -= 1;
+        (ok, self.qerrors - e, self.qwarnings - w)
+    }
+
+    /// Accepts a branch that passed a trial: walked again aloud only to keep its warnings.
+    fn accept(&mut self, t: TyId, n: usize, warnings: usize) -> bool {
+        if warnings > 0 && self.quiet == 0 {
+            self.check(t, n);
+        }
+        true
+    }
+
+    fn kind_name(&self, n: usize) -> &'static str {
+        let node = &self.tape.nodes[n];
+        match node.kind {
+            Kind::Null => "null",
+            Kind::Bool => "a boolean",
+            Kind::Num if self.tape.is_integer(node) => "an integer",
+            Kind::Num => "a number",
+            Kind::Str => "a string",
+            Kind::Arr => "an array",
+            Kind::Obj => "an object",
+        }
+    }
+
+    fn bits(&self, n: usize) -> u8 {
+        let node = &self.tape.nodes[n];
+        match node.kind {
+            Kind::Null => T_NULL,
+            Kind::Bool => T_BOOL,
+            Kind::Num if self.tape.is_integer(node) => T_INT | T_NUM,
+            Kind::Num => T_NUM,
+            Kind::Str => T_STR,
+            Kind::Arr => T_ARR,
+            Kind::Obj => T_OBJ,
+        }
+    }
+
+    /// Which JSON types `t` can accept at all (0 = any): decides how a failed union is told.
+    fn admits(&self, t: TyId, depth: u32) -> u8 {
+        const ALL: u8 = 0x7F;
+        if depth > 16 {
+            return ALL;
+        }
+        let m = match &self.rules.tys[t as usize] {
+            Ty::Basic(b) if b.mask != 0 => b.mask | if b.mask & T_NUM != 0 { T_INT } else { 0 },
+            Ty::Const(l) => lit_bits(l),
+            Ty::Enum(ls) => ls.iter().fold(0, |m, l| m | lit_bits(l)),
+            Ty::Tag { .. } => T_OBJ,
+            Ty::Ref(s) => match self.prof.defs.get(*s as usize) {
+                Some(&d) if d != UNDEFINED => self.admits(d, depth + 1),
+                _ => ALL,
+            },
+            Ty::All(v) => v.iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
+            Ty::AnyOf(v) | Ty::OneOf(v) => v.iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
+            Ty::Tolerate(a, b) => self.admits(*a, depth + 1) | self.admits(*b, depth + 1),
+            _ => ALL,
+        };
+        if m == 0 {
+            ALL
+        } else {
+            m
+        }
+    }
+
+    pub fn check(&mut self, t: TyId, n: usize) -> bool {
+        let rules = self.rules;
+        match &rules.tys[t as usize] {
+            Ty::Any => true,
+            Ty::Ref(s) => match self.prof.defs.get(*s as usize) {
+                Some(&d) if d != UNDEFINED => self.check(d, n),
+                _ => true,
+            },
+            Ty::Basic(b) => self.basic(b, n),
+            Ty::Const(l) => self.literal(std::slice::from_ref(l), n),
+            Ty::Enum(ls) => self.literal(ls, n),
+            Ty::All(v) => {
+                // Every part is walked, so all of their issues are told.
+                let mut ok = true;
+                for &x in v {
+                    ok &= self.check(x, n);
+                }
+                ok
+            }
+            Ty::AnyOf(v) => self.any_of(v, n, false),
+            Ty::OneOf(v) => self.any_of(v, n, true),
+            Ty::Not(x) => {
+                let (ok, _, _) = self.trial(*x, n);
+                !ok || self.error(codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
+            }
+            Ty::Tag { key, variants, other } => self.tag(key, variants, *other, n),
+            Ty::Tolerate(a, b) => {
+                let (ok, _, w) = self.trial(*a, n);
+                if ok {
+                    return self.accept(*a, n, w);
+                }
+                let (ok, _, w) = self.trial(*b, n);
+                if ok {
+                    self.accept(*b, n, w);
+                    self.report(Severity::Warning, codes::TOLERATED, None, || {
+                        "does not match the schema but is a shape real peers send; tolerated".into()
+                    });
+                    return true;
+                }
+                self.check(*a, n)
+            }
+        }
+    }
+
+    fn any_of(&mut self, v: &[TyId], n: usize, exactly_one: bool) -> bool {
+        let mut best: Option<(usize, TyId)> = None;
+        let mut passed: Option<(TyId, usize)> = None;
+        let kind = self.bits(n);
+        // Alternatives of other JSON types cannot match: when one is left, it is walked
+        // once, aloud (type-disjoint unions, e.g. recursive JSON values, stay linear).
+        let mut admitting = v.iter().filter(|&&x| self.admits(x, 0) & kind != 0);
+        if let (Some(&x), None) = (admitting.next(), admitting.next()) {
+            return self.check(x, n);
+        }
+        let mut admitted = 0u8;
+        for &x in v {
+            let (ok, errors, warnings) = self.trial(x, n);
+            if ok {
+                if !exactly_one {
+                    return self.accept(x, n, warnings);
+                }
+                if passed.is_some() {
+                    return self.error(codes::AMBIGUOUS, None, || "matches more than one of the alternatives".into());
+                }
+                passed = Some((x, warnings));
+                continue;
+            }
+            let admits = self.admits(x, 0);
+            admitted |= admits;
+            if admits & kind != 0 && best.is_none_or(|(e, _)| errors < e) {
+                best = Some((errors, x));
+            }
+        }
+        if let Some((x, w)) = passed {
+            return self.accept(x, n, w);
+        }
+        match best {
+            Some((_, x)) if self.quiet == 0 => self.check(x, n),
+            Some(_) => self.error(codes::WRONG_TYPE, None, String::new),
+            None => {
+                let found = self.kind_name(n);
+                self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(admitted)))
+            }
+        }
+    }
+
+    fn literal(&mut self, lits: &[Lit], n: usize) -> bool {
+        let tape = self.tape;
+        let node = &tape.nodes[n];
+        let hit = lits.iter().any(|l| match (l, node.kind) {
+            (Lit::Str(s), Kind::Str) => {
+                if node.flag {
+                    *tape.str(node) == **s
+                } else {
+                    tape.raw(node) == &**s
+                }
+            }
+            (Lit::Num(x), Kind::Num) => tape.num(node) == *x,
+            (Lit::Bool(b), Kind::Bool) => node.flag == *b,
+            _ => false,
+        });
+        if hit {
+            return true;
+        }
+        let bits = lits.iter().fold(0, |m, l| m | lit_bits(l));
+        if bits & self.bits(n) == 0 {
+            let found = self.kind_name(n);
+            return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
+        }
+        let got = tape.raw(node);
+        self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(lits)))
+    }
+
+    fn tag(&mut self, key: &'static str, variants: &'static [(Box<str>, TyId)], other: Option<TyId>, n: usize) -> bool {
+        let tape = self.tape;
+        if tape.nodes[n].kind != Kind::Obj {
+            let found = self.kind_name(n);
+            return self.error(codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
+        }
+        let Some(v) = tape.get(n, key) else {
+            return self.error(codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
+        };
+        if tape.nodes[v].kind != Kind::Str {
+            let found = self.kind_name(v);
+            return self.error(codes::WRONG_TYPE, Some(key), || format!("expected a string, found {found}"));
+        }
+        let value = tape.str(&tape.nodes[v]);
+        match variants.binary_search_by(|(k, _)| (**k).cmp(&*value)) {
+            Ok(i) => self.check(variants[i].1, n),
+            Err(_) => match other {
+                Some(o) => self.check(o, n),
+                None => self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
+                    let names: Vec<&str> = variants.iter().map(|(k, _)| &**k).collect();
+                    format!("unknown `{key}` \"{value}\"; expected one of {}", names.join(", "))
+                }),
+            },
+        }
+    }
+
+    fn basic(&mut self, b: &'static Basic, n: usize) -> bool {
+        let tape = self.tape;
+        let node = tape.nodes[n];
+        if b.mask != 0 && self.bits(n) & b.mask == 0 {
+            let found = self.kind_name(n);
+            return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(b.mask)));
+        }
+        match node.kind {
+            Kind::Num => {
+                let x = tape.num(&node);
+                if b.min.is_some_and(|m| x < m) || b.max.is_some_and(|m| x > m) {
+                    return self.error(codes::OUT_OF_RANGE, None, || format!("{x} is outside {}", range(b.min, b.max)));
+                }
+                true
+            }
+            Kind::Str => self.string(b, n),
+            Kind::Arr => {
+                let count = node.start;
+                if b.count.0.is_some_and(|m| count < m) || b.count.1.is_some_and(|m| count > m) {
+                    return self.error(codes::OUT_OF_RANGE, None, || {
+                        let r = range(b.count.0.map(f64::from), b.count.1.map(f64::from));
+                        format!("{count} items, expected {r}")
+                    });
+                }
+                let Some(items) = b.items else { return true };
+                let mut ok = true;
+                for (i, v) in tape.items(n).enumerate() {
+                    self.path.push(Seg::Index(i as u32));
+                    ok &= self.check(items, v);
+                    self.path.pop();
+                }
+                ok
+            }
+            Kind::Obj if !b.props.is_empty() || b.rest.is_some() => self.object(b, n),
+            _ => true,
+        }
+    }
+
+    fn string(&mut self, b: &'static Basic, n: usize) -> bool {
+        let tape = self.tape;
+        let node = &tape.nodes[n];
+        if b.len.0.is_some() || b.len.1.is_some() {
+            let len = tape.str(node).chars().count() as u32;
+            if b.len.0.is_some_and(|m| len < m) || b.len.1.is_some_and(|m| len > m) {
+                let r = range(b.len.0.map(f64::from), b.len.1.map(f64::from));
+                return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {r}"));
+            }
+        }
+        match b.format {
+            Some(Format::Uri) if !is_uri(&tape.str(node)) => {
+                return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into())
+            }
+            Some(Format::DateTime) if !is_date_time(&tape.str(node)) => {
+                return self.error(codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
+            }
+            _ => {}
+        }
+        if let Some(p) = &b.pattern {
+            if !super::pattern::matches(p, &tape.str(node)) {
+                return self.error(codes::PATTERN, None, || format!("does not match the pattern {p}"));
+            }
+        }
+        true
+    }
+
+    fn object(&mut self, b: &'static Basic, n: usize) -> bool {
+        let tape = self.tape;
+        let props = &b.props;
+        let base = self.found.len();
+        self.found.resize(base + props.len(), NONE);
+        let mut ok = true;
+        for (k, v) in tape.members(n) {
+            let hit = {
+                let key = tape.str(&tape.nodes[k]);
+                props.binary_search_by(|p| (*p.name).cmp(&*key)).ok()
+            };
+            match (hit, b.rest) {
+                (Some(i), _) => self.found[base + i] = k as u32,
+                (None, Some(rest)) => {
+                    self.path.push(Seg::Key(k as u32));
+                    ok &= self.check(rest, v);
+                    self.path.pop();
+                }
+                (None, None) => {}
+            }
+        }
+        for (i, p) in props.iter().enumerate() {
+            let k = self.found[base + i];
+            if k == NONE {
+                if p.required {
+                    let by_alias = props.iter().enumerate().any(|(j, q)| {
+                        q.alias_of.as_deref() == Some(&*p.name) && self.found[base + j] != NONE
+                    });
+                    if !by_alias {
+                        let name: &'static str = &p.name;
+                        ok = self.error(codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
+                    }
+                }
+                continue;
+            }
+            self.path.push(Seg::Key(k));
+            if let Some(target) = &p.alias_of {
+                let name: &'static str = &p.name;
+                self.report(Severity::Warning, codes::TOLERATED, None, || {
+                    format!("`{name}` is the older name of `{target}`; tolerated")
+                });
+            }
+            ok &= self.check(p.ty, k as usize + 1);
+            self.path.pop();
+        }
+        self.found.truncate(base);
+        ok
+    }
+}
+
+fn lit_bits(l: &Lit) -> u8 {
+    match l {
+        Lit::Str(_) => T_STR,
+        Lit::Num(x) if x.fract() == 0.0 => T_INT | T_NUM,
+        Lit::Num(_) => T_NUM,
+        Lit::Bool(_) => T_BOOL,
+    }
+}
+
+fn type_names(mask: u8) -> String {
+    let names = [
+        (T_OBJ, "an object"),
+        (T_ARR, "an array"),
+        (T_STR, "a string"),
+        (T_NUM, "a number"),
+        (T_INT, "an integer"),
+        (T_BOOL, "a boolean"),
+        (T_NULL, "null"),
+    ];
+    let mut v: Vec<&str> = Vec::new();
+    for (bit, name) in names {
+        // "a number" already covers integers.
+        if mask & bit != 0 && !(bit == T_INT && mask & T_NUM != 0) {
+            v.push(name);
+        }
+    }
+    if v.is_empty() {
+        return "nothing".into();
+    }
+    v.join(" or ")
+}
+
+fn quote(kind: Kind, raw: &str) -> String {
+    if kind == Kind::Str {
+        format!("\"{raw}\"")
+    } else {
+        raw.to_string()
+    }
+}
+
+fn list(lits: &[Lit]) -> String {
+    let shown: Vec<String> = lits
+        .iter()
+        .take(12)
+        .map(|l| match l {
+            Lit::Str(s) => format!("\"{s}\""),
+            Lit::Num(x) => x.to_string(),
+            Lit::Bool(b) => b.to_string(),
+        })
+        .collect();
+    let more = if lits.len() > 12 { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+fn range(lo: Option<f64>, hi: Option<f64>) -> String {
+    match (lo, hi) {
+        (Some(l), Some(h)) => format!("{l}..={h}"),
+        (Some(l), None) => format!(">= {l}"),
+        (None, Some(h)) => format!("<= {h}"),
+        (None, None) => "any".into(),
+    }
+}
+
+/// An absolute URI by RFC 3986's character rules: a scheme, `:`, then only URI characters
+/// and well-formed percent escapes.
+pub fn is_uri(s: &str) -> bool {
+    let Some((scheme, rest)) = s.split_once(':') else { return false };
+    let mut sc = scheme.bytes();
+    if !sc.next().is_some_and(|c| c.is_ascii_alphabetic()) || !sc.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) {
+        return false;
+    }
+    let b = rest.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'%' {
+            if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)) {
+                return false;
+            }
+            i += 3;
+            continue;
+        }
+        if !(c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&c)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// RFC 3339 `date-time`: `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`.
+pub fn is_date_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let d = b.get(r)?;
+        d.iter().all(u8::is_ascii_digit).then(|| d.iter().fold(0, |a, &c| a * 10 + u32::from(c - b'0')))
+    };
+    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) =
+        (num(0..4), num(5..7), num(8..10), num(11..13), num(14..16), num(17..19))
+    else {
+        return false;
+    };
+    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !matches!(b.get(10), Some(b'T' | b't'))
+        || b.get(13) != Some(&b':') || b.get(16) != Some(&b':')
+    {
+        return false;
+    }
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if !(1..=12).contains(&mo) || d == 0 || d > days[mo as usize - 1] || h > 23 || mi > 59 || sec > 60 {
+        return false;
+    }
+    let mut i = 19;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let st = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == st {
+            return false;
+        }
+    }
+    match b.get(i) {
+        Some(b'Z' | b'z') => i + 1 == b.len(),
+        Some(b'+' | b'-') => {
+            let (Some(oh), Some(om)) = (num(i + 1..i + 3), num(i + 4..i + 6)) else { return false };
+            b.get(i + 3) == Some(&b':') && oh < 24 && om < 60 && i + 6 == b.len()
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,438 @@
+//! A flat, borrowed view of one JSON text: every value is one `Node` in document order,
+//! containers know where their subtree ends. Built by an iterative parser, so nesting
+//! depth costs heap (bounded by the limit), never stack; strings stay in the source and
+//! are unescaped only when something needs their text.
+
+use std::borrow::Cow;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Bool,
+    Num,
+    Str,
+    Arr,
+    Obj,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub kind: Kind,
+    /// Str: the text holds a backslash escape. Num: fractional or exponent syntax.
+    /// Bool: the value.
+    pub flag: bool,
+    /// Str/Num: byte range in the source (strings without quotes).
+    /// Arr/Obj: `start` = number of elements (members), `end` = index after the subtree.
+    pub start: u32,
+    pub end: u32,
+}
+
+pub struct Tape<'a> {
+    pub src: &'a str,
+    pub nodes: Vec<Node>,
+}
+
+/// Why a text is not a JSON document (or is one we refuse).
+#[derive(Debug, PartialEq, Eq)]
+pub enum TapeError {
+    Syntax { offset: usize, what: &'static str },
+    TooDeep { offset: usize },
+}
+
+impl<'a> Tape<'a> {
+    /// Parses `src` fully (RFC 8259, as strict as serde_json), allowing at most `max_depth`
+    /// nested arrays/objects.
+    pub fn parse(src: &'a str, max_depth: usize) -> Result<Tape<'a>, TapeError> {
+        let mut p = Parser { b: src.as_bytes(), i: 0, nodes: Vec::with_capacity(src.len() / 8 + 4) };
+        p.document(max_depth)?;
+        Ok(Tape { src, nodes: p.nodes })
+    }
+
+    pub fn raw(&self, n: &Node) -> &'a str {
+        // Ranges come from the parser and fall on ASCII delimiters, so they are char boundaries.
+        self.src.get(n.start as usize..n.end as usize).unwrap_or("")
+    }
+
+    /// The text of a string node, unescaped.
+    pub fn str(&self, n: &Node) -> Cow<'a, str> {
+        let raw = self.raw(n);
+        if n.flag {
+            Cow::Owned(unescape(raw))
+        } else {
+            Cow::Borrowed(raw)
+        }
+    }
+
+    pub fn num(&self, n: &Node) -> f64 {
+        self.raw(n).parse::<f64>().unwrap_or(f64::NAN)
+    }
+
+    /// JSON Schema's notion: a number with no fractional part (`1.0` counts).
+    pub fn is_integer(&self, n: &Node) -> bool {
+        !n.flag || self.num(n).fract() == 0.0
+    }
+
+    /// Index of the first child of a container, and the children (values for arrays;
+    /// key, value pairs for objects) follow each other through `next`.
+    pub fn next(&self, i: usize) -> usize {
+        match self.nodes[i].kind {
+            Kind::Arr | Kind::Obj => self.nodes[i].end as usize,
+            _ => i + 1,
+        }
+    }
+
+    /// Member (key index, value index) pairs of the object at `i`.
+    pub fn members(&self, i: usize) -> Members<'_, 'a> {
+        Members { tape: self, at: i + 1, left: self.nodes[i].start as usize }
+    }
+
+    /// Element indices of the array at `i`.
+    pub fn items(&self, i: usize) -> Items<'_, 'a> {
+        Items { tape: self, at: i + 1, left: self.nodes[i].start as usize }
+    }
+
+    /// The value of member `key` (the last one, as JSON parsers keep it).
+    pub fn get(&self, obj: usize, key: &str) -> Option<usize> {
+        self.members(obj).filter(|&(k, _)| self.key_is(k, key)).map(|(_, v)| v).last()
+    }
+
+    pub fn key_is(&self, k: usize, key: &str) -> bool {
+        let n = &self.nodes[k];
+        if n.flag {
+            self.str(n) == key
+        } else {
+            self.raw(n) == key
+        }
+    }
+}
+
+pub struct Members<'t, 'a> {
+    tape: &'t Tape<'a>,
+    at: usize,
+    left: usize,
+}
+
+impl Iterator for Members<'_, '_> {
+    type Item = (usize, usize);
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let k = self.at;
+        let v = k + 1;
+        self.at = self.tape.next(v);
+        Some((k, v))
+    }
+}
+
+pub struct Items<'t, 'a> {
+    tape: &'t Tape<'a>,
+    at: usize,
+    left: usize,
+}
+
+impl Iterator for Items<'_, '_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let v = self.at;
+        self.at = self.tape.next(v);
+        Some(v)
+    }
+}
+
+struct Parser<'b> {
+    b: &'b [u8],
+    i: usize,
+    nodes: Vec<Node>,
+}
+
+/// An open container: its node index and whether a key is expected next (objects).
+struct Open {
+    node: usize,
+    is_obj: bool,
+}
+
+impl Parser<'_> {
+    fn err(&self, what: &'static str) -> TapeError {
+        TapeError::Syntax { offset: self.i, what }
+    }
+
+    fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn document(&mut self, max_depth: usize) -> Result<(), TapeError> {
+        let mut stack: Vec<Open> = Vec::new();
+        self.ws();
+        // State machine: parse a value; after it, close containers or read separators.
+        'value: loop {
+            self.ws();
+            let c = *self.b.get(self.i).ok_or_else(|| self.err("unexpected end of input, expected a value"))?;
+            match c {
+                b'{' | b'[' => {
+                    if stack.len() >= max_depth {
+                        return Err(TapeError::TooDeep { offset: self.i });
+                    }
+                    let is_obj = c == b'{';
+                    let node = self.nodes.len();
+                    self.nodes.push(Node { kind: if is_obj { Kind::Obj } else { Kind::Arr }, flag: false, start: 0, end: 0 });
+                    self.i += 1;
+                    self.ws();
+                    let close = if is_obj { b'}' } else { b']' };
+                    if self.b.get(self.i) == Some(&close) {
+                        self.i += 1;
+                        self.nodes[node].end = self.nodes.len() as u32;
+                    } else {
+                        stack.push(Open { node, is_obj });
+                        if is_obj {
+                            self.key()?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b'"' => self.string()?,
+                b't' => self.word(b"true", Kind::Bool, true)?,
+                b'f' => self.word(b"false", Kind::Bool, false)?,
+                b'n' => self.word(b"null", Kind::Null, false)?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return Err(self.err("expected a value")),
+            }
+            // A value is complete: separators and closings.
+            loop {
+                let Some(top) = stack.last() else {
+                    self.ws();
+                    if self.i != self.b.len() {
+                        return Err(self.err("trailing characters after the JSON value"));
+                    }
+                    return Ok(());
+                };
+                let (node, is_obj) = (top.node, top.is_obj);
+                self.ws();
+                match self.b.get(self.i) {
+                    Some(b',') => {
+                        self.i += 1;
+                        self.nodes[node].start += 1;
+                        if is_obj {
+                            self.ws();
+                            self.key()?;
+                        }
+                        continue 'value;
+                    }
+                    Some(b'}') if is_obj => {}
+                    Some(b']') if !is_obj => {}
+                    _ => return Err(self.err(if is_obj { "expected ',' or '}'" } else { "expected ',' or ']'" })),
+                }
+                self.i += 1;
+                self.nodes[node].start += 1;
+                self.nodes[node].end = self.nodes.len() as u32;
+                stack.pop();
+            }
+        }
+    }
+
+    fn key(&mut self) -> Result<(), TapeError> {
+        if self.b.get(self.i) != Some(&b'"') {
+            return Err(self.err("expected a string key"));
+        }
+        self.string()?;
+        self.ws();
+        if self.b.get(self.i) != Some(&b':') {
+            return Err(self.err("expected ':' after the key"));
+        }
+        self.i += 1;
+        Ok(())
+    }
+
+    fn word(&mut self, w: &'static [u8], kind: Kind, flag: bool) -> Result<(), TapeError> {
+        if self.b.get(self.i..self.i + w.len()) != Some(w) {
+            return Err(self.err("invalid literal"));
+        }
+        self.nodes.push(Node { kind, flag, start: self.i as u32, end: (self.i + w.len()) as u32 });
+        self.i += w.len();
+        Ok(())
+    }
+
+    fn digits(&mut self) -> usize {
+        let s = self.i;
+        while matches!(self.b.get(self.i), Some(b'0'..=b'9')) {
+            self.i += 1;
+        }
+        self.i - s
+    }
+
+    fn number(&mut self) -> Result<(), TapeError> {
+        let start = self.i;
+        if self.b[self.i] == b'-' {
+            self.i += 1;
+        }
+        match self.b.get(self.i) {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.err("invalid number")),
+        }
+        let mut frac = false;
+        if self.b.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            frac = true;
+            if self.digits() == 0 {
+                return Err(self.err("invalid number: digits expected after '.'"));
+            }
+        }
+        if matches!(self.b.get(self.i), Some(b'e' | b'E')) {
+            self.i += 1;
+            frac = true;
+            if matches!(self.b.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.err("invalid number: digits expected in the exponent"));
+            }
+        }
+        let raw = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
+        if (frac || raw.len() > 300) && !raw.parse::<f64>().is_ok_and(f64::is_finite) {
+            return Err(self.err("number out of range"));
+        }
+        self.nodes.push(Node { kind: Kind::Num, flag: frac, start: start as u32, end: self.i as u32 });
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Result<u32, TapeError> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let c = *self.b.get(self.i).ok_or_else(|| self.err("unexpected end in \\u escape"))?;
+            let d = (c as char).to_digit(16).ok_or_else(|| self.err("invalid \\u escape"))?;
+            v = v * 16 + d;
+            self.i += 1;
+        }
+        Ok(v)
+    }
+
+    fn string(&mut self) -> Result<(), TapeError> {
+        self.i += 1;
+        let start = self.i;
+        let mut esc = false;
+        loop {
+            let c = *self.b.get(self.i).ok_or_else(|| self.err("unterminated string"))?;
+            match c {
+                b'"' => break,
+                b'\\' => {
+                    esc = true;
+                    self.i += 1;
+                    let e = *self.b.get(self.i).ok_or_else(|| self.err("unterminated string"))?;
+                    self.i += 1;
+                    match e {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                        b'u' => {
+                            let u = self.hex4()?;
+                            if (0xD800..0xDC00).contains(&u) {
+                                if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
+                                    return Err(self.err("lone leading surrogate in \\u escape"));
+                                }
+                                self.i += 2;
+                                let lo = self.hex4()?;
+                                if !(0xDC00..0xE000).contains(&lo) {
+                                    return Err(self.err("invalid surrogate pair in \\u escape"));
+                                }
+                            } else if (0xDC00..0xE000).contains(&u) {
+                                return Err(self.err("lone trailing surrogate in \\u escape"));
+                            }
+                        }
+                        _ => return Err(self.err("invalid escape")),
+                    }
+                }
+                0..=0x1F => return Err(self.err("control character in string")),
+                _ => self.i += 1,
+            }
+        }
+        self.nodes.push(Node { kind: Kind::Str, flag: esc, start: start as u32, end: self.i as u32 });
+        self.i += 1;
+        Ok(())
+    }
+}
+
+/// Unescapes the inside of a JSON string the parser already checked.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut it = raw.chars();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('u') => {
+                let hex = |it: &mut std::str::Chars| {
+                    let s: String = it.take(4).collect();
+                    u32::from_str_radix(&s, 16).unwrap_or(0xFFFD)
+                };
+                let mut u = hex(&mut it);
+                if (0xD800..0xDC00).contains(&u) {
+                    it.next();
+                    it.next();
+                    let lo = hex(&mut it);
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                }
+                out.push(char::from_u32(u).unwrap_or('\u{FFFD}'));
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agrees_with_serde_json_on_validity() {
+        for text in [
+            "{}", "[]", "[1,2,[3,{}]]", r#"{"a":"\u00e9\ud83d\ude00","b":-0.5e3}"#, " 1 ", "null", "0",
+            "01", "1.", "-", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "\"\\ud800\"", "\"\\udc00\"", "[1] 2",
+            "\"a\u{1}\"", "1e400", &"9".repeat(400), "tru", "{\"a\":}", "", "   ",
+        ] {
+            let ours = Tape::parse(text, 128).is_ok();
+            let serde = serde_json::from_str::<serde_json::Value>(text).is_ok();
+            assert_eq!(ours, serde, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn structure_and_strings() {
+        let t = Tape::parse(r#"{"a":[1,2.5,"x\n"],"b":{"c":null},"a":true}"#, 8).unwrap();
+        assert_eq!(t.nodes[0].start, 3);
+        let a = t.get(0, "a").unwrap();
+        assert_eq!(t.nodes[a].kind, Kind::Bool, "the last duplicate wins");
+        let items: Vec<_> = t.items(2).map(|i| t.nodes[i].kind).collect();
+        assert_eq!(items, vec![Kind::Num, Kind::Num, Kind::Str]);
+        assert_eq!(t.str(&t.nodes[5]), "x\n");
+        assert!(t.is_integer(&t.nodes[3]) && !t.is_integer(&t.nodes[4]));
+    }
+
+    #[test]
+    fn depth_is_limited_without_recursion() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert!(matches!(Tape::parse(&deep, 256), Err(TapeError::TooDeep { .. })));
+        let ok = "[".repeat(256) + &"]".repeat(256);
+        assert!(Tape::parse(&ok, 256).is_ok());
+    }
+}
