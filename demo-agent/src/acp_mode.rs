@@ -248,7 +248,7 @@ impl AcpDemo {
     fn cancel(&mut self, session: &str, out: &mut Out) {
         let Some(turn) = self.turns.get_mut(session) else { return };
         if let Some((_, Ask::Permission { tool, .. } | Ask::Read { tool, .. } | Ask::Write { tool, .. })) = turn.waiting.take() {
-            self.report(session, Update::ToolUpdate { id: tool, status: "cancelled".into(), content: Vec::new() }, out);
+            self.report(session, Update::ToolStatus { id: tool, status: "cancelled".into(), content: Vec::new() }, out);
         }
         self.finish(session, Ok("cancelled"), out);
     }

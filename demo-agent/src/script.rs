@@ -143,8 +143,8 @@ fn plan(cx: &Context) -> Vec<Step> {
             .collect(),
     };
     let mut steps = vec![Step::Update(at(0, None)), Step::Pause(CHUNK_DELAY_MS)];
-    for i in 0..names.len() {
-        steps.extend([Step::Update(at(i, Some(i))), Step::Pause(CHUNK_DELAY_MS), cx.say(format!("{}. ", names[i])), Step::Pause(CHUNK_DELAY_MS)]);
+    for (i, name) in names.iter().enumerate() {
+        steps.extend([Step::Update(at(i, Some(i))), Step::Pause(CHUNK_DELAY_MS), cx.say(format!("{name}. ")), Step::Pause(CHUNK_DELAY_MS)]);
     }
     steps.push(Step::Update(at(names.len(), None)));
     steps.push(cx.say("The plan is done."));
@@ -158,9 +158,9 @@ fn tool(cx: &Context) -> Vec<Step> {
     vec![
         Step::Update(Update::ToolCall { id: id.clone(), title: format!("Edit {path}"), kind: "edit".into(), status: "pending".into(), content: vec![] }),
         Step::Pause(CHUNK_DELAY_MS),
-        Step::Update(Update::ToolUpdate { id: id.clone(), status: "in_progress".into(), content: vec![] }),
+        Step::Update(Update::ToolStatus { id: id.clone(), status: "in_progress".into(), content: vec![] }),
         Step::Pause(CHUNK_DELAY_MS),
-        Step::Update(Update::ToolUpdate {
+        Step::Update(Update::ToolStatus {
             id,
             status: "completed".into(),
             content: vec![ToolContent::Text { text: "Replaced one line.".into() }, diff],
@@ -219,7 +219,7 @@ fn usage(cx: &Context) -> Vec<Step> {
 pub fn after(ask: &Ask, turn: usize, outcome: Result<Value, ProtocolError>) -> Vec<Step> {
     let say = |t: String| Step::Update(Update::Agent { message_id: format!("msg_{turn}_agent"), text: t });
     let tool_status = |tool: &str, status: &str, content: Vec<ToolContent>| {
-        Step::Update(Update::ToolUpdate { id: tool.to_owned(), status: status.into(), content })
+        Step::Update(Update::ToolStatus { id: tool.to_owned(), status: status.into(), content })
     };
     let mut steps = match (ask, outcome) {
         (Ask::Permission { tool, .. }, Ok(result)) => {
@@ -259,11 +259,11 @@ pub fn after(ask: &Ask, turn: usize, outcome: Result<Value, ProtocolError>) -> V
     steps
 }
 
-/// `text` in about `n` pieces, split at spaces where possible.
+/// `text` in about `n` pieces, split after spaces so words stay whole.
 fn split_in(text: &str, n: usize) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let size = chars.len().div_ceil(n.max(1)).max(1);
-    chars.chunks(size).map(|c| c.iter().collect()).collect()
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    let size = words.len().div_ceil(n.max(1)).max(1);
+    words.chunks(size).map(|w| w.concat()).collect()
 }
 
 #[cfg(test)]
@@ -331,7 +331,7 @@ mod tests {
         for (answer, status, end) in cases {
             let steps = after(&ask, 1, Ok(answer.clone()));
             let last_status = steps.iter().rev().find_map(|s| match s {
-                Step::Update(Update::ToolUpdate { status, .. }) => Some(status.clone()),
+                Step::Update(Update::ToolStatus { status, .. }) => Some(status.clone()),
                 _ => None,
             });
             assert_eq!(last_status.as_deref(), Some(status), "{answer}");

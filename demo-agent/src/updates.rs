@@ -13,8 +13,8 @@ pub enum Update {
     Thought { message_id: String, text: String },
     /// A tool call appears.
     ToolCall { id: String, title: String, kind: String, status: String, content: Vec<ToolContent> },
-    /// A tool call changes status (and gains content).
-    ToolUpdate { id: String, status: String, content: Vec<ToolContent> },
+    /// A tool call changes status (and may gain content).
+    ToolStatus { id: String, status: String, content: Vec<ToolContent> },
     Plan { entries: Vec<PlanEntry> },
     Usage { used: u64, size: u64 },
 }
@@ -53,7 +53,7 @@ impl Update {
                     "content": tool_content(content, v),
                 })
             }
-            Update::ToolUpdate { id, status, content } => {
+            Update::ToolStatus { id, status, content } => {
                 let mut u = json!({ "sessionUpdate": "tool_call_update", "toolCallId": id, "status": status });
                 if !content.is_empty() {
                     u["content"] = tool_content(content, v);

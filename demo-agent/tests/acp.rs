@@ -106,7 +106,8 @@ fn a_prompt_streams_a_thought_and_chunks_then_ends_the_turn() {
 #[test]
 fn keywords_choose_what_a_prompt_does() {
     // (prompt, version, update kinds that must appear, stop reason or error code)
-    let cases: &[(&str, u16, &[&str], Result<&str, i64>)] = &[
+    type Case<'a> = (&'a str, u16, &'a [&'a str], Result<&'a str, i64>);
+    let cases: &[Case] = &[
         ("make a plan", 1, &["plan", "agent_message_chunk"], Ok("end_turn")),
         ("make a plan", 2, &["plan_update", "agent_message_chunk"], Ok("end_turn")),
         ("use a tool", 1, &["tool_call", "tool_call_update"], Ok("end_turn")),
