@@ -1,0 +1,183 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The demo agent as an MCP server (`--mcp`), driven by the core's `McpClient` over its
+//! stdio, for every handshake version and the stateless era.
+
+mod support;
+
+use agentwire::jsonrpc::{Id, Outbound, ProtocolError};
+use agentwire::mcp::{ClientConfig, Event, McpClient, RequestOptions};
+use serde_json::{json, Value};
+use support::Agent;
+
+const HANDSHAKE: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const STATELESS: &str = "2026-07-28";
+
+fn connect(agent: &mut Agent, version: &str) -> McpClient {
+    let era = if version == STATELESS { "stateless" } else { "handshake" };
+    let config: ClientConfig = serde_json::from_value(json!({
+        "protocolVersions": [version],
+        "era": era,
+        "clientInfo": { "name": "demo-agent-test", "version": "1.0.0" },
+    }))
+    .expect("client config");
+    let mut c = McpClient::new(config);
+    let now = agent.now();
+    agent.send(c.initialize(now));
+    let seen = agent.until(&mut c, |e| matches!(e, Event::Initialized { .. } | Event::Closed { .. }));
+    match seen.last() {
+        Some(Event::Initialized { protocol_version, .. }) => assert_eq!(protocol_version, version),
+        other => panic!("{version}: {other:?}"),
+    }
+    c
+}
+
+/// Sends a call and waits for its answer; returns what came before it too.
+fn call(
+    agent: &mut Agent,
+    c: &mut McpClient,
+    make: impl FnOnce(&mut McpClient) -> Result<Outbound, ProtocolError>,
+) -> (Vec<Event>, Result<Value, ProtocolError>) {
+    let sent = make(c);
+    let id = agent.send(sent).id.expect("a request");
+    answer(agent, c, id)
+}
+
+fn answer(agent: &mut Agent, c: &mut McpClient, id: Id) -> (Vec<Event>, Result<Value, ProtocolError>) {
+    let mut seen = agent.until(c, |e| matches!(e, Event::Response { id: i, .. } | Event::Error { id: i, .. } if *i == id));
+    let outcome = match seen.pop() {
+        Some(Event::Response { result, .. }) => Ok(result),
+        Some(Event::Error { error, .. }) => Err(error),
+        other => panic!("{other:?}"),
+    };
+    (seen, outcome)
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+fn notified<'a>(events: &'a [Event], method: &str) -> Vec<&'a Value> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Notification { method: m, params: Some(p) } if m == method => Some(p),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_version_serves_tools_resources_prompts_and_completions() {
+    for version in HANDSHAKE.iter().copied().chain([STATELESS]) {
+        let mut agent = Agent::spawn(&["--mcp"]);
+        let mut c = connect(&mut agent, version);
+        let now = agent.now();
+
+        let (_, tools) = call(&mut agent, &mut c, |c| c.list_tools(None, now));
+        let tools = tools.expect("tools/list");
+        let names: Vec<&str> = tools["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str()).collect();
+        assert_eq!(names, ["echo", "add", "slow", "fail"], "{version}");
+        assert!(tools["tools"].as_array().expect("tools").iter().all(|t| t["inputSchema"]["type"] == "object"));
+
+        let (_, echo) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "hi" })), RequestOptions::default(), now));
+        assert_eq!(text(&echo.expect("echo")), "hi", "{version}");
+        let (_, sum) = call(&mut agent, &mut c, |c| c.call_tool("add", Some(json!({ "a": 2, "b": 3.5 })), RequestOptions::default(), now));
+        assert_eq!(text(&sum.expect("add")), "5.5", "{version}");
+        let (_, failed) = call(&mut agent, &mut c, |c| c.call_tool("fail", None, RequestOptions::default(), now));
+        assert_eq!(failed.expect("a result")["isError"], true, "{version}");
+
+        let (_, readme) = call(&mut agent, &mut c, |c| c.read_resource("demo://readme", now));
+        assert!(readme.expect("readme")["contents"][0]["text"].as_str().unwrap_or_default().contains("demo"), "{version}");
+        let (_, missing) = call(&mut agent, &mut c, |c| c.read_resource("demo://nothing", now));
+        assert_eq!(missing.expect_err("not found").code, -32002, "{version}");
+        let (_, templates) = call(&mut agent, &mut c, |c| c.list_resource_templates(None, now));
+        assert_eq!(templates.expect("templates")["resourceTemplates"][0]["uriTemplate"], "demo://echo/{text}", "{version}");
+
+        let (_, prompts) = call(&mut agent, &mut c, |c| c.list_prompts(None, now));
+        assert_eq!(prompts.expect("prompts")["prompts"][0]["name"], "greet", "{version}");
+        let (_, greet) = call(&mut agent, &mut c, |c| c.get_prompt("greet", Some(json!({ "name": "Ada" })), now));
+        assert_eq!(greet.expect("greet")["messages"][0]["content"]["text"], "Please greet Ada warmly.", "{version}");
+
+        let complete = json!({ "ref": { "type": "ref/prompt", "name": "greet" }, "argument": { "name": "name", "value": "a" } });
+        let (_, done) = call(&mut agent, &mut c, |c| c.complete(complete, now));
+        assert_eq!(done.expect("completion")["completion"]["values"], json!(["Ada", "Alan"]), "{version}");
+
+        assert!(agent.finish().success(), "{version}: exit code 0 when stdin closes");
+    }
+}
+
+#[test]
+fn slow_reports_progress_and_stops_when_cancelled() {
+    for version in HANDSHAKE.iter().copied().chain([STATELESS]) {
+        let mut agent = Agent::spawn(&["--mcp"]);
+        let mut c = connect(&mut agent, version);
+        let now = agent.now();
+        let with_progress = RequestOptions { reset_on_progress: true, ..RequestOptions::default() };
+        let (seen, done) = call(&mut agent, &mut c, |c| c.call_tool("slow", Some(json!({ "steps": 3, "delayMs": 20 })), with_progress, now));
+        let progress: Vec<f64> = seen
+            .iter()
+            .filter_map(|e| match e {
+                Event::Progress { id: Some(_), params, .. } => params["progress"].as_f64(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(progress, [1.0, 2.0, 3.0], "{version}");
+        assert_eq!(text(&done.expect("slow")), "slow finished", "{version}");
+
+        // Cancelled after the first progress: no answer comes, and the server goes on serving.
+        let now = agent.now();
+        let slow = agent.send(c.call_tool("slow", Some(json!({ "steps": 50, "delayMs": 50 })), with_progress, now)).id.expect("id");
+        agent.until(&mut c, |e| matches!(e, Event::Progress { .. }));
+        let cancel = c.cancel(&slow, Some("enough"));
+        agent.send(cancel);
+        let now = agent.now();
+        let (seen, echo) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "still here" })), RequestOptions::default(), now));
+        assert_eq!(text(&echo.expect("echo")), "still here", "{version}");
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        let now = agent.now();
+        let (after, _) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "x" })), RequestOptions::default(), now));
+        let late = seen.iter().chain(&after).filter(|e| matches!(e, Event::Progress { .. } | Event::Violation { .. })).count();
+        assert!(late <= 1, "{version}: the cancelled call went on: {seen:?} {after:?}");
+    }
+}
+
+#[test]
+fn subscriptions_and_logging_report_changes() {
+    for version in HANDSHAKE {
+        let mut agent = Agent::spawn(&["--mcp"]);
+        let mut c = connect(&mut agent, version);
+        let now = agent.now();
+        call(&mut agent, &mut c, |c| c.subscribe("demo://counter", now)).1.expect("subscribe");
+        call(&mut agent, &mut c, |c| c.set_logging_level("info", now)).1.expect("setLevel");
+        let (seen, _) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "x" })), RequestOptions::default(), now));
+        let updated = notified(&seen, "notifications/resources/updated");
+        assert_eq!(updated, [&json!({ "uri": "demo://counter" })], "{version}");
+        let logged = notified(&seen, "notifications/message");
+        assert_eq!(logged.len(), 1, "{version}");
+        assert_eq!((logged[0]["level"].as_str(), logged[0]["logger"].as_str()), (Some("info"), Some("tools")), "{version}");
+        let (_, counter) = call(&mut agent, &mut c, |c| c.read_resource("demo://counter", now));
+        assert_eq!(counter.expect("counter")["contents"][0]["text"], "1", "{version}");
+
+        // Above the level: no log; unsubscribed: no update.
+        call(&mut agent, &mut c, |c| c.set_logging_level("error", now)).1.expect("setLevel");
+        call(&mut agent, &mut c, |c| c.unsubscribe("demo://counter", now)).1.expect("unsubscribe");
+        let (seen, _) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "x" })), RequestOptions::default(), now));
+        assert!(notified(&seen, "notifications/message").is_empty() && notified(&seen, "notifications/resources/updated").is_empty(), "{version}: {seen:?}");
+        let (_, bad) = call(&mut agent, &mut c, |c| c.set_logging_level("loud", now));
+        assert_eq!(bad.expect_err("invalid level").code, -32602, "{version}");
+    }
+
+    // Stateless era: a subscriptions/listen stream carries the updates.
+    let mut agent = Agent::spawn(&["--mcp"]);
+    let mut c = connect(&mut agent, STATELESS);
+    let now = agent.now();
+    let listen = agent.send(c.listen(json!({ "resourceSubscriptions": ["demo://counter"] }), now)).id.expect("id");
+    let seen = agent.until(&mut c, |e| matches!(e, Event::Notification { method, .. } if method == "notifications/subscriptions/acknowledged"));
+    let ack = notified(&seen, "notifications/subscriptions/acknowledged")[0];
+    assert_eq!(ack["notifications"]["resourceSubscriptions"], json!(["demo://counter"]));
+    assert_eq!(ack["_meta"]["io.modelcontextprotocol/subscriptionId"], listen.to_value());
+    let (seen, _) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "x" })), RequestOptions::default(), now));
+    let updated = notified(&seen, "notifications/resources/updated");
+    assert_eq!(updated.len(), 1, "{seen:?}");
+    assert_eq!(updated[0]["uri"], "demo://counter");
+}
