@@ -8,6 +8,7 @@ pub mod acp;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod schema;
+mod options;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -8,7 +8,8 @@
 //! `extensions` and is merged back on writing, so a read followed by a write in the
 //! same version gives the same JSON.
 
-use serde::{Deserialize, Serialize};
+use crate::options::{deserialize_from_options, Fields, FromOptions};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 /// How one version spells one flag.
@@ -121,6 +122,45 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
         Value::Object(out)
     }
 
+    /// The model as an options object: `{group: {flag: bool}, flag: bool, extensions?}`,
+    /// in the order of `FLAGS`.
+    fn to_model(&self) -> Value {
+        let mut out = Map::new();
+        let mut copy = self.clone();
+        for spec in Self::FLAGS {
+            let path: Vec<&str> = spec.name.split('.').collect();
+            set(&mut out, &path, Value::Bool(*(spec.field)(&mut copy)));
+        }
+        if !self.extensions().is_empty() {
+            out.insert("extensions".into(), Value::Object(self.extensions().clone()));
+        }
+        Value::Object(out)
+    }
+
+    /// Reads the model from an options object shaped like `to_model`'s; a missing flag
+    /// keeps its default, an unknown one is an error.
+    fn from_model(value: &Value) -> Result<Self, String> {
+        let mut model = Self::default();
+        let top = Fields::of(value)?;
+        let spec = |name: &str| Self::FLAGS.iter().find(|f| f.name == name);
+        for (key, v) in top.0 {
+            if key == "extensions" {
+                top.object(key, model.extensions_mut())?;
+            } else if let Some(flag) = spec(key).filter(|_| !key.contains('.')) {
+                top.bool(key, (flag.field)(&mut model))?;
+            } else if Self::FLAGS.iter().any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key)) {
+                let group = Fields::of(v).map_err(|e| format!("{key}: {e}"))?;
+                for inner in group.0.keys() {
+                    let flag = spec(&format!("{key}.{inner}")).ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
+                    group.bool(inner, (flag.field)(&mut model)).map_err(|e| format!("{key}: {e}"))?;
+                }
+            } else {
+                return Err(format!("unknown member `{key}`"));
+            }
+        }
+        Ok(model)
+    }
+
     /// Names of the flags this model has, for tables and docs.
     fn flag_names() -> Vec<&'static str> {
         Self::FLAGS.iter().map(|f| f.name).collect()
@@ -182,8 +222,8 @@ fn set(map: &mut Map<String, Value>, path: &[&str], value: Value) {
 // ---------------------------------------------------------------------------------------
 // The client's capabilities.
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+/// Serialized and read as `CapabilityModel::to_model` / `from_model`.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClientCapabilities {
     pub fs: FsCapabilities,
     /// `terminal/*` (v1).
@@ -192,7 +232,6 @@ pub struct ClientCapabilities {
     pub elicitation: ElicitationCapabilities,
     /// Wire keys the model does not name (`_meta`, extensions, newer fields), kept from
     /// what was received and merged into what is sent.
-    #[serde(skip_serializing_if = "Map::is_empty")]
     pub extensions: Map<String, Value>,
 }
 
@@ -262,15 +301,14 @@ impl CapabilityModel for ClientCapabilities {
 // ---------------------------------------------------------------------------------------
 // The agent's capabilities.
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+/// Serialized and read as `CapabilityModel::to_model` / `from_model`.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AgentCapabilities {
     pub session: SessionCapabilities,
     pub prompt: PromptCapabilities,
     pub mcp: McpCapabilities,
     pub auth: AgentAuthCapabilities,
     /// Wire keys the model does not name, kept and merged back (see `ClientCapabilities`).
-    #[serde(skip_serializing_if = "Map::is_empty")]
     pub extensions: Map<String, Value>,
 }
 
@@ -423,3 +461,20 @@ impl CapabilityModel for AgentCapabilities {
         &mut self.extensions
     }
 }
+
+macro_rules! model_serde {
+    ($($t:ty),*) => {$(
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                self.to_model().serialize(s)
+            }
+        }
+        impl FromOptions for $t {
+            fn from_options(value: &Value) -> Result<Self, String> {
+                Self::from_model(value)
+            }
+        }
+    )*};
+}
+model_serde!(ClientCapabilities, AgentCapabilities);
+deserialize_from_options!(ClientCapabilities, AgentCapabilities);

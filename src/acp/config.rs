@@ -2,20 +2,47 @@
 
 use super::capabilities::{AgentCapabilities, ClientCapabilities};
 use super::version::{NegotiationRule, SUPPORTED};
-use serde::{Deserialize, Serialize};
+use crate::options::{deserialize_from_options, Fields, FromOptions};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 /// `clientInfo` / `agentInfo` / v2 `info`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Implementation {
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     pub version: String,
     /// `_meta` and any other member, sent as given.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl Serialize for Implementation {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("name", &self.name)?;
+        if let Some(title) = &self.title {
+            m.serialize_entry("title", title)?;
+        }
+        m.serialize_entry("version", &self.version)?;
+        for (k, v) in &self.extra {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl FromOptions for Implementation {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value)?;
+        f.required(&["name", "version"])?;
+        let mut info = Implementation { name: String::new(), title: None, version: String::new(), extra: Map::new() };
+        f.string("name", &mut info.name)?;
+        f.opt_string("title", &mut info.title)?;
+        f.string("version", &mut info.version)?;
+        let named = |k: &str| matches!(k, "name" | "title" | "version");
+        info.extra = f.0.iter().filter(|(k, _)| !named(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        Ok(info)
+    }
 }
 
 impl Default for Implementation {
@@ -25,13 +52,11 @@ impl Default for Implementation {
 }
 
 /// What both roles share.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Common {
     /// Supported protocol versions, in preference order (the first is requested).
     pub protocol_versions: Vec<u16>,
     /// `info`; `clientInfo` and `agentInfo` are accepted as the same option.
-    #[serde(alias = "clientInfo", alias = "agentInfo")]
     pub info: Implementation,
     /// Deadline of ordinary requests; `None` waits forever. Human-paced requests
     /// (`session/prompt`, `session/request_permission`, `elicitation/create`) never time out.
@@ -54,21 +79,60 @@ impl Default for Common {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+impl FromOptions for Common {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value)?;
+        let mut c = Common::default();
+        let u16 = |v: &Value| v.as_u64().and_then(|n| u16::try_from(n).ok());
+        f.list("protocolVersions", &mut c.protocol_versions, "an array of integers from 0 to 65535", u16)?;
+        let mut given = ["info", "clientInfo", "agentInfo"].into_iter().filter(|k| f.get(k).is_some());
+        if let Some(key) = given.next() {
+            if let Some(other) = given.next() {
+                return Err(format!("`{key}` and `{other}` are the same option; give one"));
+            }
+            f.nested(key, &mut c.info)?;
+        }
+        f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms)?;
+        f.bool("validateOutgoing", &mut c.validate_outgoing)?;
+        f.bool("allowUnstable", &mut c.allow_unstable)?;
+        Ok(c)
+    }
+}
+
+/// Options of `AcpClient`: the shared ones plus `capabilities`; other members are ignored.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClientConfig {
-    #[serde(flatten)]
     pub common: Common,
     pub capabilities: ClientCapabilities,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// Options of `AcpAgent`: the shared ones plus `capabilities`, `authMethods`, `negotiation`.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AgentConfig {
-    #[serde(flatten)]
     pub common: Common,
     pub capabilities: AgentCapabilities,
     /// `authMethods` of the initialize response, as sent.
     pub auth_methods: Vec<Value>,
     pub negotiation: NegotiationRule,
 }
+
+impl FromOptions for ClientConfig {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let mut c = ClientConfig { common: Common::from_options(value)?, ..Default::default() };
+        Fields::of(value)?.nested("capabilities", &mut c.capabilities)?;
+        Ok(c)
+    }
+}
+
+impl FromOptions for AgentConfig {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let mut c = AgentConfig { common: Common::from_options(value)?, ..Default::default() };
+        let f = Fields::of(value)?;
+        f.nested("capabilities", &mut c.capabilities)?;
+        f.array("authMethods", &mut c.auth_methods)?;
+        f.choice("negotiation", &mut c.negotiation, &[("seed", NegotiationRule::Seed), ("draft", NegotiationRule::Draft)])?;
+        Ok(c)
+    }
+}
+
+deserialize_from_options!(Implementation, Common, ClientConfig, AgentConfig);

@@ -166,7 +166,8 @@ fn take_params(obj: &mut Map<String, Value>) -> Result<Option<Value>, String> {
     }
 }
 
-fn error_object(error: Value) -> Result<ProtocolError, String> {
+/// Reads a JSON-RPC error object (`code`, `message`, `data`).
+pub fn error_object(error: Value) -> Result<ProtocolError, String> {
     let Value::Object(mut e) = error else {
         return Err(format!("\"error\" must be an object, not {}", type_name(&error)));
     };

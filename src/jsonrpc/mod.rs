@@ -14,4 +14,6 @@ pub use message::{
     batch_to_text, message_from_value, parse, parse_value, type_name, Incoming, Message, Notification,
     ParseFailure, ParseOptions, Request, Response,
 };
+#[cfg(target_arch = "wasm32")]
+pub(crate) use message::error_object;
 pub use pending::{Matched, Outgoing, PendingTable, Timeout};

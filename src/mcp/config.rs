@@ -1,24 +1,41 @@
 //! Session settings, read from a plain options object (camelCase) with defaults.
 
 use super::version::{Version, KNOWN};
+use crate::options::{deserialize_from_options, Fields, FromOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// `clientInfo` / `serverInfo`. Fields a negotiated version does not define are left out
 /// when sent (title from 2025-06-18; description, icons, websiteUrl from 2025-11-25).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Implementation {
     pub name: String,
     pub version: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub icons: Option<Vec<Value>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub website_url: Option<String>,
+}
+
+impl FromOptions for Implementation {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value)?;
+        f.required(&["name", "version"])?;
+        let mut info = Implementation::default();
+        f.string("name", &mut info.name)?;
+        f.string("version", &mut info.version)?;
+        f.opt_string("title", &mut info.title)?;
+        f.opt_string("description", &mut info.description)?;
+        let icons = |v: &Value| if v.is_null() { Some(None) } else { v.as_array().map(|a| Some(a.clone())) };
+        f.read("icons", &mut info.icons, "an array or null", icons)?;
+        f.opt_string("websiteUrl", &mut info.website_url)?;
+        Ok(info)
+    }
 }
 
 impl Default for Implementation {
@@ -48,8 +65,7 @@ pub enum EraPreference {
 }
 
 /// What both roles share.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Common {
     /// Supported versions, most preferred first. Unknown strings are kept as given.
     pub protocol_versions: Vec<String>,
@@ -75,25 +91,39 @@ impl Default for Common {
     }
 }
 
+impl FromOptions for Common {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value)?;
+        let mut c = Common::default();
+        let string = |v: &Value| v.as_str().map(str::to_owned);
+        f.list("protocolVersions", &mut c.protocol_versions, "an array of strings", string)?;
+        f.object("capabilities", &mut c.capabilities)?;
+        f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms)?;
+        f.opt_u64("maxTotalTimeoutMs", &mut c.max_total_timeout_ms)?;
+        f.bool("validateOutgoing", &mut c.validate_outgoing)?;
+        Ok(c)
+    }
+}
+
 impl Common {
     pub fn versions(&self) -> Vec<Version> {
         self.protocol_versions.iter().map(|v| Version::parse(v)).collect()
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// Options of `McpClient`: the shared ones plus `clientInfo` and `era`; other members
+/// are ignored.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClientConfig {
-    #[serde(flatten)]
     pub common: Common,
     pub client_info: Implementation,
     pub era: EraPreference,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// Options of `McpServer`: the shared ones plus `serverInfo`, `instructions` and
+/// `rejectUnsupportedVersions`.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServerConfig {
-    #[serde(flatten)]
     pub common: Common,
     pub server_info: Implementation,
     pub instructions: Option<String>,
@@ -103,8 +133,7 @@ pub struct ServerConfig {
 }
 
 /// Per-request settings; absent fields take the session's defaults.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RequestOptions {
     pub timeout_ms: Option<u64>,
     /// Ask for progress (a `progressToken` is added) and let each progress
@@ -112,3 +141,38 @@ pub struct RequestOptions {
     pub reset_on_progress: bool,
     pub max_total_ms: Option<u64>,
 }
+
+impl FromOptions for ClientConfig {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let mut c = ClientConfig { common: Common::from_options(value)?, ..Default::default() };
+        let f = Fields::of(value)?;
+        f.nested("clientInfo", &mut c.client_info)?;
+        use EraPreference::*;
+        f.choice("era", &mut c.era, &[("handshake", Handshake), ("stateless", Stateless), ("auto", Auto)])?;
+        Ok(c)
+    }
+}
+
+impl FromOptions for ServerConfig {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let mut c = ServerConfig { common: Common::from_options(value)?, ..Default::default() };
+        let f = Fields::of(value)?;
+        f.nested("serverInfo", &mut c.server_info)?;
+        f.opt_string("instructions", &mut c.instructions)?;
+        f.bool("rejectUnsupportedVersions", &mut c.reject_unsupported_versions)?;
+        Ok(c)
+    }
+}
+
+impl FromOptions for RequestOptions {
+    fn from_options(value: &Value) -> Result<Self, String> {
+        let f = Fields::of(value)?;
+        let mut o = RequestOptions::default();
+        f.opt_u64("timeoutMs", &mut o.timeout_ms)?;
+        f.bool("resetOnProgress", &mut o.reset_on_progress)?;
+        f.opt_u64("maxTotalMs", &mut o.max_total_ms)?;
+        Ok(o)
+    }
+}
+
+deserialize_from_options!(Implementation, Common, ClientConfig, ServerConfig, RequestOptions);

@@ -4,8 +4,8 @@
 
 use super::convert::{from_js, to_js, to_js_error};
 use crate::jsonrpc::{Id, Outbound, ProtocolError};
+use crate::options::FromOptions;
 use crate::{acp, mcp};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -23,11 +23,10 @@ fn fail(error: ProtocolError) -> JsValue {
 }
 
 /// Options objects: absent means defaults; unknown or mistyped fields are a -32602 error.
-fn options<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+fn options<T: FromOptions + Default>(value: &JsValue, what: &str) -> Result<T, JsValue> {
     match from_js(value)? {
         None => Ok(T::default()),
-        Some(v) => serde_json::from_value(v)
-            .map_err(|e| fail(ProtocolError::invalid_params(format!("{what} options: {e}")))),
+        Some(v) => T::from_options(&v).map_err(|e| fail(ProtocolError::invalid_params(format!("{what} options: {e}")))),
     }
 }
 
@@ -38,7 +37,10 @@ fn id_from(value: &JsValue) -> Result<Id, JsValue> {
 
 fn error_from(value: &JsValue) -> Result<ProtocolError, JsValue> {
     let v = from_js(value)?.unwrap_or(Value::Null);
-    serde_json::from_value(v).map_err(|e| fail(ProtocolError::invalid_params(format!("error object: {e}"))))
+    let mut error = crate::jsonrpc::error_object(v).map_err(|e| fail(ProtocolError::invalid_params(format!("error object: {e}"))))?;
+    // `data: null` carries nothing: it is left out when sent.
+    error.data = error.data.filter(|d| !d.is_null());
+    Ok(error)
 }
 
 fn outbound(result: Result<Outbound, ProtocolError>) -> Result<JsValue, JsValue> {
