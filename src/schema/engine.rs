@@ -304,7 +304,7 @@ impl<'a> Walker<'a> {
             Kind::Num => {
                 let x = tape.num(&node);
                 if b.min.is_some_and(|m| x < m) || b.max.is_some_and(|m| x > m) {
-                    return self.error(codes::OUT_OF_RANGE, None, || format!("{x} is outside {}", range(b.min, b.max)));
+                    return self.error(codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(b.min, b.max)));
                 }
                 true
             }
@@ -454,7 +454,7 @@ fn list(lits: &[Lit]) -> String {
         .take(12)
         .map(|l| match l {
             Lit::Str(s) => format!("\"{s}\""),
-            Lit::Num(x) => x.to_string(),
+            Lit::Num(x) => plain(*x),
             Lit::Bool(b) => b.to_string(),
         })
         .collect();
@@ -464,11 +464,49 @@ fn list(lits: &[Lit]) -> String {
 
 fn range(lo: Option<f64>, hi: Option<f64>) -> String {
     match (lo, hi) {
-        (Some(l), Some(h)) => format!("{l}..={h}"),
-        (Some(l), None) => format!(">= {l}"),
-        (None, Some(h)) => format!("<= {h}"),
+        (Some(l), Some(h)) => format!("{}..={}", plain(l), plain(h)),
+        (Some(l), None) => format!(">= {}", plain(l)),
+        (None, Some(h)) => format!("<= {}", plain(h)),
         (None, None) => "any".into(),
     }
+}
+
+/// A finite number as `f64`'s `Display` writes it (shortest digits, no exponent), built
+/// from serde_json's shortest form: core's float formatting is the larger code.
+fn plain(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        let sign = if x == 0.0 && x.is_sign_negative() { "-" } else { "" };
+        return format!("{sign}{}", x as i64);
+    }
+    let Some(n) = serde_json::Number::from_f64(x) else { return "NaN".into() };
+    let text = n.to_string();
+    let (neg, text) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text.as_str()),
+    };
+    let (mantissa, exp) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let mut point = int.len() as i64 + exp.trim_start_matches('+').parse::<i64>().unwrap_or(0);
+    let lead = digits.len() - digits.trim_start_matches('0').len();
+    let digits = digits.trim_matches('0');
+    point -= lead as i64;
+    let mut out = String::from(if neg { "-" } else { "" });
+    if digits.is_empty() {
+        out.push('0');
+    } else if point <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-point) as usize));
+        out.push_str(digits);
+    } else if point as usize >= digits.len() {
+        out.push_str(digits);
+        out.extend(std::iter::repeat_n('0', point as usize - digits.len()));
+    } else {
+        out.push_str(&digits[..point as usize]);
+        out.push('.');
+        out.push_str(&digits[point as usize..]);
+    }
+    out
 }
 
 /// An absolute URI by RFC 3986's character rules: a scheme, `:`, then only URI characters
@@ -538,5 +576,26 @@ pub fn is_date_time(s: &str) -> bool {
             b.get(i + 3) == Some(&b':') && oh < 24 && om < 60 && i + 6 == b.len()
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn plain_numbers_read_as_display_writes_them() {
+        let mut x: f64 = 1.0e-310;
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut cases = vec![0.0, -0.0, 0.1, -2.5, 1e15, 1e16, 1.5e20, 1e21, 123.456, 5e-324, f64::MAX, -1e-7, 0.0001];
+        while x < 1e300 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            cases.push(x * (1.0 + (seed % 1000) as f64 / 997.0));
+            cases.push(-((seed % 100_000) as f64) / 64.0);
+            x *= 7.3;
+        }
+        for x in cases {
+            assert_eq!(super::plain(x), format!("{x}"), "{x:e}");
+        }
     }
 }

@@ -526,8 +526,8 @@ impl<'s> Cursor<'s> {
             match c {
                 b'\\' => self.i += 1,
                 b'"' => {
-                    let lit = std::str::from_utf8(&self.s[st..self.i]).unwrap_or("\"\"");
-                    return serde_json::from_str(lit).map_err(|e| e.to_string());
+                    let inner = std::str::from_utf8(&self.s[st + 1..self.i - 1]).map_err(|e| e.to_string())?;
+                    return Ok(super::tape::unescape(inner));
                 }
                 _ => {}
             }

@@ -364,7 +364,7 @@ impl Parser<'_> {
 }
 
 /// Unescapes the inside of a JSON string the parser already checked.
-fn unescape(raw: &str) -> String {
+pub fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut it = raw.chars();
     while let Some(c) = it.next() {
