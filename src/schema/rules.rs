@@ -514,7 +514,7 @@ impl<'s> Cursor<'s> {
             }
         }
         let t = std::str::from_utf8(&self.s[st..self.i]).unwrap_or("");
-        t.parse().map_err(|_| format!("bad number `{t}`"))
+        super::tape::number(t).ok_or_else(|| format!("bad number `{t}`"))
     }
     /// A JSON string literal.
     fn string(&mut self) -> Result<String, String> {

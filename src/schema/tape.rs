@@ -64,7 +64,7 @@ impl<'a> Tape<'a> {
     }
 
     pub fn num(&self, n: &Node) -> f64 {
-        self.raw(n).parse::<f64>().unwrap_or(f64::NAN)
+        number(self.raw(n)).unwrap_or(f64::NAN)
     }
 
     /// JSON Schema's notion: a number with no fractional part (`1.0` counts).
@@ -302,7 +302,7 @@ impl Parser<'_> {
             }
         }
         let raw = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
-        if (frac || raw.len() > 300) && !raw.parse::<f64>().is_ok_and(f64::is_finite) {
+        if (frac || raw.len() > 300) && number(raw).is_none() {
             return Err(self.err("number out of range"));
         }
         self.nodes.push(Node { kind: Kind::Num, flag: frac, start: start as u32, end: self.i as u32 });
@@ -363,6 +363,21 @@ impl Parser<'_> {
     }
 }
 
+/// The value of JSON number syntax; `None` outside `f64`'s range. Integers of up to 15
+/// digits are exact here; the rest is read by serde_json, whose reader the module has
+/// anyway (core's `f64` parser would add its own code and tables).
+pub fn number(raw: &str) -> Option<f64> {
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    if (1..=15).contains(&digits.len()) && digits.bytes().all(|c| c.is_ascii_digit()) {
+        let n = digits.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64;
+        return Some(if digits.len() < raw.len() { -n } else { n });
+    }
+    match serde_json::from_str(raw) {
+        Ok(serde_json::Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
+        _ => None,
+    }
+}
+
 /// Unescapes the inside of a JSON string the parser already checked.
 pub fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
@@ -414,6 +429,15 @@ mod tests {
             let serde = serde_json::from_str::<serde_json::Value>(text).is_ok();
             assert_eq!(ours, serde, "{text:?}");
         }
+    }
+
+    #[test]
+    fn numbers_read_as_core_reads_them() {
+        for text in ["0", "-0", "7", "-65535", "123456789012345", "1234567890123456789", "0.1", "-2.5e-3", "1E2", "1e308", "4.9e-324"] {
+            let ours = number(text).expect(text);
+            assert!(ours == text.parse::<f64>().unwrap() && ours.is_sign_negative() == text.starts_with('-'), "{text}");
+        }
+        assert_eq!(number("1e400"), None);
     }
 
     #[test]
