@@ -50,6 +50,12 @@ pub struct PendingTable {
     incoming: HashSet<Id>,
 }
 
+/// Oldest first, then by id: ids are unique, so the order is total and an unstable sort
+/// (one instantiation, smaller than the stable one) gives the same result.
+fn oldest_first(v: &mut [Outgoing]) {
+    v.sort_unstable_by(|a, b| a.sent_ms.cmp(&b.sent_ms).then_with(|| a.id.cmp(&b.id)));
+}
+
 impl PendingTable {
     pub fn new() -> Self {
         Self::default()
@@ -130,7 +136,7 @@ impl PendingTable {
                 self.outgoing.remove(id)
             })
             .collect();
-        expired.sort_by(|a, b| a.sent_ms.cmp(&b.sent_ms).then_with(|| a.id.cmp(&b.id)));
+        oldest_first(&mut expired);
         expired
     }
 
@@ -149,7 +155,7 @@ impl PendingTable {
     /// Empties the table (the connection closed) and returns what was still pending.
     pub fn drain(&mut self) -> Vec<Outgoing> {
         let mut all: Vec<Outgoing> = self.outgoing.drain().map(|(_, e)| e).collect();
-        all.sort_by(|a, b| a.sent_ms.cmp(&b.sent_ms).then_with(|| a.id.cmp(&b.id)));
+        oldest_first(&mut all);
         all
     }
 

@@ -137,12 +137,14 @@ impl Capabilities {
             Some(Value::Object(m)) if is_defined(self.side, key, version, era) => m.clone(),
             _ => Map::new(),
         };
+        // Inserted one by one: collecting would add a sort to the module.
+        let mut features = BTreeMap::new();
+        for c in defined(self.side, version, era).filter(|c| c.path != "experimental" && c.path != "extensions") {
+            features.insert(c.path, self.has(c.path, version, era));
+        }
         CapabilityModel {
             side: self.side,
-            features: defined(self.side, version, era)
-                .filter(|c| c.path != "experimental" && c.path != "extensions")
-                .map(|c| (c.path, self.has(c.path, version, era)))
-                .collect(),
+            features,
             experimental: map("experimental"),
             extensions: map("extensions"),
         }

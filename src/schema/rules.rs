@@ -391,9 +391,10 @@ impl Rules {
             let required = !p.eat_raw(b'?');
             p.expect(b':')?;
             let ty = self.expr(p)?;
-            b.props.push(Prop { name: name.into(), ty, required, alias_of });
+            // Kept sorted by name as they come (a stable insertion: few members, no sort code).
+            let at = b.props.partition_point(|q| *q.name <= *name);
+            b.props.insert(at, Prop { name: name.into(), ty, required, alias_of });
         }
-        b.props.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(())
     }
 
@@ -425,9 +426,9 @@ impl Rules {
                 _ => p.word_with(true).to_string(),
             };
             p.expect(b':')?;
-            variants.push((value.into_boxed_str(), self.expr(p)?));
+            let at = variants.partition_point(|(v, _): &(Box<str>, TyId)| **v <= *value);
+            variants.insert(at, (value.into_boxed_str(), self.expr(p)?));
         }
-        variants.sort_by(|a: &(Box<str>, TyId), b| a.0.cmp(&b.0));
         Ok(self.push(Ty::Tag { key, variants, other }))
     }
 }
