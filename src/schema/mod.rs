@@ -240,8 +240,8 @@ static MCP: OnceLock<Rules> = OnceLock::new();
 
 fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
-        Protocol::Acp => ACP.get_or_init(|| Rules::parse(include_str!("rules/acp.rules")).unwrap_or_default()),
-        Protocol::Mcp => MCP.get_or_init(|| Rules::parse(include_str!("rules/mcp.rules")).unwrap_or_default()),
+        Protocol::Acp => ACP.get_or_init(|| Rules::parse(include_str!(concat!(env!("OUT_DIR"), "/acp.rules"))).unwrap_or_default()),
+        Protocol::Mcp => MCP.get_or_init(|| Rules::parse(include_str!(concat!(env!("OUT_DIR"), "/mcp.rules"))).unwrap_or_default()),
     }
 }
 
