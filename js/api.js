@@ -116,7 +116,7 @@ export function createApi(wasm) {
       this.#updates.push(fn);
       return () => { this.#updates = this.#updates.filter((f) => f !== fn); };
     }
-    session(id) { return this.#sessions.get(id); }
+    getSession(id) { return this.#sessions.get(id); }
     async newSession(params, opts) {
       const result = await this.request("session/new", params, opts);
       return this.#track(result.sessionId, result);

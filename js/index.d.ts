@@ -233,7 +233,7 @@ export declare class AcpConnection extends Connected<AcpClient, AcpEvent> {
   onRequest<M extends keyof acp.ClientRequests>(method: M, handler: (params: acp.ClientRequests[M][0], ctx: { id: RequestId; method: M }) => acp.ClientRequests[M][1] | Promise<acp.ClientRequests[M][1]>): Unsubscribe;
   onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
   onUpdate(fn: (sessionId: string, update: acp.SessionUpdate) => void): Unsubscribe;
-  session(id: string): AcpSession | undefined;
+  getSession(id: string): AcpSession | undefined;
   newSession(params: acp.NewSessionRequest, options?: CallOptions): Promise<AcpSession>;
   loadSession(params: acp.LoadSessionRequest, options?: CallOptions & { onUpdate?: (update: acp.SessionUpdate) => void }): Promise<AcpSession>;
   resumeSession(params: acp.LoadSessionRequest, options?: CallOptions): Promise<AcpSession>;
