@@ -54,18 +54,15 @@ impl Validator {
     /// (`"clientToServer"` | `"serverToClient"`); a response needs `inReplyTo`, the method
     /// it answers. Returns `{ ok, issues: [{ path, code, message, severity }] }`.
     pub fn validate(&self, message: JsValue, context: JsValue) -> Result<JsValue, JsValue> {
-        let c = from_js(&context)?.unwrap_or(Value::Null);
-        let direction = match c.get("direction").and_then(Value::as_str) {
+        // Read the two context fields directly: this runs once per message, so no JSON round trip.
+        let field = |name: &str| js_sys::Reflect::get(&context, &name.into()).ok().and_then(|v| v.as_string());
+        let direction = match field("direction").as_deref() {
             Some("clientToServer") | Some("clientToAgent") => Direction::ClientToServer,
             Some("serverToClient") | Some("agentToClient") => Direction::ServerToClient,
             other => return Err(invalid(format!("direction must be \"clientToServer\" or \"serverToClient\", not {other:?}"))),
         };
-        let ctx = Context {
-            protocol: self.protocol,
-            version: &self.version,
-            direction,
-            in_reply_to: c.get("inReplyTo").and_then(Value::as_str),
-        };
+        let in_reply_to = field("inReplyTo");
+        let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to: in_reply_to.as_deref() };
         let report = match message.as_string() {
             Some(text) => schema::validate_text(&text, &ctx, &self.limits),
             None => match from_js(&message)? {
@@ -73,6 +70,13 @@ impl Validator {
                 None => return Err(invalid("nothing to validate".into())),
             },
         };
+        if report.issues.is_empty() {
+            // The common case, built without serializing.
+            let out = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&out, &"ok".into(), &JsValue::TRUE);
+            let _ = js_sys::Reflect::set(&out, &"issues".into(), &js_sys::Array::new());
+            return Ok(out.into());
+        }
         Ok(to_js(&serde_json::to_value(&report).unwrap_or(Value::Null)))
     }
 
