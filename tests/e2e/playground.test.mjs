@@ -223,7 +223,10 @@ async function demoFlow(page, version) {
   assert.equal(await page.locator("[data-testid=tool-call][data-status=completed]").count(), version === "1" ? 3 : 2);
   const diff = await page.locator("[data-testid=tool-call] .diff").last().textContent();
   assert.match(diff, /\/home\/user\/project\/demo\.txt/);
-  if (version === "2") await shot(page, "connected-transcript");
+  await page.setViewportSize({ width: 1440, height: 1300 });   // the whole transcript card
+  await page.locator(".transcript-scroll").evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await shot(page, `connected-transcript-v${version}`);
+  await page.setViewportSize({ width: 1440, height: 1000 });
 
   // Cancel a slow turn once it has started streaming.
   const agentsBefore = await page.locator("[data-testid=transcript-agent]").count();
@@ -362,6 +365,10 @@ test("dark theme and a narrow viewport", { timeout: TEST_TIMEOUT }, () => withPa
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, "nothing overflows a 390 px screen horizontally");
-  await page.locator("#transcript").scrollIntoViewIfNeeded();
-  await shot(page, "narrow-390", { fullPage: true });
+  // One column: the session comes before the timeline, the long capability matrix last.
+  const top = (sel) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().top + scrollY);
+  assert.ok(await top("#transcript-section") < await top("#timeline"), "the transcript comes before the timeline");
+  assert.ok(await top("#timeline") < await top("#capability-matrix"), "the timeline comes before the capability matrix");
+  await page.locator("#acp-section").evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await shot(page, "narrow-390");
 }));

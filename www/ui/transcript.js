@@ -1,6 +1,6 @@
 // Live transcript of an ACP session built from session/update: messages and thoughts (chunks
 // merged), tool calls with their status changes, the plan, and session info.
-import { h, replace, append, formatTime } from "../lib/dom.js";
+import { h, replace, append, keepAtEnd, formatTime } from "../lib/dom.js";
 import { contentBlock, contentSummary } from "./content.js";
 
 const ROLES = {
@@ -12,7 +12,8 @@ const PLAN_ICON = { pending: "○", in_progress: "◐", completed: "●" };
 export function createTranscript(root) {
   const list = h("ol", { id: "transcript", "data-testid": "transcript", class: "transcript", "aria-live": "polite", "aria-label": "Transcript" });
   const info = h("div", { id: "session-info", class: "session-info muted" });
-  replace(root, info, h("div", { class: "transcript-scroll" }, list));
+  const scroller = h("div", { class: "transcript-scroll" }, list);
+  replace(root, info, scroller);
 
   let last = null;                 // the message item chunks append to
   let messages = new Map();        // messageId -> message item
@@ -30,11 +31,14 @@ export function createTranscript(root) {
 
   function add(el) {
     list.append(el);
-    el.scrollIntoView?.({ block: "nearest" });
     return el;
   }
 
   function system(text, kind = "") {
+    return keepAtEnd(scroller, () => addNote(text, kind));
+  }
+
+  function addNote(text, kind) {
     last = null;
     return add(h("li", { class: `system ${kind}`, "data-testid": "transcript-note" }, text));
   }
@@ -59,6 +63,10 @@ export function createTranscript(root) {
 
   /** The user's own prompt, shown as soon as it is sent. */
   function userPrompt(blocks) {
+    keepAtEnd(scroller, () => showPrompt(blocks));
+  }
+
+  function showPrompt(blocks) {
     const item = newMessage("user");
     item.el.classList.add("local");
     for (const b of blocks) appendBlock(item, b);
@@ -155,7 +163,10 @@ export function createTranscript(root) {
 
   /** One `update` object of a session/update notification. */
   function update(u) {
-    if (!u || typeof u !== "object") return;
+    if (u && typeof u === "object") keepAtEnd(scroller, () => apply(u));
+  }
+
+  function apply(u) {
     const type = u.sessionUpdate;
     switch (type) {
       case "user_message_chunk": case "agent_message_chunk": case "agent_thought_chunk": chunk(ROLES[type], u); break;
