@@ -362,6 +362,12 @@ test("dark theme and a narrow viewport", { timeout: TEST_TIMEOUT }, () => withPa
   assert.ok(r + g + b < 200, `a dark background (${background})`);
   await shot(page, "dark");
 
+  // Two columns on a laptop: the timeline follows the session column directly.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const box = (sel) => page.locator(sel).evaluate((el) => { const r = el.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left }; });
+  const [raw, wire] = [await box("#raw-section"), await box("section:has(#timeline)")];
+  assert.ok(wire.top > raw.bottom && wire.top - raw.bottom < 100 && wire.left === raw.left, `timeline ${JSON.stringify(wire)} under the session ${JSON.stringify(raw)}`);
+
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, "nothing overflows a 390 px screen horizontally");
