@@ -25,7 +25,9 @@ export function createApi(wasm) {
     onRequest(method, handler) { return this.connection.onRequest(method, handler); }
     /** Any method, gated and validated like the named ones. */
     request(method, params, { timeoutMs, signal, onProgress, ...rest } = {}) {
-      return this.connection.call(() => this.session.request(method, params ?? null, { timeoutMs, ...rest }), { signal, onProgress });
+      // Asking for progress (MCP) adds a progressToken; progress then also pushes the deadline.
+      const options = { timeoutMs, ...(onProgress ? { resetOnProgress: true } : {}), ...rest };
+      return this.connection.call(() => this.session.request(method, params ?? null, options), { signal, onProgress });
     }
     notify(method, params) {
       return this.connection.call(() => this.session.notify(method, params ?? null));
@@ -53,7 +55,10 @@ export function createApi(wasm) {
         const offEvent = this.connection.onEvent((ev) => {
           if (ev.type === "response" && (ev.method === "initialize" || ev.method === "server/discover")) wire = ev.result;
           // Events of one frame arrive together; settle after all of them are seen.
-          if (ev.type === "initialized") queueMicrotask(() => finish(resolve, wire ?? ev));
+          // MCP reports the handshake only as `initialized`: give back the wire shape.
+          if (ev.type === "initialized") queueMicrotask(() => finish(resolve, wire ?? {
+            protocolVersion: ev.protocolVersion, capabilities: ev.peerCapabilities, serverInfo: ev.peerInfo,
+            ...(ev.instructions !== undefined ? { instructions: ev.instructions } : {}) }));
           if (ev.type === "closed") queueMicrotask(() => finish(reject, closeError(ProtocolError.from(ev.error ?? {
             code: codes.CONNECTION_CLOSED, message: "the session ended during initialize" }))));
         });
@@ -116,7 +121,7 @@ export function createApi(wasm) {
       this.#updates.push(fn);
       return () => { this.#updates = this.#updates.filter((f) => f !== fn); };
     }
-    session(id) { return this.#sessions.get(id); }
+    getSession(id) { return this.#sessions.get(id); }
     async newSession(params, opts) {
       const result = await this.request("session/new", params, opts);
       return this.#track(result.sessionId, result);

@@ -161,7 +161,9 @@ export interface McpServerOptions {
   rejectUnsupportedVersion?: boolean;
 }
 
-export interface RequestOptions { timeoutMs?: number; resetTimeoutOnProgress?: boolean; maxTotalTimeoutMs?: number }
+/** Per request: a timeout; MCP also: ask for progress (adds a progressToken) so that each progress
+ * notification pushes the deadline out again, never past `maxTotalMs`. */
+export interface RequestOptions { timeoutMs?: number; resetOnProgress?: boolean; maxTotalMs?: number }
 
 declare class SansIoSession<Event, V> {
   request(method: string, params?: unknown, options?: RequestOptions): Outbound;
@@ -201,6 +203,8 @@ export type RelayEvent =
 export interface Violation { direction?: "in" | "out"; issues: Issue[]; [key: string]: unknown }
 export interface CloseInfo { code: number; reason: string; error: ProtocolError }
 export interface CallOptions { timeoutMs?: number; signal?: AbortSignal }
+/** A `progress` event of MCP: `params` is the notification's params. */
+export interface ProgressEvent { id?: RequestId; progressToken: string | number; params: mcp.ProgressNotification }
 type Unsubscribe = () => void;
 
 declare class Connected<S, Event> {
@@ -211,7 +215,7 @@ declare class Connected<S, Event> {
   onClose(fn: (info: CloseInfo) => void): Unsubscribe;
   onEvent(fn: (event: Event) => void): Unsubscribe;
   onNotification(fn: (method: string, params: unknown) => void): Unsubscribe;
-  request<R = unknown>(method: string, params?: unknown, options?: CallOptions & RequestOptions & { onProgress?: (p: unknown) => void }): Promise<R>;
+  request<R = unknown>(method: string, params?: unknown, options?: CallOptions & RequestOptions & { onProgress?: (p: ProgressEvent) => void }): Promise<R>;
   notify(method: string, params?: unknown): Promise<void>;
   close(): void;
 }
@@ -233,7 +237,7 @@ export declare class AcpConnection extends Connected<AcpClient, AcpEvent> {
   onRequest<M extends keyof acp.ClientRequests>(method: M, handler: (params: acp.ClientRequests[M][0], ctx: { id: RequestId; method: M }) => acp.ClientRequests[M][1] | Promise<acp.ClientRequests[M][1]>): Unsubscribe;
   onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
   onUpdate(fn: (sessionId: string, update: acp.SessionUpdate) => void): Unsubscribe;
-  session(id: string): AcpSession | undefined;
+  getSession(id: string): AcpSession | undefined;
   newSession(params: acp.NewSessionRequest, options?: CallOptions): Promise<AcpSession>;
   loadSession(params: acp.LoadSessionRequest, options?: CallOptions & { onUpdate?: (update: acp.SessionUpdate) => void }): Promise<AcpSession>;
   resumeSession(params: acp.LoadSessionRequest, options?: CallOptions): Promise<AcpSession>;
@@ -254,7 +258,7 @@ export declare class McpConnection extends Connected<McpClient, McpEvent> {
   onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
   ping(options?: CallOptions): Promise<unknown>;
   listTools(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListToolsResult>;
-  callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions & RequestOptions & { onProgress?: (p: unknown) => void }): Promise<mcp.CallToolResult>;
+  callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions & RequestOptions & { onProgress?: (p: ProgressEvent) => void }): Promise<mcp.CallToolResult>;
   listResources(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListResourcesResult>;
   listResourceTemplates(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListResourceTemplatesResult>;
   readResource(uri: string, options?: CallOptions): Promise<mcp.ReadResourceResult>;

@@ -21,7 +21,8 @@ for (const target of config.target) {
   rmSync(outDir, { recursive: true, force: true });
   run("wasm-pack", ["build", `--${config.build.profile}`, "--target", target.name,
     "--out-dir", outDir, "--out-name", name, "--no-pack", "--no-opt"]);
-  rmSync(join(outDir, ".gitignore"), { force: true });
+  // Our own index.d.ts is the public typing; the generated ones describe internals.
+  for (const f of [".gitignore", `${name}.d.ts`, `${name}_bg.wasm.d.ts`]) rmSync(join(outDir, f), { force: true });
   // The nodejs glue is CommonJS; say so, since the package itself is "type": "module".
   if (target.name === "nodejs") writeFileSync(join(outDir, "package.json"), '{ "type": "commonjs" }\n');
   const wasm = join(outDir, `${name}_bg.wasm`);

@@ -26,10 +26,12 @@ step() {
 }
 
 step "native tests" cargo test --workspace --color never
+step "relay and demo agent (release)" cargo build --release -q -p agentwire-relay -p agentwire-demo-agent
 step "package build + size budget" node scripts/build.mjs
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
-step "JS tests" node --test --test-reporter=spec tests/js/
+step "JS API, docs examples and packed tarball" node --test --test-reporter=spec tests/js/ tests/package/
+step "playground end to end (Chromium, relay, real agents)" node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
 
 # Totals from cargo/wasm-bindgen ("test result: ... N passed; M failed") and node ("ℹ pass N").
 passed=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) passed.*/\1/' | awk '{s+=$1} END {print s+0}')

@@ -225,7 +225,13 @@ fn seed_002_load(msg: &Value, seeds: &[Value]) {
         }
     }
     let events = c.receive(&text_of(&seed_of(seeds, "session/load response after replay")), 4);
-    assert!(matches!(&events[..], [Event::Response { method, result: Value::Null, .. }] if method == "session/load"), "{events:?}");
+    // `result: null` is a tolerated deviation: delivered, with a warning (docs/validation.md).
+    match &events[..] {
+        [Event::Violation { issues, .. }, Event::Response { method, result: Value::Null, .. }] if method == "session/load" => {
+            assert!(issues.iter().all(|i| i.severity == agentwire::schema::Severity::Warning && i.code == "tolerated"), "{issues:?}");
+        }
+        other => panic!("{other:?}"),
+    }
     let t = serde_json::to_value(c.transcript("sess_789xyz").expect("transcript")).expect("json");
     assert_eq!(
         t["entries"],

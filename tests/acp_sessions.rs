@@ -4,6 +4,7 @@
 
 use agentwire::acp::*;
 use agentwire::jsonrpc::{codes, Id, Outbound, ProtocolError};
+use agentwire::schema::Severity;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -90,8 +91,12 @@ fn refused(r: Result<Outbound, ProtocolError>, capability: &str) {
 }
 
 /// A full conversation: new session, prompt with streamed updates, a permission round
-/// trip, an fs request, end of turn. Returns the session id.
+/// trip, an fs request, end of turn. Each version in its own words: v2 chunks carry
+/// message ids, tool calls are upserts, plans are `plan_update`s, there are no modes, a
+/// prompt is answered with its message id and its turn ends with an idle `state_update`.
+/// Returns the session id.
 fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
+    let v2 = c.protocol_version() == Some(2);
     let out = c.new_session(json!({"cwd": "/work", "mcpServers": []}), 1).expect("session/new");
     let mut back = Vec::new();
     let (id, method, _) = request_of(&to_agent(a, c, &out, &mut back));
@@ -101,44 +106,93 @@ fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
 
     let out = c.prompt("s1", json!([{"type": "text", "text": "hi"}]), 2).expect("prompt");
     let (prompt_id, _, _) = request_of(&to_agent(a, c, &out, &mut back));
-    let updates = [
-        json!({"sessionUpdate": "agent_thought_chunk", "content": {"type": "text", "text": "thinking"}}),
-        json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hel"}}),
-        json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "lo"}}),
-        json!({"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Read", "status": "pending"}),
+    let chunk = |kind: &str, message_id: &str, text: &str| {
+        let mut u = json!({"sessionUpdate": kind, "content": {"type": "text", "text": text}});
+        if v2 {
+            u["messageId"] = json!(message_id);
+        }
+        u
+    };
+    let plan_entries = json!([{"content": "x", "priority": "high", "status": "pending"}]);
+    let custom = json!({"sessionUpdate": "_custom_kind", "x": 1});
+    let mut updates = vec![
+        chunk("agent_thought_chunk", "r1", "thinking"),
+        chunk("agent_message_chunk", "m1", "Hel"),
+        chunk("agent_message_chunk", "m1", "lo"),
+        json!({"sessionUpdate": if v2 { "tool_call_update" } else { "tool_call" }, "toolCallId": "t1", "title": "Read", "status": "pending"}),
         json!({"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed"}),
-        json!({"sessionUpdate": "plan", "entries": [{"content": "x", "priority": "high", "status": "pending"}]}),
-        json!({"sessionUpdate": "current_mode_update", "currentModeId": "code"}),
+        if v2 {
+            json!({"sessionUpdate": "plan_update", "plan": {"type": "items", "planId": "p1", "entries": plan_entries}})
+        } else {
+            json!({"sessionUpdate": "plan", "entries": plan_entries})
+        },
         json!({"sessionUpdate": "usage_update", "used": 5, "size": 100}),
-        json!({"sessionUpdate": "_custom_kind", "x": 1}),
     ];
+    if v2 {
+        // v2's union of updates is open: unknown kinds are valid.
+        updates.push(custom.clone());
+    } else {
+        updates.push(json!({"sessionUpdate": "current_mode_update", "currentModeId": "code"}));
+    }
     for u in &updates {
         let o = a.send_update("s1", u.clone()).expect("update");
         let events = to_client(c, a, &o, &mut back);
         assert!(matches!(&events[..], [Event::SessionUpdate { replay: false, .. }]), "{events:?}");
     }
+    if !v2 {
+        // v1's union is closed: the agent refuses to send an unknown kind; a client that
+        // receives one anyway reports it and still keeps it.
+        assert_eq!(a.send_update("s1", custom.clone()).expect_err("not a v1 update").code, codes::LOCAL_REFUSAL);
+        let raw = json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": custom}});
+        let events = c.receive(&raw.to_string(), 2);
+        match &events[..] {
+            [Event::Violation { issues, .. }, Event::SessionUpdate { replay: false, .. }] => {
+                let found: Vec<(&str, &str, Severity)> = issues.iter().map(|i| (i.path.as_str(), i.code, i.severity)).collect();
+                assert_eq!(found, [("/params/update/sessionUpdate", "unknown_enum_value", Severity::Error)]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
     // A permission round trip.
-    let perm = a
-        .request_permission(json!({"sessionId": "s1", "toolCall": {"toolCallId": "t1"}, "options": [{"optionId": "ok", "name": "OK", "kind": "allow_once"}]}), 3)
-        .expect("permission");
+    let options = json!([{"optionId": "ok", "name": "OK", "kind": "allow_once"}]);
+    let permission = if v2 {
+        json!({"sessionId": "s1", "title": "Read", "options": options})
+    } else {
+        json!({"sessionId": "s1", "toolCall": {"toolCallId": "t1"}, "options": options})
+    };
+    let perm = a.request_permission(permission, 3).expect("permission");
     let (pid, method, _) = request_of(&to_client(c, a, &perm, &mut back));
     assert_eq!(method, "session/request_permission");
     let answer = c.respond(&pid, Ok(json!({"outcome": {"outcome": "selected", "optionId": "ok"}}))).expect("answer");
     assert_eq!(response_of(&a.receive(&answer.text, 4))["outcome"]["optionId"], "ok");
     // End of turn.
-    let end = a.end_turn("s1", "end_turn").expect("end turn");
-    assert_eq!(end.id, Some(prompt_id));
-    assert_eq!(response_of(&c.receive(&end.text, 5))["stopReason"], "end_turn");
+    if v2 {
+        let accepted = a.respond(&prompt_id, Ok(json!({"messageId": "u1"}))).expect("prompt accepted");
+        assert_eq!(response_of(&c.receive(&accepted.text, 5))["messageId"], "u1");
+        let idle = a.send_update("s1", json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})).expect("idle");
+        assert!(matches!(&c.receive(&idle.text, 5)[..], [Event::SessionUpdate { .. }]));
+    } else {
+        let end = a.end_turn("s1", "end_turn").expect("end turn");
+        assert_eq!(end.id, Some(prompt_id));
+        assert_eq!(response_of(&c.receive(&end.text, 5))["stopReason"], "end_turn");
+    }
     let t = serde_json::to_value(c.transcript("s1").expect("transcript")).expect("json");
-    assert_eq!(t["entries"][0], json!({"kind": "thought", "content": [{"type": "text", "text": "thinking"}]}));
-    assert_eq!(t["entries"][1], json!({"kind": "message", "role": "agent", "content": [{"type": "text", "text": "Hello"}]}));
+    let with_id = |mut entry: Value, id: &str| {
+        if v2 {
+            entry["messageId"] = json!(id);
+        }
+        entry
+    };
+    assert_eq!(t["entries"][0], with_id(json!({"kind": "thought", "content": [{"type": "text", "text": "thinking"}]}), "r1"));
+    assert_eq!(t["entries"][1], with_id(json!({"kind": "message", "role": "agent", "content": [{"type": "text", "text": "Hello"}]}), "m1"));
     assert_eq!(t["entries"][2]["kind"], "toolCall");
     assert_eq!(t["entries"][2]["call"]["status"], "completed");
     assert_eq!(t["entries"][2]["call"]["title"], "Read");
     assert_eq!(t["entries"][2]["updates"].as_array().map(Vec::len), Some(2));
     assert_eq!(t["entries"][3], json!({"kind": "other", "update": {"sessionUpdate": "_custom_kind", "x": 1}}));
     assert_eq!(t["entries"][4], json!({"kind": "turnEnded", "stopReason": "end_turn"}));
-    assert_eq!(t["currentModeId"], "code");
+    assert_eq!(t["entries"].as_array().map(Vec::len), Some(5));
+    assert_eq!(t["currentModeId"], if v2 { Value::Null } else { json!("code") });
     assert_eq!(t["plan"]["entries"][0]["content"], "x");
     assert_eq!(t["usage"], json!({"used": 5, "size": 100}));
     "s1".into()
@@ -189,6 +243,38 @@ fn v2_client_with_v1_only_agent_ends_on_1() {
     assert_eq!(c.own_capabilities_wire(), Some(&json!({"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": true})));
     let mut a = a;
     conversation(&mut c, &mut a);
+}
+
+/// The issues of every `Violation` among the events, as (path, code, severity).
+fn violations(events: &[Event]) -> Vec<(String, &'static str, Severity)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Violation { issues, .. } => Some(issues.iter().map(|i| (i.path.clone(), i.code, i.severity))),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn handshake_messages_are_judged_by_the_version_they_name() {
+    // A v2 request reaching a v1-only agent is judged as v2: the `clientInfo` it carries on
+    // purpose for v1 agents sits beside `info`, an extra member the schema allows, so there is
+    // nothing to report (alone, as in seed 001, it is the tolerated warning). The v1 answer is
+    // judged as v1 by the client: nothing to report either.
+    let mut c = client(json!({"protocolVersions": [2, 1]}));
+    let mut a = agent(json!({"protocolVersions": [1]}));
+    let init = c.initialize(0).expect("initialize");
+    let mut client_events = Vec::new();
+    let agent_events = to_agent(&mut a, &mut c, &init, &mut client_events);
+    assert_eq!(violations(&agent_events), []);
+    assert_eq!(violations(&client_events), []);
+    assert_eq!(c.protocol_version(), Some(1));
+    // After negotiation, an `initialize` is still judged by the version it requests.
+    let again = json!({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {"protocolVersion": 2}});
+    let events = a.receive(&again.to_string(), 0);
+    assert_eq!(violations(&events), [("/params/info".to_owned(), "missing_required", Severity::Error)]);
 }
 
 #[test]
@@ -249,7 +335,8 @@ fn lifecycle_gate_both_ways() {
     let events = a.receive(&again.to_string(), 0);
     assert!(matches!(&events[..], [Event::Send { text }] if text.contains("already")), "{events:?}");
     // Client: an agent request before the handshake completed is refused.
-    let perm = json!({"jsonrpc": "2.0", "id": 1, "method": "session/request_permission", "params": {}});
+    let params = json!({"sessionId": "s", "title": "Run", "options": [{"optionId": "ok", "name": "OK", "kind": "allow_once"}]});
+    let perm = json!({"jsonrpc": "2.0", "id": 1, "method": "session/request_permission", "params": params});
     assert!(matches!(&c.receive(&perm.to_string(), 0)[..], [Event::Send { text }] if text.contains("-32600")));
 }
 
@@ -421,7 +508,7 @@ fn v2_transcript_kinds() {
         json!({"sessionUpdate": "terminal_update", "terminalId": "term", "command": "ls"}),
         json!({"sessionUpdate": "terminal_output_chunk", "terminalId": "term", "data": "a\n"}),
         json!({"sessionUpdate": "terminal_output_chunk", "terminalId": "term", "data": "b\n"}),
-        json!({"sessionUpdate": "config_option_update", "configOptions": [{"id": "model"}]}),
+        json!({"sessionUpdate": "config_option_update", "configOptions": [{"configId": "fast", "name": "Fast", "type": "boolean", "currentValue": true}]}),
         json!({"sessionUpdate": "session_info_update", "title": "T"}),
         json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"}),
     ];
@@ -438,7 +525,7 @@ fn v2_transcript_kinds() {
     assert_eq!(t["terminals"]["term"]["command"], "ls");
     assert_eq!(t["info"]["title"], "T");
     assert_eq!(t["state"], json!({"state": "idle", "stopReason": "end_turn"}));
-    assert_eq!(t["configOptions"], json!([{"id": "model"}]));
+    assert_eq!(t["configOptions"], json!([{"configId": "fast", "name": "Fast", "type": "boolean", "currentValue": true}]));
 }
 
 #[test]

@@ -59,8 +59,16 @@ fn seed_003_server_capabilities_gate_a_2024_client() {
         json!({ "protocolVersions": ["2024-11-05"], "capabilities": server["capabilities"] }),
     );
     assert_eq!(pair.client.protocol_version(), Some("2024-11-05"));
-    for ok in ["tools/list", "resources/list", "resources/subscribe", "prompts/list", "logging/setLevel", "completion/complete"] {
-        assert!(pair.client.request(ok, Some(json!({})), Default::default(), 0).is_ok(), "{ok}");
+    let complete = json!({ "ref": { "type": "ref/prompt", "name": "p" }, "argument": { "name": "a", "value": "" } });
+    for (ok, params) in [
+        ("tools/list", json!({})),
+        ("resources/list", json!({})),
+        ("resources/subscribe", json!({ "uri": "file:///a" })),
+        ("prompts/list", json!({})),
+        ("logging/setLevel", json!({ "level": "info" })),
+        ("completion/complete", complete),
+    ] {
+        assert!(pair.client.request(ok, Some(params), Default::default(), 0).is_ok(), "{ok}");
     }
     // Not advertised by the seed's server: no listChanged for tools, so the server may not say it.
     assert!(pair.server.notify_tools_list_changed().is_err());

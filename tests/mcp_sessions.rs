@@ -5,7 +5,7 @@
 mod mcp_support;
 
 use agentwire::jsonrpc::codes;
-use agentwire::mcp::{Event, McpClient, RequestOptions};
+use agentwire::mcp::{Event, McpClient, McpServer, RequestOptions};
 use mcp_support::*;
 use serde_json::{json, Value};
 
@@ -79,6 +79,7 @@ fn every_version_pair() {
                 assert_eq!(response["result"]["tools"], json!([]), "{label}");
                 if era == "stateless" {
                     assert_eq!(response["result"]["resultType"], "complete", "{label}");
+                    assert_eq!((&response["result"]["cacheScope"], &response["result"]["ttlMs"]), (&json!("private"), &json!(0)), "{label}");
                     assert_eq!(request["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], version, "{label}");
                 }
             }
@@ -91,6 +92,29 @@ fn every_version_pair() {
             }
         }
     }
+}
+
+#[test]
+fn handshake_messages_are_judged_by_the_version_they_name() {
+    // The default server prefers 2026-07-28, which has neither `initialize` nor `ping`.
+    // A `ping` before the handshake names no version, so it is of the handshake era:
+    // judged by the newest handshake version. `initialize` by the version it requests.
+    let mut server = McpServer::new(server_config(json!({})));
+    let events = server.receive(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, 0);
+    assert_eq!(of_type(&events, "violation"), Vec::<Value>::new());
+    assert_eq!(sent(&events)[0]["result"], json!({}));
+    let init = json!({ "jsonrpc": "2.0", "id": 2, "method": "initialize",
+        "params": { "protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": { "name": "c", "version": "1" } } });
+    let events = server.receive(&init.to_string(), 0);
+    assert_eq!(of_type(&events, "violation"), Vec::<Value>::new());
+    assert_eq!(sent(&events)[0]["result"]["protocolVersion"], "2024-11-05");
+    // A version without rules is judged by its feature level: the client may offer it.
+    let mut client = McpClient::new(client_config(json!({ "protocolVersions": ["2099-01-01"], "era": "handshake" })));
+    let out = client.initialize(0).expect("an unknown version is offered");
+    let mut server = McpServer::new(server_config(json!({})));
+    let events = server.receive(&out.text, 0);
+    assert_eq!(of_type(&events, "violation"), Vec::<Value>::new());
+    assert_eq!(sent(&events)[0]["result"]["protocolVersion"], "2025-11-25");
 }
 
 #[test]
@@ -131,6 +155,11 @@ fn refusal_capability(result: Result<agentwire::jsonrpc::Outbound, agentwire::js
     e.data.unwrap()["capability"].clone()
 }
 
+/// Valid `completion/complete` params.
+fn completion() -> Value {
+    json!({ "ref": { "type": "ref/prompt", "name": "p" }, "argument": { "name": "a", "value": "" } })
+}
+
 #[test]
 fn the_client_refuses_calls_the_server_did_not_advertise() {
     let cases: Vec<(&str, Value, Value)> = vec![
@@ -142,7 +171,7 @@ fn the_client_refuses_calls_the_server_did_not_advertise() {
         ("prompts/list", json!({}), json!("prompts")),
         ("prompts/get", json!({ "name": "p" }), json!("prompts")),
         ("logging/setLevel", json!({ "level": "info" }), json!("logging")),
-        ("completion/complete", json!({}), json!("completions")),
+        ("completion/complete", completion(), json!("completions")),
         ("tasks/list", json!({}), json!("tasks.list")),
         ("tasks/get", json!({ "taskId": "t" }), json!("tasks")),
         ("tasks/cancel", json!({ "taskId": "t" }), json!("tasks.cancel")),
@@ -175,9 +204,9 @@ fn a_capability_the_version_does_not_define_counts_as_absent() {
     let mut p = ready("2025-06-18", json!({}), all_caps_server());
     let e = p.client.list_tasks(None, 0).unwrap_err();
     assert!(e.message.contains("not defined in MCP 2025-06-18"), "{e}");
-    assert!(p.client.complete(json!({}), 0).is_ok());
+    assert!(p.client.complete(completion(), 0).is_ok());
     let mut old = ready("2024-11-05", json!({}), json!({}));
-    assert!(old.client.complete(json!({}), 0).is_ok());
+    assert!(old.client.complete(completion(), 0).is_ok());
     // Our own capabilities are trimmed to the version when sent.
     assert_eq!(p.server.own_capabilities().get("tasks"), None);
     assert_eq!(old.server.own_capabilities(), json!({}));
@@ -218,12 +247,12 @@ fn the_client_answers_unadvertised_server_requests_with_method_not_found() {
     let mut p = ready("2025-11-25", json!({ "elicitation": {} }), json!({}));
     let url = json!({ "mode": "url", "message": "m", "url": "https://x", "elicitationId": "e" });
     assert_eq!(refusal_capability(p.server.elicit(url.clone(), RequestOptions::default(), 0)), "elicitation.url");
-    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": {} }), RequestOptions::default(), 0).is_ok());
+    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": { "type": "object", "properties": {} } }), RequestOptions::default(), 0).is_ok());
     // 2025-06-18 has elicitation (form only), 2025-03-26 none at all.
     let mut p = ready("2025-06-18", json!({ "elicitation": {} }), json!({}));
-    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": {} }), RequestOptions::default(), 0).is_ok());
+    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": { "type": "object", "properties": {} } }), RequestOptions::default(), 0).is_ok());
     let mut p = ready("2025-03-26", json!({ "elicitation": {} }), json!({}));
-    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": {} }), RequestOptions::default(), 0).is_err());
+    assert!(p.server.elicit(json!({ "message": "m", "requestedSchema": { "type": "object", "properties": {} } }), RequestOptions::default(), 0).is_err());
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod support;
 
-use agentwire::jsonrpc::{Id, Outbound, ProtocolError};
+use agentwire::jsonrpc::{codes, Id, Outbound, ProtocolError};
 use agentwire::mcp::{ClientConfig, Event, McpClient, RequestOptions};
 use serde_json::{json, Value};
 use support::Agent;
@@ -163,8 +163,13 @@ fn subscriptions_and_logging_report_changes() {
         call(&mut agent, &mut c, |c| c.unsubscribe("demo://counter", now)).1.expect("unsubscribe");
         let (seen, _) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "x" })), RequestOptions::default(), now));
         assert!(notified(&seen, "notifications/message").is_empty() && notified(&seen, "notifications/resources/updated").is_empty(), "{version}: {seen:?}");
-        let (_, bad) = call(&mut agent, &mut c, |c| c.set_logging_level("loud", now));
-        assert_eq!(bad.expect_err("invalid level").code, -32602, "{version}");
+        // An unknown level: the client refuses to send it; sent anyway, the server answers -32602.
+        let refused = c.set_logging_level("loud", now).expect_err("not a logging level");
+        assert_eq!(refused.code, codes::LOCAL_REFUSAL, "{version}");
+        assert_eq!(refused.data.as_ref().map(|d| &d["issues"][0]["code"]), Some(&json!("unknown_enum_value")), "{version}");
+        agent.write(r#"{"jsonrpc":"2.0","id":"loud","method":"logging/setLevel","params":{"level":"loud"}}"#);
+        let bad: Value = serde_json::from_str(&agent.next_line()).expect("a JSON reply");
+        assert_eq!((&bad["id"], &bad["error"]["code"]), (&json!("loud"), &json!(-32602)), "{version}");
     }
 
     // Stateless era: a subscriptions/listen stream carries the updates.

@@ -35,7 +35,9 @@ impl AcpAgent {
     }
 
     /// Ends the pending prompt turn of a session: answers its `session/prompt` with
-    /// `{stopReason}` (`cancelled` after a `session/cancel`, whatever is given).
+    /// `{stopReason}` (`cancelled` after a `session/cancel`, whatever is given). That is
+    /// v1's answer; in v2 `respond` with `{messageId}` and end the turn with an idle
+    /// `state_update`.
     pub fn end_turn(&mut self, session_id: &str, stop_reason: &str) -> Sent {
         let Some(id) = self.session.serving_ids("session/prompt", session_id).into_iter().next() else {
             return Err(ProtocolError::local_refusal(format!("no prompt of session {session_id:?} is waiting for an answer")));

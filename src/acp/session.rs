@@ -79,7 +79,7 @@ pub(crate) struct Session {
     pub(crate) phase: Phase,
     common: Common,
     pub(crate) negotiation: NegotiationRule,
-    /// Negotiated (or, while initializing, requested) version.
+    /// The negotiated version.
     pub(crate) version: Option<u16>,
     pub(crate) client_caps: ClientCapabilities,
     pub(crate) agent_caps: AgentCapabilities,
@@ -155,10 +155,24 @@ impl Session {
         &self.common.info
     }
 
-    fn version_str(&self) -> &'static str {
-        match self.version {
-            Some(v) if v >= 2 => "2",
-            _ => "1",
+    /// The version a message is judged by (docs/validation.md, "Handshake messages"):
+    /// `initialize` by the version it requests, its answer by the version it answers with
+    /// when we speak it (else the requested one), everything else by the negotiated one.
+    fn judged_by(&self, message: &Message, in_reply_to: Option<&str>) -> &'static str {
+        let named = |v: Option<&Value>| v?.get("protocolVersion")?.as_u64().and_then(|v| u16::try_from(v).ok());
+        // Until negotiated, the version our `initialize` requests.
+        let current = self.version.unwrap_or_else(|| version::latest(self.supported()));
+        let version = match message {
+            Message::Request(r) if r.method == "initialize" => named(r.params.as_ref()).unwrap_or(current),
+            Message::Response(r) if in_reply_to == Some("initialize") => {
+                named(r.outcome.as_ref().ok()).filter(|v| self.supported().contains(v)).unwrap_or(current)
+            }
+            _ => current,
+        };
+        if version >= 2 {
+            "2"
+        } else {
+            "1"
         }
     }
 
@@ -297,7 +311,7 @@ impl Session {
     }
 
     fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
-        let ctx = Context { protocol: Protocol::Acp, version: self.version_str(), direction, in_reply_to };
+        let ctx = Context { protocol: Protocol::Acp, version: self.judged_by(message, in_reply_to), direction, in_reply_to };
         let mut issues = schema::validate_message(message, &ctx);
         if let Message::Request(r) = message {
             if direction == Direction::ClientToServer {
@@ -655,12 +669,10 @@ impl Session {
     fn answer_initialize(&mut self, r: Request, events: &mut Vec<Event>) {
         let params = r.params.clone().unwrap_or(Value::Null);
         let requested = params.get("protocolVersion").and_then(Value::as_u64).and_then(|v| u16::try_from(v).ok());
-        self.version = requested.filter(|v| *v >= 1).map(|v| v.min(2));
         let message = Message::Request(r.clone());
         self.report(&message, None, events);
         let Some(requested) = requested else {
             let e = ProtocolError::invalid_params("protocolVersion must be an integer from 0 to 65535");
-            self.version = None;
             if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
                 events.push(Event::Send { text });
             }
@@ -669,7 +681,6 @@ impl Session {
         let v = match version::agent_choose(requested, self.supported(), self.negotiation) {
             Ok(v) => v,
             Err(e) => {
-                self.version = None;
                 if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
                     events.push(Event::Send { text });
                 }

@@ -206,11 +206,12 @@ impl Session {
             "ttlMs": 0,
             "_meta": { META_SERVER_INFO: self.info_for(&latest, Era::Stateless) },
         });
-        self.offered = saved;
         if let Role::Server { instructions: Some(i), .. } = &self.role {
             result["instructions"] = Value::from(i.as_str());
         }
+        // Offered while answering, so the answer is judged as that version's.
         self.reply(&r.id, &r.method, Ok(result), events);
+        self.offered = saved;
     }
 
     pub(super) fn on_initialized(&mut self, events: &mut Vec<Event>) {

@@ -73,7 +73,8 @@ pub struct Session {
     /// The peer's instructions (client side).
     pub(super) instructions: Option<String>,
     pub(super) role: Role,
-    /// Client: the version (and era) we are offering while the handshake runs.
+    /// The version (and era) we are offering while the handshake runs (a server: while
+    /// it answers `server/discover`).
     pub(super) offered: Option<(Version, Era)>,
     /// Progress token (as JSON text) -> our request it belongs to.
     progress: HashMap<String, Id>,
@@ -91,6 +92,8 @@ pub(super) enum Role {
 
 /// Requests and notifications the session sends itself; the generic calls refuse them.
 const MANAGED: [&str; 3] = ["initialize", "notifications/initialized", "server/discover"];
+/// Requests whose complete result is a `CacheableResult` (2026-07-28).
+const CACHEABLE: [&str; 5] = ["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
 
 impl Session {
     pub(super) fn new(role: Role, settings: Common, info: Implementation) -> Self {
@@ -237,7 +240,7 @@ impl Session {
             return Err(refusal(&method, None, format!("request {id} ({method}) was cancelled by the peer; no answer is sent"))
                 .with_data(json!({ "method": method, "id": id })));
         }
-        let outcome = outcome.map(|r| self.decorate_result(serving.stateless, r));
+        let outcome = outcome.map(|r| self.decorate_result(&method, serving.stateless, r));
         let message = Message::Response(crate::jsonrpc::Response { id: id.clone(), outcome });
         self.check_outgoing(&message, Some(&method))?;
         self.finish(id);
@@ -477,9 +480,42 @@ impl Session {
     }
 
     fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
-        let (version, _) = self.level();
+        let version = self.judged_by(message, in_reply_to);
         let ctx = schema::Context { protocol: schema::Protocol::Mcp, version: version.as_str(), direction, in_reply_to };
         schema::validate_message(message, &ctx)
+    }
+
+    /// The version a message is judged by (docs/validation.md, "Handshake messages"):
+    /// `initialize` by the version it requests, its answer by the version it answers
+    /// with when we speak it; otherwise the agreed version, or before agreement a request
+    /// naming its version in `_meta` by that one, and anything else by the version we
+    /// offer (a server offering none: its newest handshake-era version, as a peer that
+    /// names no version speaks that era). Unknown versions by their feature level.
+    fn judged_by(&self, message: &Message, in_reply_to: Option<&str>) -> Version {
+        let named = |v: Option<&Value>, key: &str| v?.get(key)?.as_str().map(Version::parse);
+        let in_meta = match message {
+            Message::Request(r) => named(r.params.as_ref().and_then(|p| p.get("_meta")), META_VERSION),
+            _ => None,
+        };
+        let (version, era) = match message {
+            Message::Request(r) if r.method == "initialize" => match named(r.params.as_ref(), "protocolVersion") {
+                Some(v) => (v, Era::Handshake),
+                None => self.level(),
+            },
+            Message::Response(r) if in_reply_to == Some("initialize") => {
+                match named(r.outcome.as_ref().ok(), "protocolVersion").filter(|v| self.versions.contains(v)) {
+                    Some(v) => (v, Era::Handshake),
+                    None => self.level(),
+                }
+            }
+            _ if self.version.is_some() || self.offered.is_some() => self.level(),
+            _ => match (in_meta, self.handshake_versions().first()) {
+                (Some(v), _) => (v, Era::Stateless),
+                (None, Some(v)) if self.side == Side::Server => (v.clone(), Era::Handshake),
+                _ => self.level(),
+            },
+        };
+        version.feature_level(era)
     }
 
     /// Text the session sends by itself; validated like everything else, but sent even
@@ -638,11 +674,17 @@ impl Session {
         self.endpoint.set_options(ParseOptions { allow_batch: batch, allow_null_id: false });
     }
 
-    /// In the stateless era results carry `resultType` and the server's info.
-    fn decorate_result(&self, stateless: bool, result: Value) -> Value {
+    /// In the stateless era results carry `resultType` and the server's info, and the
+    /// cacheable ones a cache hint: unless the application gives one, the most cautious
+    /// (`private`, stale at once), as in the session's own `server/discover` answer.
+    fn decorate_result(&self, method: &str, stateless: bool, result: Value) -> Value {
         let Value::Object(mut m) = result else { return result };
         if stateless && self.side == Side::Server {
-            m.entry("resultType").or_insert_with(|| Value::from("complete"));
+            let kind = m.entry("resultType").or_insert_with(|| Value::from("complete"));
+            if *kind == "complete" && CACHEABLE.contains(&method) {
+                m.entry("cacheScope").or_insert_with(|| Value::from("private"));
+                m.entry("ttlMs").or_insert_with(|| Value::from(0));
+            }
             let (version, era) = self.level();
             let mut meta = Map::new();
             meta.insert(META_SERVER_INFO.into(), self.info_for(&version, era));

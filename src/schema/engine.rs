@@ -394,7 +394,12 @@ impl<'a> Walker<'a> {
                 continue;
             }
             self.path.push(Seg::Key(k));
-            if let Some(target) = &p.alias_of {
+            // The older name alone is a tolerated deviation; beside the current name it is an
+            // extra member for older peers, which the schema allows.
+            let target_present = p.alias_of.as_deref().is_some_and(|t| {
+                props.iter().enumerate().any(|(j, q)| &*q.name == t && self.found[base + j] != NONE)
+            });
+            if let Some(target) = p.alias_of.as_ref().filter(|_| !target_present) {
                 let name: &'static str = &p.name;
                 self.report(Severity::Warning, codes::TOLERATED, None, || {
                     format!("`{name}` is the older name of `{target}`; tolerated")

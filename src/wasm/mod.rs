@@ -4,3 +4,4 @@
 pub mod convert;
 pub mod jsonrpc;
 pub mod session;
+pub mod validator;

@@ -41,6 +41,18 @@ export function replace(el, ...children) {
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 
+/**
+ * Runs `fn` (which grows the content of the scroll container `scroller`) and keeps the end in
+ * view when the user was already there. Only `scroller` moves: scrollIntoView would scroll the
+ * whole page while an agent streams.
+ */
+export function keepAtEnd(scroller, fn) {
+  const atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
+  const result = fn();
+  if (atEnd) scroller.scrollTop = scroller.scrollHeight;
+  return result;
+}
+
 /** Enable or disable a control, with the reason as its hover text. */
 export function setEnabled(el, enabled, reason = "") {
   el.disabled = !enabled;

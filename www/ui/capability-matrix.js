@@ -24,7 +24,7 @@ export function createCapabilityMatrix(root) {
   const methodTable = h("table", { id: "methods-table", "data-testid": "methods-table", class: "matrix" });
   const wire = h("div", { class: "wire-caps" });
   replace(root, capTable,
-    h("details", { open: true }, h("summary", {}, "Methods"), methodTable),
+    h("details", {}, h("summary", {}, "Methods"), methodTable),
     h("details", {}, h("summary", {}, "Capabilities on the wire"), wire));
   reset();
 

@@ -40,14 +40,16 @@ export function wireShape(protocol, version, caps) {
   if (version === 1) {
     return { clientCapabilities: { fs: { readTextFile: caps.readTextFile, writeTextFile: caps.writeTextFile }, terminal: caps.terminal } };
   }
-  // v2: object markers, `{}` = supported, omitted = not.
-  const fs = {};
-  if (caps.readTextFile) fs.readTextFile = {};
-  if (caps.writeTextFile) fs.writeTextFile = {};
-  const c = {};
-  if (Object.keys(fs).length) c.fs = fs;
-  if (caps.terminal) c.terminal = {};
-  return { capabilities: c };
+  // v2 has no fs or terminal client methods, so none of these boxes has a v2 spelling.
+  return { capabilities: {} };
+}
+
+/** Why a version's preview lacks what the boxes say, or null. */
+function previewNote(protocol, version, caps) {
+  if (protocol === "acp" && version === 2 && (caps.readTextFile || caps.writeTextFile || caps.terminal)) {
+    return "v2 defines no fs or terminal client capabilities: those boxes apply to v1 only";
+  }
+  return null;
 }
 
 export function createConnectPanel(root, { token, onConnect, onDisconnect, onError, onProtocol }) {
@@ -134,7 +136,8 @@ export function createConnectPanel(root, { token, onConnect, onDisconnect, onErr
     replace(preview, shown.length === 0 ? h("p", { class: "muted" }, "no version offered") :
       shown.map((v) => h("div", { class: "preview-item", "data-version": String(v) },
         h("span", { class: "badge" }, c.protocol === "acp" ? `v${v}` : `${v} (sent)`),
-        h("pre", { class: "json small" }, JSON.stringify(wireShape(c.protocol, v, c.caps), null, 2)))));
+        h("pre", { class: "json small" }, JSON.stringify(wireShape(c.protocol, v, c.caps), null, 2)),
+        h("p", { class: "field-hint" }, previewNote(c.protocol, v, c.caps) ?? ""))));
     const issues = problems(c);
     hint.textContent = issues.join("; ");
     connectBtn.disabled = connected || issues.length > 0;

@@ -24,6 +24,13 @@ export function contentBlock(block) {
 export function contentSummary(item) {
   if (!item || typeof item !== "object") return null;
   if (item.type === "content") return h("div", { class: "tool-content" }, contentBlock(item.content));
+  if (item.type === "diff" && Array.isArray(item.changes)) {
+    // v2: `changes` names the files and operations; `patch` (optional) is renderable text.
+    return h("details", { class: "diff", open: true }, h("summary", {}, `diff · ${item.changes.length} file${item.changes.length === 1 ? "" : "s"}`),
+      h("ul", { class: "changes" }, item.changes.map((c) => h("li", {}, h("span", { class: "badge" }, c?.operation ?? "change"), " ",
+        c?.oldPath ? [h("code", {}, c.oldPath), " → "] : null, h("code", {}, c?.path ?? "")))),
+      typeof item.patch?.text === "string" ? h("pre", { class: "patch" }, item.patch.text) : null);
+  }
   if (item.type === "diff") {
     return h("details", { class: "diff", open: true }, h("summary", {}, "diff ", h("code", {}, item.path ?? "")),
       item.oldText != null ? h("pre", { class: "old" }, item.oldText) : h("p", { class: "muted" }, "(new file)"),

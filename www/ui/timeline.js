@@ -1,6 +1,6 @@
 // Timeline of every JSON-RPC frame in and out: direction, method, id, time, latency, and a
 // validation badge. Selecting a row shows it in the inspector. Exportable as a JSON file.
-import { h, replace, formatTime } from "../lib/dom.js";
+import { h, replace, keepAtEnd, formatTime } from "../lib/dom.js";
 import { tryParse } from "../lib/json-view.js";
 
 const CANCEL_METHODS = new Set(["notifications/cancelled", "$/cancel_request"]);
@@ -15,7 +15,8 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
   const exportLink = h("a", { id: "export-timeline", "data-testid": "export-timeline", class: "button", href: "#", download: "agentwire-timeline.json", onclick: prepareExport }, "Export JSON");
   const clearBtn = h("button", { type: "button", id: "clear-timeline", onclick: clear }, "Clear");
   const filter = h("input", { type: "search", id: "timeline-filter", placeholder: "filter by method", "aria-label": "Filter frames by method", oninput: applyFilter });
-  replace(root, h("div", { class: "toolbar" }, count, filter, exportLink, clearBtn), h("div", { class: "timeline-scroll" }, list));
+  const scroller = h("div", { class: "timeline-scroll" }, list);
+  replace(root, h("div", { class: "toolbar" }, count, filter, exportLink, clearBtn), scroller);
 
   let entries = [];
   let pending = new Map();       // `${dir}:${id}` -> request entry awaiting a response
@@ -58,10 +59,9 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
     entries.push(entry);
     entry.row = h("li", {});
     updateRow(entry);
-    list.append(entry.row);
+    keepAtEnd(scroller, () => list.append(entry.row));
     count.textContent = `${entries.length} frame${entries.length === 1 ? "" : "s"}`;
     applyFilter();
-    entry.row.scrollIntoView?.({ block: "nearest" });
     return entry;
   }
 

@@ -119,6 +119,11 @@ impl Agent {
         out
     }
 
+    /// The next line the agent writes, as it came (for what no session would send).
+    pub fn next_line(&mut self) -> String {
+        self.lines.recv_timeout(WAIT).expect("a line from the demo agent in time")
+    }
+
     /// Feeds the agent's output to the client (sending what it answers by itself) until
     /// an event matches; every event seen is returned, the matching one last.
     pub fn until<P: Peer>(&mut self, peer: &mut P, mut done: impl FnMut(&P::Event) -> bool) -> Vec<P::Event> {

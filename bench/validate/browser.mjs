@@ -1,0 +1,48 @@
+// Validation throughput and cold start in headless Chromium (Debian's), side by side with
+// Ajv and the SDKs' zod, on the same corpus as the Node benchmark.
+//   node bench/validate/corpus.mjs /tmp/corpus.json && node bench/validate/browser.mjs /tmp/corpus.json
+// Needs `node scripts/build.mjs` (pkg/) and ../shared. Bundles the page with Vite into
+// bench/results/ (git-ignored); the cold start includes fetching the .wasm from localhost.
+import { createServer } from "node:http";
+import { readFileSync, existsSync } from "node:fs";
+import { join, extname, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build as vite } from "vite";
+import { chromium } from "playwright-core";
+import { table } from "./contenders.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "../..");
+const shared = process.env.AGENTWIRE_SHARED ?? join(root, "../shared/");
+const out = join(root, "bench/results/validate-browser");
+await vite({ root: join(here, "browser"), logLevel: "warn", build: { outDir: out, emptyOutDir: true, target: "es2022",
+  rollupOptions: { external: ["/pkg/index.js"] } } });
+
+const files = {
+  "/data/corpus.json": process.argv[2] ?? "/tmp/corpus.json",
+  "/data/acp.json": join(shared, "spec/acp/v1/schema.json"),
+  "/data/mcp.json": join(shared, "spec/mcp/2025-06-18/schema.json"),
+};
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const server = createServer((req, res) => {
+  const url = new URL(req.url, "http://x").pathname;
+  const path = files[url] ?? (url.startsWith("/pkg/") ? join(root, url) : join(out, url === "/" ? "index.html" : url));
+  if (!existsSync(path)) return res.writeHead(404).end();
+  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(readFileSync(path));
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu",
+  "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"] });
+try {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => console.error(e.message));
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 120000 });
+  const { coldMs, compileMs, rows } = JSON.parse(await page.textContent("#out"));
+  console.log(`Chromium ${browser.version()}`);
+  console.log(`cold start: agentwire fetch + instantiate + first validation ${coldMs.toFixed(1)} ms; Ajv compile ACP v1 ${compileMs.acp.toFixed(0)} ms, MCP ${compileMs.mcp.toFixed(0)} ms`);
+  console.log(table(rows));
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,22 @@
+// The browser half of bench/validate/browser.mjs: the same contenders as in Node, bundled by
+// Vite; the corpus and the official schemas are fetched from the runner's server.
+import Ajv from "ajv";
+import Ajv2020 from "ajv/dist/2020.js";
+import * as mcpZod from "@modelcontextprotocol/sdk/types.js";
+import * as acpZod from "../../../node_modules/@agentclientprotocol/sdk/dist/schema/zod.gen.js";
+import { build, measure } from "../contenders.mjs";
+
+const now = () => performance.now();
+const get = (path) => fetch(path).then((r) => r.json());
+const [corpus, acp, mcp] = await Promise.all([get("/data/corpus.json"), get("/data/acp.json"), get("/data/mcp.json")]);
+
+const t0 = now();
+const agentwire = await import("/pkg/index.js");
+await agentwire.default();
+new agentwire.Validator({ protocol: "acp", version: "1" }).validate(corpus[0].text, { direction: corpus[0].direction });
+const coldMs = now() - t0;
+
+const { contenders, compileMs } = build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas: { acp, mcp }, corpus, now });
+const rows = measure(contenders, corpus, { now });
+document.getElementById("out").textContent = JSON.stringify({ coldMs, compileMs, rows });
+document.body.dataset.done = "1";

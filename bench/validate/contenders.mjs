@@ -1,0 +1,67 @@
+// The validators compared on the corpus, built the same way in Node and in the browser.
+// Each validates from text (JSON.parse included), as a transport would hand it over:
+//   agentwire       the wasm Validator, per protocol version
+//   ajv top-level   Ajv compiled from the official schema file as published
+//   ajv per-method  Ajv compiled per definition of the same file
+//   zod             the official SDKs' zod schemas (ACP SDK, MCP SDK)
+// `build` gets the modules and schema documents from its caller, so this file has no I/O.
+
+const part = (m, msg) => (m.part === "params" ? msg.params : m.part === "result" ? msg.result : msg);
+
+export function build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas, corpus, now }) {
+  const contenders = {};
+  const compileMs = {};
+  if (agentwire) {
+    const validators = new Map();
+    contenders.agentwire = (m) => {
+      const key = `${m.protocol}/${m.version}`;
+      let v = validators.get(key);
+      if (!v) validators.set(key, (v = new agentwire.Validator({ protocol: m.protocol, version: m.version })));
+      return v.validate(m.text, { direction: m.direction, inReplyTo: m.inReplyTo ?? undefined }).ok;
+    };
+  }
+  const ajv = {};
+  for (const protocol of ["acp", "mcp"]) {
+    const t0 = now();
+    const doc = schemas[protocol];
+    const draft2020 = String(doc.$schema ?? "").includes("2020-12");
+    const instance = draft2020 ? new Ajv2020({ strict: false, logger: false }) : new Ajv({ strict: false, logger: false });
+    instance.addSchema(doc, "root");
+    const key = doc.$defs ? "$defs" : "definitions";
+    const top = doc.oneOf || doc.anyOf ? instance.getSchema("root") : instance.compile({ $ref: `root#/${key}/JSONRPCMessage` });
+    const per = new Map();
+    for (const m of corpus.filter((c) => c.protocol === protocol)) {
+      if (!per.has(m.def)) per.set(m.def, instance.compile({ $ref: `root#/${key}/${m.def}` }));
+    }
+    compileMs[protocol] = now() - t0;
+    ajv[protocol] = { top, per };
+  }
+  contenders["ajv top-level"] = (m) => ajv[m.protocol].top(JSON.parse(m.text));
+  contenders["ajv per-method"] = (m) => ajv[m.protocol].per.get(m.def)(part(m, JSON.parse(m.text)));
+  contenders["zod (SDKs)"] = (m) => {
+    const schema = m.protocol === "acp" ? acpZod[`z${m.def}`] : mcpZod[`${m.def}Schema`];
+    return schema ? schema.safeParse(part(m, JSON.parse(m.text))).success : null;
+  };
+  return { contenders, compileMs };
+}
+
+/** Messages per second of each contender on each protocol's part of the corpus. */
+export function measure(contenders, corpus, { now, budgetMs = 1500 }) {
+  const rows = [];
+  for (const [name, fn] of Object.entries(contenders)) {
+    for (const protocol of ["acp", "mcp"]) {
+      const set = corpus.filter((m) => m.protocol === protocol);
+      if (fn(set[0]) === null) continue;
+      const rejected = set.filter((m) => !fn(m)).length;
+      let n = 0;
+      const t0 = now();
+      while (now() - t0 < budgetMs) for (const m of set) fn(m), n++;
+      rows.push({ name, protocol, perSecond: Math.round(n / ((now() - t0) / 1000)), rejected });
+    }
+  }
+  return rows;
+}
+
+export function table(rows) {
+  return rows.map((r) => `${r.name.padEnd(15)} ${r.protocol}: ${String(r.perSecond).padStart(9)} msgs/s${r.rejected ? `  (${r.rejected} judged invalid)` : ""}`).join("\n");
+}

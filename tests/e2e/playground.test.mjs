@@ -1,0 +1,380 @@
+// End-to-end tests of the playground: one real relay with real agents (the demo agent in its
+// three modes, the official ACP SDK example agent, the MCP "everything" server), driven in a real
+// headless Chromium only through the page's UI (the stable ids of docs/playground.md).
+//
+// Needs: node_modules (playwright-core, the SDK, server-everything), /usr/bin/chromium, the built
+// package in pkg/ (`node scripts/build.mjs`) and the release binaries
+// (`cargo build --release -p agentwire-relay -p agentwire-demo-agent`). A missing one fails the
+// file with a message; nothing is skipped. Screenshots go to test-results/screenshots/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CHROMIUM = "/usr/bin/chromium";
+const RELAY = join(ROOT, "target/release/agentwire-relay");
+const DEMO = join(ROOT, "target/release/agentwire-demo-agent");
+const SDK_AGENT = join(ROOT, "node_modules/@agentclientprotocol/sdk/dist/examples/agent.js");
+const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const SHOTS = join(ROOT, "test-results/screenshots");
+const TEST_TIMEOUT = 30_000;   // per test
+const STEP_TIMEOUT = 10_000;   // per wait or action inside a test
+
+const REQUIRED = [
+  [CHROMIUM, "Debian Chromium (apt-get install chromium)"],
+  [join(ROOT, "node_modules/playwright-core/package.json"), "playwright-core (npm install)"],
+  [SDK_AGENT, "@agentclientprotocol/sdk (npm install)"],
+  [EVERYTHING, "@modelcontextprotocol/server-everything (npm install)"],
+  [join(ROOT, "pkg/index.js"), "the package build (node scripts/build.mjs)"],
+  [join(ROOT, "pkg/web/agentwire_bg.wasm"), "the package build (node scripts/build.mjs)"],
+  [RELAY, "the relay (cargo build --release -p agentwire-relay)"],
+  [DEMO, "the demo agent (cargo build --release -p agentwire-demo-agent)"],
+];
+
+let relay = null;       // the child process
+let relayUrl = null;    // http://127.0.0.1:PORT/?token=…
+let relayLog = [];      // its stderr, shown when something fails
+let browser = null;
+let dataDir = null;
+
+before(async () => {
+  const missing = REQUIRED.filter(([path]) => !existsSync(path));
+  assert.deepEqual(missing.map(([path, what]) => `${path}: ${what}`), [], "the end-to-end tests need these; install or build them first");
+  mkdirSync(SHOTS, { recursive: true });
+  dataDir = mkdtempSync(join(tmpdir(), "agentwire-e2e-"));
+  const token = randomBytes(16).toString("hex");
+  relay = spawn(RELAY, [
+    "--port", "0", "--token", token,
+    "--agent", `demo=${DEMO} --data-dir ${dataDir}`,
+    "--agent", `demo-v1=${DEMO} --versions 1 --data-dir ${dataDir}`,
+    "--agent", `demo-mcp=${DEMO} --mcp`,
+    "--agent", `sdk=node ${SDK_AGENT}`,
+    "--agent", `everything=node ${EVERYTHING} stdio`,
+  ], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  createInterface({ input: relay.stderr }).on("line", (line) => relayLog.push(line));
+  relayUrl = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the relay printed no URL within 5 s:\n${relayLog.join("\n")}`)), 5000);
+    relay.once("exit", (code) => reject(new Error(`the relay exited with ${code}:\n${relayLog.join("\n")}`)));
+    createInterface({ input: relay.stdout }).once("line", (line) => { clearTimeout(timer); resolve(line.trim()); });
+  });
+  assert.match(relayUrl, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{32}$/);
+
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  if (relay && relay.exitCode === null) {
+    const exited = new Promise((resolve) => relay.once("exit", resolve));
+    relay.kill("SIGTERM");
+    await exited;
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// --- helpers -------------------------------------------------------------------------------
+
+/**
+ * Runs `fn(page)` in a fresh browser context on the playground. Console errors and page errors
+ * fail the test; on failure a screenshot and the relay's log are kept for diagnosis.
+ */
+async function withPage(name, fn, { viewport = { width: 1440, height: 1000 } } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme: "light", reducedMotion: "reduce" });
+  context.setDefaultTimeout(STEP_TIMEOUT);
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`); });
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  const logStart = relayLog.length;
+  try {
+    await open(page);
+    await fn(page);
+    assert.deepEqual(problems, [], "the page reported errors");
+  } catch (err) {
+    await page.screenshot({ path: join(SHOTS, `FAILED-${name}.png`), fullPage: true }).catch(() => {});
+    err.message += `\n-- page errors:\n${problems.join("\n")}\n-- relay log:\n${relayLog.slice(logStart).join("\n")}`;
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+async function open(page) {
+  await page.goto(relayUrl);
+  await page.locator("#agent-select option[value=everything]").waitFor({ state: "attached" });
+}
+
+async function shot(page, name, options = {}) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), ...options });
+}
+
+/** Waits until the text of `selector` (the first match) equals `expected` or matches a RegExp. */
+async function waitText(page, selector, expected) {
+  const want = expected instanceof RegExp ? { source: expected.source, flags: expected.flags } : { exact: expected };
+  try {
+    await page.waitForFunction(([sel, w]) => {
+      const text = (document.querySelector(sel)?.textContent ?? "").trim();
+      return w.exact !== undefined ? text === w.exact : new RegExp(w.source, w.flags).test(text);
+    }, [selector, want], { timeout: STEP_TIMEOUT });
+  } catch {
+    const actual = await page.locator(selector).first().textContent({ timeout: 1000 }).catch(() => "(absent)");
+    assert.fail(`${selector}: expected ${expected}, found ${JSON.stringify(actual?.trim())}`);
+  }
+}
+
+const ALL_VERSIONS = { acp: ["2", "1"], mcp: ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] };
+
+/** Picks agent, protocol and versions in the connect panel and connects; returns the negotiated version text. */
+async function connect(page, { agent, protocol = "acp", versions = ALL_VERSIONS[protocol], caps = {} }) {
+  await page.selectOption("#agent-select", agent);
+  await page.check(`#protocol-${protocol}`);
+  for (const v of ALL_VERSIONS[protocol]) await page.setChecked(`#version-${v}`, versions.includes(v));
+  for (const [id, on] of Object.entries(caps)) await page.setChecked(`#${id}`, on);
+  await page.click("#connect-button");
+  await waitText(page, "#negotiated-version", /^(?!—).+/);
+  return (await page.textContent("#negotiated-version")).trim();
+}
+
+async function newSession(page) {
+  await page.click("#new-session-button");
+  await waitText(page, "#session-id", /^(?!no session|loading).+/);
+  return (await page.textContent("#session-id")).trim();
+}
+
+/** Sends a prompt; with `until`, waits for that stop reason. */
+async function prompt(page, text, until) {
+  await page.fill("#prompt-input", text);
+  await page.click("#send-button");
+  if (until) await waitText(page, "#stop-reason", `stop reason: ${until}`);
+}
+
+async function answerPermission(page, kind) {
+  await page.locator("#permission-dialog[open]").waitFor();
+  await page.click(`#permission-dialog [data-testid=permission-option][data-kind=${kind}]`);
+  await page.locator("#permission-dialog[open]").waitFor({ state: "detached" });
+}
+
+const texts = (page, selector) => page.locator(selector).allTextContents();
+
+async function timelineMethods(page) {
+  return page.locator("[data-testid=timeline-row]").evaluateAll((rows) => rows.map((r) => `${r.dataset.direction} ${r.dataset.method}`));
+}
+
+// --- ACP against the demo agent --------------------------------------------------------------
+
+/**
+ * The whole ACP flow against the demo agent in one version: initialize, new session, a
+ * permission request answered in the dialog, an fs read, a cancelled slow turn, then a second
+ * connection that loads the session and sees its history replayed.
+ */
+async function demoFlow(page, version) {
+  assert.equal(await connect(page, { agent: "demo", versions: [version] }), version);
+  await waitText(page, "#connection-status", `ACP ${version} · demo`);
+  const sessionId = await newSession(page);
+  assert.match(sessionId, /^sess_/);
+
+  // Permission: the dialog names the tool call; allowing it completes the tool call.
+  await prompt(page, "permission to edit, please");
+  await page.locator("#permission-dialog[open]").waitFor();
+  const permissionCall = page.locator("[data-testid=tool-call]").first();
+  const toolTitle = (await permissionCall.locator("strong").first().textContent()).trim();
+  assert.notEqual(toolTitle, "tool call", "the tool call has its own title");
+  assert.ok((await page.textContent("#permission-title")).includes(toolTitle), "the dialog's title names the tool call");
+  assert.ok((await page.textContent("[data-testid=permission-tool-call]")).includes(toolTitle), "the dialog shows the tool call's title");
+  assert.doesNotMatch(await page.textContent("#permission-dialog"), /\?\s*·|tool call \?/);
+  if (version === "2") await shot(page, "permission-dialog");
+  await answerPermission(page, "allow_once");
+  await waitText(page, "#stop-reason", "stop reason: end_turn");
+  assert.equal(await permissionCall.getAttribute("data-status"), "completed");
+  assert.deepEqual(await texts(page, "[data-testid=transcript-user]"), ["userpermission to edit, please"],
+    "the user's prompt appears once");
+  if (version === "2") {
+    await waitText(page, "[data-testid=session-state]", "state: idle (end_turn)");
+    assert.equal(await page.locator("#transcript details:has-text('state_update')").count(), 0, "state updates are not raw JSON");
+  }
+
+  // fs read: v1 asks the page for the file and quotes it; v2 has no fs methods.
+  await prompt(page, "read README.md", "end_turn");
+  const reads = (await timelineMethods(page)).filter((m) => m === "in fs/read_text_file");
+  if (version === "1") {
+    assert.equal(reads.length, 1);
+    await waitText(page, "#fs-log", /read\s*\/home\/user\/project\/README\.md/);
+    assert.ok((await texts(page, "[data-testid=transcript-agent]")).some((t) => t.includes("> # Demo project")),
+      "the agent quotes the file the page served");
+  } else {
+    assert.equal(reads.length, 0, "v2 has no fs/read_text_file");
+    assert.ok((await texts(page, "[data-testid=transcript-agent]")).some((t) => /not advertise/i.test(t)));
+  }
+
+  // A tool call with a diff (v1: path, old and new text; v2: the changed files).
+  await prompt(page, "tool", "end_turn");
+  assert.equal(await page.locator("[data-testid=tool-call][data-status=completed]").count(), version === "1" ? 3 : 2);
+  const diff = await page.locator("[data-testid=tool-call] .diff").last().textContent();
+  assert.match(diff, /\/home\/user\/project\/demo\.txt/);
+  await page.setViewportSize({ width: 1440, height: 1300 });   // the whole transcript card
+  await page.locator(".transcript-scroll").evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await shot(page, `connected-transcript-v${version}`);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+
+  // Cancel a slow turn once it has started streaming.
+  const agentsBefore = await page.locator("[data-testid=transcript-agent]").count();
+  await prompt(page, "slow");
+  await page.locator("[data-testid=transcript-agent]").nth(agentsBefore).waitFor();
+  await page.click("#cancel-button");
+  await waitText(page, "#stop-reason", "stop reason: cancelled");
+  assert.ok((await timelineMethods(page)).includes("out session/cancel"));
+  await page.locator("[data-testid=transcript-note]:has-text('turn ended: cancelled')").waitFor();
+
+  // Reload the page, connect again and load the session: the history is replayed.
+  await page.reload();
+  await page.locator("#agent-select option[value=demo]").waitFor({ state: "attached" });
+  assert.equal(await connect(page, { agent: "demo", versions: [version] }), version);
+  await page.fill("#load-session-id", sessionId);
+  await page.click("#load-session-button");
+  await waitText(page, "#session-id", sessionId);
+  await page.locator("[data-testid=transcript-note]:has-text('updates replayed')").waitFor();
+  const users = await texts(page, "[data-testid=transcript-user]");
+  assert.deepEqual(users.map((u) => u.replace(/^user/, "")), ["permission to edit, please", "read README.md", "tool", "slow"]);
+  assert.equal(await page.locator("[data-testid=tool-call]").count(), version === "1" ? 3 : 2, "tool calls are replayed");
+  const replayed = Number((await page.textContent("[data-testid=transcript-note]:has-text('updates replayed')")).match(/\((\d+) updates/)[1]);
+  assert.ok(replayed > 4, `replayed ${replayed} updates`);
+  // The loaded session takes prompts.
+  await prompt(page, "hello again", "end_turn");
+  assert.ok((await texts(page, "[data-testid=transcript-agent]")).some((t) => t.includes("You said: hello again")));
+}
+
+test("ACP v2 against the demo agent: initialize, new, permission, fs, cancel, load with replay", { timeout: TEST_TIMEOUT }, () =>
+  withPage("acp-v2-demo", (page) => demoFlow(page, "2")));
+
+test("ACP v1 against the demo agent: initialize, new, permission, fs read, cancel, load with replay", { timeout: TEST_TIMEOUT }, () =>
+  withPage("acp-v1-demo", (page) => demoFlow(page, "1")));
+
+test("ACP v1 against the official SDK example agent", { timeout: TEST_TIMEOUT }, () => withPage("acp-sdk", async (page) => {
+  // Offered 2 and 1; the SDK agent answers 1 and the page uses it.
+  assert.equal(await connect(page, { agent: "sdk" }), "1");
+  assert.match(await page.textContent("#negotiation-detail"), /answered\s*1/);
+  await newSession(page);
+  assert.equal(await page.isDisabled("#load-session-button"), true, "the SDK agent has no loadSession");
+  await prompt(page, "Please improve the configuration");
+  await page.locator("#permission-dialog[open]").waitFor();
+  assert.equal((await page.textContent("#permission-title")).trim(), "Allow Modifying critical configuration file?");
+  await answerPermission(page, "allow_once");
+  await waitText(page, "#stop-reason", "stop reason: end_turn");
+  assert.equal(await page.locator("[data-testid=tool-call][data-tool-call-id=call_1][data-status=completed]").count(), 1);
+  assert.equal(await page.locator("[data-testid=tool-call][data-tool-call-id=call_2][data-status=completed]").count(), 1);
+  assert.match((await texts(page, "[data-testid=transcript-agent]")).join(" "), /successfully updated the configuration/);
+}));
+
+// --- MCP ------------------------------------------------------------------------------------
+
+async function callTool(page, name, args) {
+  await page.click(`[data-testid=mcp-tool][data-name="${name}"]`);
+  await waitText(page, "#mcp-tool-name", name);
+  await page.fill("#mcp-tool-args", JSON.stringify(args));
+  await page.click("#mcp-call-tool");
+  await waitText(page, "[data-testid=mcp-tool-status]", /^ok · \d+ ms$/);
+  return (await page.textContent("#mcp-tool-result")).trim();
+}
+
+test("MCP against server-everything: initialize, tools/list, tools/call echo", { timeout: TEST_TIMEOUT }, () => withPage("mcp-everything", async (page) => {
+  assert.equal(await connect(page, { agent: "everything", protocol: "mcp" }), "2025-11-25");
+  await page.click("#mcp-list-tools");
+  await page.locator("[data-testid=mcp-tool][data-name=echo]").waitFor();
+  assert.ok(await page.locator("[data-testid=mcp-tool]").count() > 3);
+  assert.match(await callTool(page, "echo", { message: "hello from the browser" }), /hello from the browser/);
+  await shot(page, "mcp-tools");
+  await page.click("#mcp-ping");
+  await page.locator("#mcp-events li:has-text('pong')").waitFor();
+}));
+
+test("MCP against the demo agent: tools, resources, prompts", { timeout: TEST_TIMEOUT }, () => withPage("mcp-demo", async (page) => {
+  assert.equal(await connect(page, { agent: "demo-mcp", protocol: "mcp", versions: ["2025-06-18"] }), "2025-06-18");
+  await page.click("#mcp-list-tools");
+  await page.locator("[data-testid=mcp-tool][data-name=add]").waitFor();
+  assert.match(await callTool(page, "add", { a: 2, b: 40 }), /42/);
+  assert.match(await callTool(page, "echo", { message: "round trip" }), /round trip/);
+  await page.click("#mcp-list-resources");
+  await page.click("[data-testid=mcp-resource][data-uri='demo://readme'] button:has-text('Read')");
+  await page.locator("#mcp-resource-result pre").waitFor();
+  assert.ok((await page.textContent("#mcp-resource-result pre")).trim().length > 0);
+  await page.click("#mcp-list-prompts");
+  await page.click("[data-testid=mcp-prompt][data-name=greet]");
+  await page.fill("#mcp-prompt-args input[data-arg=name]", "Ada");
+  await page.click("#mcp-get-prompt");
+  await waitText(page, "#mcp-prompt-result", /Please greet Ada warmly\./);
+}));
+
+// --- failure, timeline, appearance ----------------------------------------------------------
+
+test("offering only v2 to a v1-only agent fails and says why", { timeout: TEST_TIMEOUT }, () => withPage("negotiation-failed", async (page) => {
+  assert.equal(await connect(page, { agent: "demo-v1", versions: ["2"] }), "failed");
+  await page.locator("#error-banner:not([hidden])").waitFor();
+  const message = await page.textContent("#error-message");
+  assert.match(message, /\b2\b/, `the message names the offered version: ${message}`);
+  assert.match(message, /\b1\b/, `the message names the agent's version: ${message}`);
+  await waitText(page, "#connection-status", "initialize failed");
+  assert.equal(await page.isEnabled("#connect-button"), true, "the user can try again");
+  await shot(page, "negotiation-failed");
+}));
+
+test("the timeline lists every frame with a validation badge; the inspector shows one", { timeout: TEST_TIMEOUT }, () => withPage("timeline", async (page) => {
+  await connect(page, { agent: "demo", versions: ["2"] });
+  await newSession(page);
+  await prompt(page, "plan", "end_turn");
+  const methods = await timelineMethods(page);
+  for (const m of ["out initialize", "in initialize", "out session/new", "in session/update", "out session/prompt"]) {
+    assert.ok(methods.includes(m), `${m} in ${methods.join(", ")}`);
+  }
+  const rows = page.locator("[data-testid=timeline-row]");
+  assert.equal(await rows.locator(".badge.ok, .badge.warn, .badge.bad").count() >= await rows.count(), true, "every row has a badge");
+  const invalid = await page.locator("[data-testid=timeline-row][data-valid=false]").evaluateAll((r) => r.map((x) => x.textContent));
+  assert.deepEqual(invalid, [], "the demo agent and the page speak valid ACP");
+  await page.click("[data-testid=timeline-row][data-direction=out][data-method=initialize]");
+  await page.locator("[data-testid=timeline-row][data-method=initialize][aria-pressed=true]").waitFor();
+  assert.match(await page.textContent("#inspector"), /"method"\s*:\s*"initialize"[^]*"protocolVersion"\s*:\s*2/);
+  await page.click("[data-testid=timeline-row][data-direction=out][data-method='session/prompt']");
+  await page.locator("#inspector [data-testid=inspector-valid]").waitFor();
+  assert.match(await page.textContent("#inspector"), /"method"\s*:\s*"session\/prompt"[^]*"text"\s*:\s*"plan"/);
+  assert.equal(await page.locator("[data-testid=plan] .plan-entry[data-status=completed]").count(), 3);
+}));
+
+test("dark theme and a narrow viewport", { timeout: TEST_TIMEOUT }, () => withPage("appearance", async (page) => {
+  await page.click("#theme-toggle");
+  await page.click("#theme-toggle");
+  assert.equal(await page.getAttribute("html", "data-theme"), "dark");
+  await connect(page, { agent: "demo", versions: ["2"] });
+  await newSession(page);
+  await prompt(page, "tool", "end_turn");
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = background.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 200, `a dark background (${background})`);
+  await shot(page, "dark");
+
+  // Two columns on a laptop: the timeline follows the session column directly.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const box = (sel) => page.locator(sel).evaluate((el) => { const r = el.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left }; });
+  const [raw, wire] = [await box("#raw-section"), await box("section:has(#timeline)")];
+  assert.ok(wire.top > raw.bottom && wire.top - raw.bottom < 100 && wire.left === raw.left, `timeline ${JSON.stringify(wire)} under the session ${JSON.stringify(raw)}`);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.equal(overflow, 0, "nothing overflows a 390 px screen horizontally");
+  // One column: the session comes before the timeline, the long capability matrix last.
+  const top = (sel) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().top + scrollY);
+  assert.ok(await top("#transcript-section") < await top("#timeline"), "the transcript comes before the timeline");
+  assert.ok(await top("#timeline") < await top("#capability-matrix"), "the timeline comes before the capability matrix");
+  await page.locator("#acp-section").evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await shot(page, "narrow-390");
+}));

@@ -1,0 +1,182 @@
+// The JS API end to end in Node: sans-IO sessions, connected sessions over an in-memory
+// transport (client and agent/server both agentwire), errors, timeouts, cancellation.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { AcpClient, AcpAgent, McpClient, McpServer, Validator, ProtocolError, codes, transportPair, later } from "./helpers.mjs";
+
+const clientInfo = { name: "test-ide", version: "1.0.0" };
+const agentInfo = { name: "test-agent", version: "1.0.0" };
+
+test("sans-IO: a v2 client and a v1-only agent agree on 1", () => {
+  const c = new AcpClient({ clientInfo, protocolVersions: [2, 1], capabilities: { fs: { readTextFile: true } } });
+  const a = new AcpAgent({ agentInfo, protocolVersions: [1] });
+  const out = c.initialize();
+  assert.equal(out.method, "initialize");
+  assert.equal(JSON.parse(out.text).params.protocolVersion, 2);
+  const answer = a.receive(out.text).find((e) => e.type === "send");
+  const events = c.receive(answer.text);
+  assert.deepEqual(events.map((e) => e.type), ["response", "initialized"]);
+  assert.equal(c.state().protocolVersion, 1);
+  assert.equal(c.state().phase, "ready");
+  assert.deepEqual(c.state().offered, [2, 1]);
+  assert.equal(a.state().peerCapabilities.fs.readTextFile, true);
+});
+
+test("sans-IO: gating refuses locally with a ProtocolError naming the capability", () => {
+  const c = new AcpClient({ clientInfo, protocolVersions: [1] });
+  assert.throws(() => c.request("session/new", { cwd: "/w", mcpServers: [] }), (e) =>
+    e instanceof ProtocolError && e.code === codes.LOCAL_REFUSAL && /initialize/.test(e.message));
+  const a = new AcpAgent({ agentInfo, protocolVersions: [1] });
+  c.receive(a.receive(c.initialize().text).find((e) => e.type === "send").text);
+  assert.throws(() => c.request("session/load", { sessionId: "s", cwd: "/w", mcpServers: [] }), (e) =>
+    e instanceof ProtocolError && e.code === -32099 && e.data.capability === "session.load");
+  assert.throws(() => c.request("session/new", { cwd: "relative/dir", mcpServers: [] }), (e) => e.code === -32099 && /absolute/.test(e.message));
+  const load = c.methods().find((m) => m.method === "session/load");
+  assert.equal(load.enabled, false);
+  assert.match(load.reason, /session\.load/);
+  assert.throws(() => new AcpClient({ capabilities: { fs: { readTextFiles: true } } }), (e) => e.code === -32602);
+});
+
+test("sans-IO: malformed input is answered, never thrown", () => {
+  const a = new AcpAgent({ agentInfo });
+  for (const [text, code] of [["{nope", -32700], ['{"jsonrpc":"2.0","id":4,"method":7}', -32600], ["[]", -32600]]) {
+    const events = a.receive(text);
+    const reply = events.find((e) => e.type === "send");
+    assert.ok(reply, `${text} gets an answer`);
+    assert.equal(JSON.parse(reply.text).error.code, code);
+  }
+  const early = a.receive('{"jsonrpc":"2.0","id":9,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}');
+  const refusal = JSON.parse(early.find((e) => e.type === "send").text);
+  assert.equal(refusal.id, 9);
+  assert.match(refusal.error.message, /initialize/);
+});
+
+test("Validator: issues with JSON pointers, codes and severities", () => {
+  const v = new Validator({ protocol: "mcp", version: "2025-11-25" });
+  const bad = v.validate('{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":1}]}}', { direction: "serverToClient", inReplyTo: "tools/list" });
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.issues.map((i) => [i.path, i.code]).sort(), [
+    ["/result/tools/0/inputSchema", "missing_required"], ["/result/tools/0/name", "wrong_type"]]);
+  const good = v.validate({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } },
+    { direction: "serverToClient", inReplyTo: "tools/list" });
+  assert.deepEqual(good, { ok: true, issues: [] });
+  const acp = new Validator({ protocol: "acp", version: 1 });
+  const loaded = acp.validate('{"jsonrpc":"2.0","id":1,"result":null}', { direction: "serverToClient", inReplyTo: "session/load" });
+  assert.equal(loaded.ok, true);
+  assert.equal(loaded.issues[0].severity, "warning");
+  assert.throws(() => new Validator({ protocol: "mcp", version: "1999-01-01" }), (e) => e.code === -32602 && /known/.test(e.message));
+  const deep = "[".repeat(100000) + "]".repeat(100000);
+  assert.equal(v.validate(deep, { direction: "clientToServer" }).issues[0].code, "too_deep");
+});
+
+/** An agent written with agentwire in JS: streams updates, asks permission, reads a file. */
+async function startAgent(transport) {
+  const agent = await AcpAgent.connect(transport, { agentInfo, protocolVersions: [1], capabilities: { session: { load: true } } });
+  let n = 0;
+  agent.onRequest("session/new", () => ({ sessionId: `s${++n}` }));
+  agent.onRequest("session/prompt", async ({ sessionId, prompt }) => {
+    await agent.sendUpdate(sessionId, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "thinking" } });
+    const file = await agent.request("fs/read_text_file", { sessionId, path: "/w/a.txt" });
+    const choice = await agent.request("session/request_permission", {
+      sessionId, toolCall: { toolCallId: "t1", title: "edit" },
+      options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "no", name: "Reject", kind: "reject_once" }],
+    });
+    for (const part of ["You said: ", prompt[0].text, ` (${file.content}, ${choice.outcome.optionId})`]) {
+      await agent.sendUpdate(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: part } });
+    }
+    return { stopReason: "end_turn" };
+  });
+  return agent;
+}
+
+test("connected ACP: initialize, new session, prompt with updates, fs and permission requests", async () => {
+  const [ct, at] = transportPair();
+  const agent = await startAgent(at);
+  const acp = await AcpClient.connect(ct, { clientInfo, protocolVersions: [2, 1], capabilities: { fs: { readTextFile: true } } });
+  const frames = [];
+  acp.onFrame((f) => frames.push(f));
+  acp.onRequest("fs/read_text_file", ({ path }) => ({ content: `contents of ${path}` }));
+  acp.onRequest("session/request_permission", ({ options }) => ({ outcome: { outcome: "selected", optionId: options[0].optionId } }));
+  const init = await acp.initialize();
+  assert.equal(init.protocolVersion, 1);
+  assert.equal(init.agentInfo.name, "test-agent");
+  const session = await acp.newSession({ cwd: "/w", mcpServers: [] });
+  assert.equal(session.id, "s1");
+  const updates = [];
+  session.onUpdate((u) => updates.push(u.sessionUpdate));
+  const { stopReason } = await session.prompt([{ type: "text", text: "hello" }]);
+  assert.equal(stopReason, "end_turn");
+  assert.deepEqual(updates, ["agent_thought_chunk", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk"]);
+  const t = session.transcript();
+  const said = t.entries.filter((e) => e.kind === "message").map((e) => e.content.map((c) => c.text).join("")).join("");
+  assert.equal(said, "You said: hello (contents of /w/a.txt, ok)");
+  assert.ok(frames.some((f) => f.direction === "in" && f.text.includes("fs/read_text_file")));
+  acp.close();
+  agent.close();
+});
+
+test("connected ACP: an unsupported version rejects initialize with both versions named", async () => {
+  const [ct, at] = transportPair();
+  await AcpAgent.connect(at, { agentInfo, protocolVersions: [1] });
+  const acp = await AcpClient.connect(ct, { clientInfo, protocolVersions: [2] });
+  const closed = new Promise((r) => acp.onClose(r));
+  await assert.rejects(acp.initialize(), (e) => e instanceof ProtocolError && /1/.test(e.message) && /2/.test(e.message));
+  const info = await closed;
+  assert.ok(info.error instanceof ProtocolError);
+});
+
+test("connected ACP: requests the app does not handle get -32601; closing rejects what is pending", async () => {
+  const [ct, at] = transportPair();
+  const agent = await AcpAgent.connect(at, { agentInfo, protocolVersions: [1] });
+  agent.onRequest("session/new", () => new Promise(() => {})); // never answers
+  const acp = await AcpClient.connect(ct, { clientInfo, protocolVersions: [1], capabilities: { terminal: true } });
+  await acp.initialize();
+  await assert.rejects(agent.request("terminal/create", { sessionId: "s", command: "ls" }), (e) => e.code === -32601);
+  const pending = acp.newSession({ cwd: "/w", mcpServers: [] });
+  await later(10);
+  ct.close();
+  await assert.rejects(pending, (e) => e.code === codes.CONNECTION_CLOSED && /session\/new/.test(e.message));
+  await assert.rejects(acp.newSession({ cwd: "/w", mcpServers: [] }), (e) => e.code === codes.CONNECTION_CLOSED);
+});
+
+test("connected ACP: an AbortSignal withdraws a request and tells the agent", async () => {
+  const [ct, at] = transportPair();
+  const agent = await AcpAgent.connect(at, { agentInfo, protocolVersions: [1] });
+  const seen = [];
+  agent.onEvent((e) => seen.push(e.type));
+  agent.onRequest("session/new", () => new Promise(() => {}));
+  const acp = await AcpClient.connect(ct, { clientInfo, protocolVersions: [1] });
+  await acp.initialize();
+  const ac = new AbortController();
+  const p = acp.newSession({ cwd: "/w", mcpServers: [] }, { signal: ac.signal });
+  await later(5);
+  ac.abort();
+  await assert.rejects(p, (e) => e.code === codes.REQUEST_CANCELLED);
+  await later(5);
+  assert.ok(ct.sent.some((t) => t.includes("$/cancel_request")));
+  assert.ok(seen.includes("cancelRequested"));
+});
+
+test("connected MCP: handshake, tools, a timeout that sends notifications/cancelled", async () => {
+  const [ct, st] = transportPair();
+  const server = await McpServer.connect(st, {
+    serverInfo: { name: "srv", version: "1" }, protocolVersions: ["2025-06-18"], capabilities: { tools: {} },
+  });
+  server.onRequest("tools/list", () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }] }));
+  server.onRequest("tools/call", ({ name, arguments: args }) =>
+    name === "slow" ? new Promise(() => {}) : { content: [{ type: "text", text: args.text }] });
+  const mcp = await McpClient.connect(ct, {
+    clientInfo: { name: "host", version: "1" }, protocolVersions: ["2025-11-25", "2025-06-18"], era: "handshake",
+  });
+  const init = await mcp.initialize();
+  assert.equal(init.protocolVersion, "2025-06-18");
+  assert.equal(mcp.state.protocolVersion, "2025-06-18");
+  assert.deepEqual((await mcp.listTools()).tools.map((t) => t.name), ["echo"]);
+  assert.deepEqual(await mcp.callTool("echo", { text: "hi" }), { content: [{ type: "text", text: "hi" }] });
+  await assert.rejects(mcp.listPrompts(), (e) => e.code === codes.LOCAL_REFUSAL && /prompts/.test(e.message));
+  const cancelled = new Promise((r) => server.onEvent((e) => e.type === "cancelled" && r(e)));
+  await assert.rejects(mcp.callTool("slow", {}, { timeoutMs: 30 }), (e) => e.code === codes.TIMEOUT);
+  assert.ok((await cancelled).requestId !== undefined);
+  assert.ok(ct.sent.some((t) => t.includes("notifications/cancelled")));
+  mcp.close();
+});

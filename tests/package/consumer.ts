@@ -1,0 +1,70 @@
+// A TypeScript consumer of every public class, compiled with `tsc --strict --noEmit` by
+// tests/package/package.test.mjs against the packed tarball: the types must be precise enough
+// for this to compile without a cast, and the wrong uses below must stay errors.
+import init, {
+  AcpClient, AcpAgent, McpClient, McpServer, Validator, ProtocolError, codes, parseMessage, serializeMessage,
+  type AcpEvent, type McpEvent, type Report, type acp, type mcp, type MethodStatus, type Transcript,
+} from "agentwire";
+
+export async function ide(url: string): Promise<acp.StopReason> {
+  await init();
+  const conn = await AcpClient.connect(url, {
+    clientInfo: { name: "ide", version: "1.0.0" },
+    capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+    protocolVersions: [2, 1],
+    requestTimeoutMs: 60_000,
+  });
+  conn.onRequest("fs/read_text_file", async (p) => ({ content: `file ${p.path}` }));
+  conn.onRequest("session/request_permission", (p) => ({ outcome: { outcome: "selected", optionId: p.options[0].optionId } }));
+  conn.onRelay((e) => console.log(e.event));
+  conn.onViolation((v) => v.issues.forEach((i) => console.log(i.path, i.code, i.severity)));
+  conn.onClose(({ code, error }) => console.log(code, error.code));
+  const res: acp.InitializeResponse = await conn.initialize();
+  const version: number = res.protocolVersion;
+  const session = await conn.newSession({ cwd: "/home/me/project", mcpServers: [] });
+  session.onUpdate((u: acp.SessionUpdate) => {
+    if (u.sessionUpdate === "agent_message_chunk") console.log(u.content);
+  });
+  const methods: MethodStatus[] = conn.methods();
+  console.log(version, methods.filter((m) => !m.enabled).map((m) => m.reason));
+  const t: Transcript = session.transcript();
+  console.log(t.entries.length);
+  const { stopReason } = await session.prompt([{ type: "text", text: "hi" }], { signal: AbortSignal.timeout(5000) });
+  await session.cancel();
+  return stopReason;
+}
+
+export async function host(url: string): Promise<string[]> {
+  const mcpConn = await McpClient.connect(url, { clientInfo: { name: "host", version: "1" }, protocolVersions: ["2025-11-25"] });
+  const info: mcp.InitializeResult = await mcpConn.initialize();
+  console.log(info.serverInfo.name);
+  const { tools } = await mcpConn.listTools();
+  const result: mcp.CallToolResult = await mcpConn.callTool(tools[0].name, { text: "x" }, { timeoutMs: 1000 });
+  console.log(result.isError);
+  return tools.map((tool: mcp.Tool) => tool.name);
+}
+
+export function sansIo(frame: string): void {
+  const c = new AcpClient({ protocolVersions: [1] });
+  const out = c.initialize();
+  const text: string = out.text;
+  const events: AcpEvent[] = c.receive(frame);
+  for (const e of events) if (e.type === "send") console.log(e.text, text);
+  const agent = new AcpAgent({ agentInfo: { name: "a", version: "1" }, negotiation: "draft" });
+  agent.receive(text);
+  const server = new McpServer({ serverInfo: { name: "s", version: "1" }, capabilities: { tools: {} } });
+  const evs: McpEvent[] = server.receive(frame);
+  console.log(evs.length, new McpClient().state().offered);
+  const v = new Validator({ protocol: "mcp", version: "2025-11-25" });
+  const report: Report = v.validate(frame, { direction: "serverToClient", inReplyTo: "tools/list" });
+  console.log(report.ok, parseMessage(frame).kind, serializeMessage({ id: 1, result: null }));
+  try {
+    c.request("session/load", {});
+  } catch (e) {
+    if (e instanceof ProtocolError && e.code === codes.LOCAL_REFUSAL) console.log(e.data);
+  }
+  // @ts-expect-error: protocol must be "acp" or "mcp"
+  new Validator({ protocol: "lsp", version: "1" });
+  // @ts-expect-error: a prompt is content blocks, not a string
+  void ({} as import("agentwire").AcpSession).prompt("hi");
+}
