@@ -27,7 +27,8 @@ export function createApi(wasm) {
     request(method, params, { timeoutMs, signal, onProgress, ...rest } = {}) {
       // Asking for progress (MCP) adds a progressToken; progress then also pushes the deadline.
       const options = { timeoutMs, ...(onProgress ? { resetOnProgress: true } : {}), ...rest };
-      return this.connection.call(() => this.session.request(method, params ?? null, options), { signal, onProgress });
+      const local = this.localTimeouts ? { timeoutMs } : {};
+      return this.connection.call(() => this.session.request(method, params ?? null, options), { signal, onProgress, ...local });
     }
     notify(method, params) {
       return this.connection.call(() => this.session.notify(method, params ?? null));
@@ -106,6 +107,8 @@ export function createApi(wasm) {
   }
 
   class AcpConnection extends Connected {
+    /** ACP's core has one default deadline; a per-call `timeoutMs` is kept here. */
+    localTimeouts = true;
     #sessions = new Map();
     #updates = [];
     constructor(connection) {

@@ -54,7 +54,7 @@ export class Connection {
    * Sends what `make()` builds (a session call returning `{ id, method, text }`) and, for a
    * request, resolves with its result. `make` runs inside so local refusals reject the Promise.
    */
-  call(make, { signal, onProgress } = {}) {
+  call(make, { signal, onProgress, timeoutMs } = {}) {
     if (this.#closed) return Promise.reject(this.#closed);
     let out;
     try {
@@ -70,11 +70,19 @@ export class Connection {
     return new Promise((resolve, reject) => {
       const entry = { resolve, reject, method: out.method, onProgress };
       this.#pending.set(key(out.id), entry);
+      const cleanups = [];
       if (signal) {
         const abort = () => this.#abort(out.id, abortError(signal));
         signal.addEventListener("abort", abort, { once: true });
-        entry.cleanup = () => signal.removeEventListener("abort", abort);
+        cleanups.push(() => signal.removeEventListener("abort", abort));
       }
+      // A per-call deadline for sessions whose core has none per request (ACP).
+      if (timeoutMs !== undefined) {
+        const timer = setTimeout(() => this.#abort(out.id, new ProtocolError(codes.TIMEOUT,
+          `Request ${out.method} timed out after ${timeoutMs} ms`, { method: out.method, timeoutMs })), timeoutMs);
+        cleanups.push(() => clearTimeout(timer));
+      }
+      entry.cleanup = () => cleanups.forEach((f) => f());
       this.#send(out.text);
       this.#schedule();
     });

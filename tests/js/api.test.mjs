@@ -180,3 +180,17 @@ test("connected MCP: handshake, tools, a timeout that sends notifications/cancel
   assert.ok(ct.sent.some((t) => t.includes("notifications/cancelled")));
   mcp.close();
 });
+
+test("connected ACP: a per-call timeoutMs rejects with -32001 and tells the agent", async () => {
+  const [ct, at] = transportPair();
+  const agent = await AcpAgent.connect(at, { agentInfo, protocolVersions: [1] });
+  agent.onRequest("session/new", () => new Promise(() => {}));
+  const acp = await AcpClient.connect(ct, { clientInfo, protocolVersions: [1] });
+  await acp.initialize();
+  const t0 = Date.now();
+  await assert.rejects(acp.newSession({ cwd: "/w", mcpServers: [] }, { timeoutMs: 40 }),
+    (e) => e.code === codes.TIMEOUT && e.data.method === "session/new" && e.data.timeoutMs === 40);
+  assert.ok(Date.now() - t0 < 1000);
+  await later(5);
+  assert.ok(ct.sent.some((t) => t.includes("$/cancel_request")));
+});
