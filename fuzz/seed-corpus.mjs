@@ -46,7 +46,12 @@ const hostile = [
 ];
 
 const corpus = {
-  jsonrpc_parse: [...whole.map((v) => j(v.message)), ...hostile.filter(Boolean)],
+  jsonrpc_parse: [
+    ...whole.map((v) => j(v.message)),
+    ...hostile.filter(Boolean),
+    // Floats that moved by one unit in the last place without serde_json's float_roundtrip.
+    '{"jsonrpc":"2.0","method":"_x","params":[1.0715660391465826e-75,-1.81996730402717e-179,-1.603964615428183e143]}',
+  ],
   schema_validate: [],
   acp_client: [],
   acp_agent: [],
