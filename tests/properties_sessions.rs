@@ -327,14 +327,17 @@ fn delivered<S: Driven>(events: &[S::Event]) -> Vec<(Id, String, Option<Value>)>
         .collect()
 }
 
-/// Feeds `text`, checks that it gets exactly the error `code` (with `id`), then that the
-/// session still answers a ping (MCP) or delivers an extension request (ACP).
-fn refused<S: Driven>(h: &mut Harness<S>, text: &str, id: Id, code: i64, probe: &str) {
+/// Feeds `text`, checks that it gets exactly one error reply (id, code, a word of the
+/// reason in `data`), then that the session still answers a ping (MCP) or delivers an
+/// extension request (ACP).
+fn refused<S: Driven>(h: &mut Harness<S>, text: &str, (id, code, why): (&Id, i64, &str), probe: &str) {
     let events = h.frame(text);
     let errors = error_replies::<S>(&events);
     assert_eq!(errors.len(), 1, "one error reply to {}…: {events:?}", &text[..text.len().min(60)]);
-    assert_eq!(errors[0].0, id, "{events:?}");
-    assert_eq!(errors[0].1.code, code, "{events:?}");
+    let (got_id, error) = &errors[0];
+    assert_eq!((got_id, error.code), (id, code), "{events:?}");
+    let reason = error.data.as_ref().and_then(Value::as_str).unwrap_or_default();
+    assert!(reason.contains(why), "the reason {reason:?} does not say {why:?}");
     let after = h.frame(probe);
     let answered = after.iter().any(|e| matches!(S::seen(e), Seen::Send(t) if t.contains("\"result\"")));
     assert!(answered || !delivered::<S>(&after).is_empty(), "the session does not go on after hostile input: {after:?}");
@@ -352,26 +355,28 @@ fn nested(depth: usize, open: &str, close: &str, inner: &str) -> String {
     s
 }
 
-/// Every hostile frame with the id its error reply carries and the code.
-fn hostile_frames() -> Vec<(String, Id, i64)> {
+/// Every hostile frame with the id its error reply carries, the code, and a word of the reason.
+fn hostile_frames() -> Vec<(String, Id, i64, &'static str)> {
     let deep_array = nested(100_000, "[", "]", "1");
     let deep_object = nested(100_000, "{\"a\":", "}", "1");
     let deep_params = format!("{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"_ext/call\",\"params\":{}}}", nested(100_000, "[", "]", ""));
+    let parse = codes::PARSE_ERROR;
+    let range = "out of the signed 64-bit range";
     vec![
-        (deep_array, Id::Null, codes::PARSE_ERROR),
-        (deep_object, Id::Null, codes::PARSE_ERROR),
+        (deep_array, Id::Null, parse, "recursion limit"),
+        (deep_object, Id::Null, parse, "recursion limit"),
         // The id cannot be read from text that does not parse.
-        (deep_params, Id::Null, codes::PARSE_ERROR),
-        (r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#.into(), Id::Null, codes::PARSE_ERROR),
-        (r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST),
-        (r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST),
-        (r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST),
-        (r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"n":1e400}}"#.into(), Id::Null, codes::PARSE_ERROR),
-        (r#"{"jsonrpc":"2.0","id":4,"method":"ping","params":{"s":"\ud800"}}"#.into(), Id::Null, codes::PARSE_ERROR),
-        (r#"{"jsonrpc":"2.0","id":5,"method":"ping","params":{"s":"\udc00x"}}"#.into(), Id::Null, codes::PARSE_ERROR),
-        (r#"{"jsonrpc":"2.0","id":"\ud83d","method":"ping"}"#.into(), Id::Null, codes::PARSE_ERROR),
-        ("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}".into(), Id::Null, codes::PARSE_ERROR),
-        (r#"{"jsonrpc":"2.0","id":6,"method":"ping"} {"#.into(), Id::Null, codes::PARSE_ERROR),
+        (deep_params, Id::Null, parse, "recursion limit"),
+        (r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#.into(), Id::Null, parse, "out of range"),
+        (r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST, range),
+        (r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST, range),
+        (r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST, range),
+        (r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"n":1e400}}"#.into(), Id::Null, parse, "out of range"),
+        (r#"{"jsonrpc":"2.0","id":4,"method":"ping","params":{"s":"\ud800"}}"#.into(), Id::Null, parse, "escape"),
+        (r#"{"jsonrpc":"2.0","id":5,"method":"ping","params":{"s":"\udc00x"}}"#.into(), Id::Null, parse, "escape"),
+        (r#"{"jsonrpc":"2.0","id":"\ud83d","method":"ping"}"#.into(), Id::Null, parse, "escape"),
+        ("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}".into(), Id::Null, parse, "expected value"),
+        (r#"{"jsonrpc":"2.0","id":6,"method":"ping"} {"#.into(), Id::Null, parse, "trailing characters"),
     ]
 }
 
@@ -379,20 +384,21 @@ fn hostile_frames() -> Vec<(String, Id, i64)> {
 fn hostile_frames_get_a_clear_error_and_the_session_goes_on() {
     let mcp_ping = r#"{"jsonrpc":"2.0","id":90,"method":"ping"}"#;
     let acp_probe = r#"{"jsonrpc":"2.0","id":90,"method":"_ext/call","params":{}}"#;
-    for (text, id, code) in hostile_frames() {
+    for (text, id, code, why) in hostile_frames() {
+        let expected = (&id, code, why);
         let mut s = mcp_server(2);
-        refused(&mut s, &text, id.clone(), code, mcp_ping);
+        refused(&mut s, &text, expected, mcp_ping);
         s.finish();
         let mut c = mcp_client(3);
-        refused(&mut c, &text, id.clone(), code, mcp_ping);
+        refused(&mut c, &text, expected, mcp_ping);
         c.finish();
         let mut a = acp_agent(2);
         a.answer = false;
-        refused(&mut a, &text, id.clone(), code, acp_probe);
+        refused(&mut a, &text, expected, acp_probe);
         a.finish();
         let mut c = acp_client(3);
         c.answer = false;
-        refused(&mut c, &text, id, code, acp_probe);
+        refused(&mut c, &text, expected, acp_probe);
         c.finish();
     }
 }
