@@ -44,6 +44,9 @@ pub trait Driven {
     /// Whether the session still answers requests once closed.
     fn answers_when_closed(&self) -> bool;
     fn allows_batch(&self) -> bool;
+    /// Whether a request of ours owes an outcome event. An MCP client's `initialize`
+    /// and `server/discover` end in `initialized` (or a failure) instead.
+    fn owes_outcome(method: &str) -> bool;
     /// Reads every getter; they must work in any state. The costly ones (capability
     /// models, the method table) only when `deep`.
     fn inspect(&self, deep: bool);
@@ -98,6 +101,9 @@ macro_rules! driven_acp {
             fn allows_batch(&self) -> bool {
                 false
             }
+            fn owes_outcome(_method: &str) -> bool {
+                true
+            }
             fn inspect(&self, deep: bool) {
                 let _ = (self.own_capabilities_wire(), self.peer_capabilities_wire(), self.peer_info(), self.auth_methods());
                 if deep {
@@ -145,6 +151,9 @@ macro_rules! driven_mcp {
             fn allows_batch(&self) -> bool {
                 self.protocol_version() == Some("2025-03-26")
             }
+            fn owes_outcome(method: &str) -> bool {
+                !matches!(method, "initialize" | "server/discover")
+            }
             fn inspect(&self, deep: bool) {
                 let _ = (self.is_ready(), self.supported_versions(), self.peer_info(), self.instructions(), self.peer_capabilities());
                 if deep {
@@ -191,8 +200,8 @@ pub fn serve(method: &str, _params: Option<&Value>) -> Result<Value, ProtocolErr
 struct Track {
     method: String,
     outcomes: u32,
-    /// Exactly one outcome is owed by the end; handshake requests an MCP client sends
-    /// by itself end in `initialized` instead and owe at most one.
+    /// Exactly one outcome is owed by the end (see `Driven::owes_outcome`); otherwise
+    /// at most one.
     owed: bool,
 }
 
@@ -224,14 +233,13 @@ impl<S: Driven> Harness<S> {
         Harness { session, now: 0, outbox: Vec::new(), responder: refuse, answer: true, ours: HashMap::new(), state: String::new() }
     }
 
-    /// Makes an application call at the current time and records what it sends. `owed` is false for the requests
-    /// that end the handshake without a response event (MCP `initialize`, `server/discover`).
+    /// Makes an application call at the current time and records what it sends.
     pub fn call(&mut self, f: impl FnOnce(&mut S, u64) -> Result<Outbound, ProtocolError>) -> Option<Id> {
         let out = f(&mut self.session, self.now).ok()?;
         let message = sent_message(&out.text);
         self.outbox.push(out.text);
         let Message::Request(r) = message else { return None };
-        let owed = !is_mcp_handshake::<S>(&r.method);
+        let owed = S::owes_outcome(&r.method);
         self.track(r.id.clone(), r.method, owed);
         Some(r.id)
     }
@@ -286,7 +294,10 @@ impl<S: Driven> Harness<S> {
             match S::seen(event) {
                 Seen::Send(text) => {
                     match sent_message(&text) {
-                        Message::Request(r) => self.track(r.id, r.method, false),
+                        Message::Request(r) => {
+                            let owed = S::owes_outcome(&r.method);
+                            self.track(r.id, r.method, owed)
+                        }
                         Message::Response(r) => *answers.entry(r.id).or_default() += 1,
                         Message::Notification(_) => {}
                     }
@@ -356,10 +367,6 @@ impl<S: Driven> Harness<S> {
         let events = self.session.close();
         self.absorb(&events, &[]);
     }
-}
-
-fn is_mcp_handshake<S: Driven>(method: &str) -> bool {
-    std::any::type_name::<S::Event>() == std::any::type_name::<mcp::Event>() && matches!(method, "initialize" | "server/discover")
 }
 
 /// The ids a frame is owed answers for, as the session will read it: its requests
