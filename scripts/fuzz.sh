@@ -22,23 +22,28 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 sanitizer=${FUZZ_SANITIZER:-none}
+target_dir=fuzz/target
 if [ "$sanitizer" != none ]; then
   export RUSTC_BOOTSTRAP=1
+  # A build of its own, so switching does not rebuild the other.
+  target_dir=fuzz/target/$sanitizer
+  export CARGO_TARGET_DIR=$PWD/$target_dir
 fi
 
 build_start=$SECONDS
 cargo fuzz build -s "$sanitizer" >/dev/null 2>&1 || cargo fuzz build -s "$sanitizer"
 echo "fuzz build: $((SECONDS - build_start)) s"
 
+# The binaries run directly: `cargo fuzz run` would check the build again per target.
+bin="$target_dir/$(rustc -vV | sed -n 's/^host: //p')/release"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 crashed=()
 for t in "${targets[@]}"; do
-  mkdir -p "$work/$t"
+  mkdir -p "$work/$t" "fuzz/artifacts/$t"
   set +e
-  cargo fuzz run -s "$sanitizer" "$t" "$work/$t" "fuzz/corpus/$t" -- \
-    -max_total_time="$seconds" -max_len=4096 -timeout=10 -dict=fuzz/jsonrpc.dict \
-    -print_final_stats=1 >"$work/$t.log" 2>&1
+  "$bin/$t" "$work/$t" "fuzz/corpus/$t" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+    -dict=fuzz/jsonrpc.dict -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 >"$work/$t.log" 2>&1
   rc=$?
   set -e
   runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$work/$t.log")

@@ -315,9 +315,12 @@ impl<S: Driven> Harness<S> {
                 Seen::Other => {}
             }
         }
-        for id in expected.iter().chain(answers.keys()) {
-            let want = expected.iter().filter(|x| *x == id).count();
-            let got = answers.get(id).copied().unwrap_or(0);
+        let mut owed: HashMap<&Id, usize> = HashMap::new();
+        for id in expected {
+            *owed.entry(id).or_default() += 1;
+        }
+        for id in owed.keys().copied().chain(answers.keys()) {
+            let (want, got) = (owed.get(id).copied().unwrap_or(0), answers.get(id).copied().unwrap_or(0));
             assert_eq!(got, want, "id {id} got {got} answers or deliveries, not {want}: {events:?}");
         }
         let state = self.session.state();
