@@ -21,10 +21,13 @@ impl Id {
         match v {
             Value::Null => Ok(Id::Null),
             Value::String(s) => Ok(Id::String(s.clone())),
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => Ok(Id::Number(i)),
-                None if n.is_u64() => Err("id is an integer out of the signed 64-bit range"),
-                None => Err("id must not be a fractional number"),
+            Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => Ok(Id::Number(i)),
+                // Integers past 64 bits reach here as floats.
+                (None, Some(f)) if n.is_u64() || (f.fract() == 0.0 && f.abs() >= 2f64.powi(63)) => {
+                    Err("id is an integer out of the signed 64-bit range")
+                }
+                (None, _) => Err("id must not be a fractional number"),
             },
             Value::Bool(_) => Err("id must be a string or an integer, not a boolean"),
             Value::Array(_) => Err("id must be a string or an integer, not an array"),
