@@ -17,9 +17,9 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(jsonrpc_parse schema_validate acp_client acp_agent mcp_client mcp_server)
 
-if ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "installing cargo-fuzz"
-  cargo install cargo-fuzz --locked
+if ! cargo fuzz --version 2>/dev/null | grep -qF 0.13.2; then
+  echo "installing cargo-fuzz 0.13.2"
+  cargo install cargo-fuzz --version 0.13.2 --locked
 fi
 sanitizer=${FUZZ_SANITIZER:-none}
 target_dir=fuzz/target

@@ -26,6 +26,7 @@ step() {
 }
 
 step "native tests" cargo test --workspace --color never
+step "fuzzing, bounded (cargo-fuzz, every target)" bash scripts/fuzz.sh 5
 step "relay and demo agent (release)" cargo build --release -q -p agentwire-relay -p agentwire-demo-agent
 step "package build + size budget" node scripts/build.mjs
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
@@ -33,12 +34,14 @@ WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headle
 step "JS API, docs examples and packed tarball" node --test --test-reporter=spec tests/js/ tests/package/
 step "playground end to end (Chromium, relay, real agents)" node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
 
-# Totals from cargo/wasm-bindgen ("test result: ... N passed; M failed") and node ("ℹ pass N").
+# Totals from cargo/wasm-bindgen ("test result: ... N passed; M failed"), node ("ℹ pass N")
+# and the fuzzer (each target that ran without a crash counts as one).
 passed=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) passed.*/\1/' | awk '{s+=$1} END {print s+0}')
 failed=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) failed.*/\1/' | awk '{s+=$1} END {print s+0}')
 npass=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
 nfail=$(grep -E '^ℹ fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
-passed=$(( ${passed:-0} + npass ))
+nfuzz=$(grep -E '^fuzz: [0-9]+ targets, no crash' "$log" | awk '{s+=$2} END {print s+0}')
+passed=$(( ${passed:-0} + npass + nfuzz ))
 failed=$(( ${failed:-0} + nfail + failed_steps ))
 rm -f "$log"
 echo

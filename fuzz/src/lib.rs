@@ -699,11 +699,16 @@ pub fn validate_all(selector: u8, text: &str) {
         Ok(Incoming::Batch(items)) => items.into_iter().filter_map(Result::ok).collect(),
         Err(_) => Vec::new(),
     };
+    let check = |issue: &agentwire::schema::Issue| {
+        assert!(issue.path.is_empty() || issue.path.starts_with('/'), "not a JSON pointer: {issue:?}");
+        assert!(!issue.code.is_empty() && !issue.message.is_empty(), "an issue without code or message: {issue:?}");
+        to_json("an issue", issue);
+    };
     for m in &messages {
-        for issue in agentwire::schema::validate_message(m, &ctx) {
-            assert!(issue.path.is_empty() || issue.path.starts_with('/'), "not a JSON pointer: {issue:?}");
-            assert!(!issue.code.is_empty() && !issue.message.is_empty(), "an issue without code or message: {issue:?}");
-            to_json("an issue", &issue);
-        }
+        agentwire::schema::validate_message(m, &ctx).iter().for_each(check);
     }
+    // The raw text too, as the JS Validator sees it: its own parser, limits and verdict.
+    let report = agentwire::schema::validate_text(text, &ctx, &agentwire::schema::Limits::default());
+    report.issues.iter().for_each(check);
+    assert_eq!(report.ok, !report.issues.iter().any(|i| i.severity == agentwire::schema::Severity::Error));
 }
