@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test of agentwire: native Rust (core, relay, demo agent), the package build with
-# its size budget, wasm-bindgen tests in Node and in headless Chromium, and the JS tests.
+# Every test of agentwire: native Rust (core, relay, demo agent, properties), a bounded fuzz
+# run, the package build with its size budget, wasm-bindgen tests in Node and in headless
+# Chromium, the JS API and docs examples, the packed tarball, and the playground end to end.
 # Ends with one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
