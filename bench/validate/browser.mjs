@@ -1,5 +1,6 @@
 // Validation throughput and cold start in headless Chromium (Debian's), side by side with
 // Ajv and the SDKs' zod, on the same corpus as the Node benchmark.
+//   node bench/validate/browser.mjs                    the recorded corpus (record.mjs)
 //   node bench/validate/corpus.mjs /tmp/corpus.json && node bench/validate/browser.mjs /tmp/corpus.json
 // Needs `node scripts/build.mjs` (pkg/) and ../shared. Bundles the page with Vite into
 // bench/results/ (git-ignored); the cold start includes fetching the .wasm from localhost.
@@ -9,7 +10,7 @@ import { join, extname, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as vite } from "vite";
 import { chromium } from "playwright-core";
-import { table } from "./contenders.mjs";
+import { table, versions, schemaPath } from "./contenders.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -18,10 +19,12 @@ const out = join(root, "bench/results/validate-browser");
 await vite({ root: join(here, "browser"), logLevel: "warn", build: { outDir: out, emptyOutDir: true, target: "es2022",
   rollupOptions: { external: ["/pkg/index.js"] } } });
 
+const corpusPath = process.argv[2] ?? join(here, "recorded/corpus.json");
+const version = versions(JSON.parse(readFileSync(corpusPath, "utf8")));
 const files = {
-  "/data/corpus.json": process.argv[2] ?? "/tmp/corpus.json",
-  "/data/acp.json": join(shared, "spec/acp/v1/schema.json"),
-  "/data/mcp.json": join(shared, "spec/mcp/2025-06-18/schema.json"),
+  "/data/corpus.json": corpusPath,
+  "/data/acp.json": join(shared, schemaPath("acp", version.acp)),
+  "/data/mcp.json": join(shared, schemaPath("mcp", version.mcp)),
 };
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 const server = createServer((req, res) => {
@@ -40,7 +43,7 @@ try {
   await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 120000 });
   const { coldMs, compileMs, rows } = JSON.parse(await page.textContent("#out"));
   console.log(`Chromium ${browser.version()}`);
-  console.log(`cold start: agentwire fetch + instantiate + first validation ${coldMs.toFixed(1)} ms; Ajv compile ACP v1 ${compileMs.acp.toFixed(0)} ms, MCP ${compileMs.mcp.toFixed(0)} ms`);
+  console.log(`cold start: agentwire fetch + instantiate + first validation ${coldMs.toFixed(1)} ms; Ajv compile ACP v${version.acp} ${compileMs.acp.toFixed(0)} ms, MCP ${version.mcp} ${compileMs.mcp.toFixed(0)} ms`);
   console.log(table(rows));
 } finally {
   await browser.close();

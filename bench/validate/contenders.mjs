@@ -6,7 +6,20 @@
 //   zod             the official SDKs' zod schemas (ACP SDK, MCP SDK)
 // `build` gets the modules and schema documents from its caller, so this file has no I/O.
 
-const part = (m, msg) => (m.part === "params" ? msg.params : m.part === "result" ? msg.result : msg);
+const part = (m, msg) => (m.part === "message" ? msg : msg[m.part]);
+
+/** The protocol version of each protocol in the corpus (one each: Ajv gets one schema per protocol). */
+export function versions(corpus) {
+  const found = {};
+  for (const m of corpus) {
+    if (found[m.protocol] !== undefined && found[m.protocol] !== m.version) throw new Error(`${m.protocol}: the corpus mixes versions ${found[m.protocol]} and ${m.version}`);
+    found[m.protocol] = m.version;
+  }
+  return found;
+}
+
+/** Where the official schema of a protocol version lives in ../shared. */
+export const schemaPath = (protocol, version) => `spec/${protocol === "acp" ? `acp/v${version}` : `mcp/${version}`}/schema.json`;
 
 export function build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas, corpus, now }) {
   const contenders = {};

@@ -1,10 +1,11 @@
-// The realistic corpus every validation benchmark uses (native, Node, browser): a recorded-
-// style ACP v1 session (initialize, session/new, a prompt turn with many session/update
-// notifications, tool calls with diffs, a permission request, file reads) and an MCP
+// A synthetic corpus for the validation benchmarks (the default is the recorded one,
+// recorded/corpus.json, written by record.mjs): a recorded-style ACP v1 session (initialize,
+// session/new, a prompt turn with many session/update notifications, tool calls with diffs,
+// a permission request, file reads) and an MCP
 // 2025-06-18 session (initialize, tools/list with input schemas, tool calls and results).
 // Deterministic. `node bench/validate/corpus.mjs [out.json]` writes
 // [{ protocol, version, direction, inReplyTo, def, part, text }], where `def` names the
-// official schema definition of the checked `part` ("params" | "result" | "message").
+// official schema definition of the checked `part` ("params" | "result" | "error" | "message").
 
 import { writeFileSync } from "node:fs";
 
