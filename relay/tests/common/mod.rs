@@ -263,3 +263,50 @@ pub fn scratch(name: &str) -> PathBuf {
 pub fn repo() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
+
+/// Resident memory of a process in KiB (`VmRSS` of /proc/PID/status); 0 once it is gone.
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Every live process (zombies excluded) as (pid, parent pid, command line with spaces).
+fn processes() -> Vec<(u32, u32, String)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| alive(pid))
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            Some((pid, ppid, cmdline))
+        })
+        .collect()
+}
+
+/// The live children of `parent`.
+pub fn children_of(parent: u32) -> Vec<u32> {
+    processes().into_iter().filter(|p| p.1 == parent).map(|p| p.0).collect()
+}
+
+/// The live processes whose command line contains `marker` (they outlive their parent).
+pub fn with_marker(marker: &str) -> Vec<u32> {
+    processes().into_iter().filter(|p| p.2.contains(marker)).map(|p| p.0).collect()
+}
+
+/// Polls `count` until it is zero; the last count otherwise.
+pub async fn none_left_within(within: Duration, count: impl Fn() -> usize) -> usize {
+    let deadline = Instant::now() + within;
+    loop {
+        let n = count();
+        if n == 0 || Instant::now() >= deadline {
+            return n;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
