@@ -294,9 +294,12 @@ pub fn children_of(parent: u32) -> Vec<u32> {
     processes().into_iter().filter(|p| p.1 == parent).map(|p| p.0).collect()
 }
 
-/// The live processes whose command line contains `marker` (they outlive their parent).
+/// The live processes whose command line contains `marker` (found even once their parent is
+/// gone), less forks that have not exec'd yet (the parent's command line, unchanged).
 pub fn with_marker(marker: &str) -> Vec<u32> {
-    processes().into_iter().filter(|p| p.2.contains(marker)).map(|p| p.0).collect()
+    let marked: Vec<_> = processes().into_iter().filter(|p| p.2.contains(marker)).collect();
+    let fork = |p: &(u32, u32, String)| marked.iter().any(|q| q.0 == p.1 && q.2 == p.2);
+    marked.iter().filter(|p| !fork(p)).map(|p| p.0).collect()
 }
 
 /// Polls `count` until it is zero; the last count otherwise.
