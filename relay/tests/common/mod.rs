@@ -36,10 +36,16 @@ pub struct Relay {
 impl Relay {
     /// Starts the relay with `--port 0 --token TOKEN` and `args`.
     pub fn start(args: &[&str]) -> Relay {
+        Self::start_with_env(args, &[])
+    }
+
+    /// The same, with extra environment variables for the relay.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Relay {
         let mut child = Command::new(env!("CARGO_BIN_EXE_agentwire-relay"))
             .args(["--port", "0", "--token", TOKEN, "--grace-ms", "300"])
             .args(args)
             .env_remove("AGENTWIRE_TOKEN")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -222,19 +228,34 @@ pub fn signal(pid: u32, signal: i32) {
 /// A raw HTTP/1.1 GET (so paths like `/../x` reach the server unnormalised).
 /// Returns (status, lower-cased headers, body).
 pub fn http_get(port: u16, path: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    http_request(([127, 0, 0, 1], port).into(), "GET", path, headers)
+}
+
+/// A raw HTTP/1.1 request to `addr` (`Host` is `addr` unless given). A status of 0 means the
+/// server closed the connection without an answer.
+pub fn http_request(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut request = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+        request.push_str(&format!("Host: {addr}\r\n"));
     }
     for (k, v) in headers {
         request.push_str(&format!("{k}: {v}\r\n"));
     }
     request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).unwrap();
+    // The server may answer and close before reading all of an oversized request.
+    let _ = stream.write_all(request.as_bytes());
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw);
+    if raw.is_empty() {
+        return (0, Vec::new(), Vec::new());
+    }
     let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a full HTTP response");
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut lines = head.lines();
