@@ -7,7 +7,29 @@
 import { Connection } from "./connection.js";
 import { ProtocolError, codes } from "./errors.js";
 
+// wasm-bindgen copies a string argument into wasm memory without checking its type: a number
+// or an object there traps inside the module ("memory access out of bounds"). These are the
+// methods that take text (first `n` arguments); a wrong type is refused with a ProtocolError.
+const TEXT_ARGUMENTS = { receive: 1, request: 1, notify: 1, transcript: 1, cancel: 1, sendUpdate: 1, isCancelled: 1, endTurn: 2 };
+
+function textOnly(fn, name, n) {
+  return function (...args) {
+    for (let i = 0; i < n; i++) {
+      if (typeof args[i] !== "string") {
+        throw new ProtocolError(codes.INVALID_PARAMS, `${name}: argument ${i + 1} must be a string, not ${args[i] === null ? "null" : typeof args[i]}`);
+      }
+    }
+    return fn.apply(this, args);
+  };
+}
+
 export function createApi(wasm) {
+  for (const Session of [wasm.AcpClient, wasm.AcpAgent, wasm.McpClient, wasm.McpServer]) {
+    for (const [name, n] of Object.entries(TEXT_ARGUMENTS)) {
+      const fn = Session?.prototype[name];
+      if (typeof fn === "function") Session.prototype[name] = textOnly(fn, name, n);
+    }
+  }
   class Connected {
     constructor(connection) {
       this.connection = connection;
@@ -198,7 +220,7 @@ export function createApi(wasm) {
     McpClient: wasm.McpClient,
     McpServer: wasm.McpServer,
     Validator: wasm.Validator,
-    parseMessage: wasm.parseMessage,
+    parseMessage: textOnly(wasm.parseMessage, "parseMessage", 1),
     serializeMessage: wasm.serializeMessage,
     AcpConnection,
     AcpSession,

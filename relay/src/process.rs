@@ -12,16 +12,44 @@ use crate::cli::Agent;
 /// Starts `agent` with piped stdio, as the leader of a new process group so that everything it
 /// starts can be signalled together. The token is not passed on in its environment.
 pub fn spawn(agent: &Agent) -> std::io::Result<Child> {
-    Command::new(&agent.program)
+    let mut command = Command::new(&agent.program);
+    command
         .args(&agent.args)
         .env_remove("AGENTWIRE_TOKEN")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
+        .kill_on_drop(true);
+    die_with_the_relay(&mut command);
+    command.spawn()
 }
+
+/// A relay ended by SIGKILL runs none of its stop sequence; on Linux the kernel then sends
+/// SIGKILL to each agent (PR_SET_PDEATHSIG), so none is left orphaned, even one that ignores
+/// the EOF on its stdin. The signal fires when the spawning *thread* ends: the relay spawns
+/// from its one runtime thread (main.rs uses the current-thread runtime), which lives as long
+/// as the process.
+#[cfg(target_os = "linux")]
+fn die_with_the_relay(command: &mut Command) {
+    let relay = std::process::id();
+    // SAFETY: between fork and exec only async-signal-safe calls (prctl, getppid, raise).
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The relay may have died before prctl took effect.
+            if u32::try_from(libc::getppid()).ok() != Some(relay) {
+                libc::raise(libc::SIGKILL);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_the_relay(_: &mut Command) {}
 
 /// The task that waits for (and reaps) the agent process.
 pub type Waiter = JoinHandle<std::io::Result<ExitStatus>>;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Body;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
@@ -124,7 +125,12 @@ impl Relay {
 }
 
 pub fn router(relay: Arc<Relay>) -> Router {
-    Router::new().route("/ws", get(upgrade)).fallback(serve).with_state(relay)
+    Router::new()
+        .route("/ws", get(upgrade))
+        .fallback(serve)
+        // On every response, also those axum makes itself (405 on /ws, a refused upgrade).
+        .layer(axum::middleware::map_response_with_state(relay.clone(), safety_headers))
+        .with_state(relay)
 }
 
 /// `GET /ws?token=T&agent=NAME`: all checks pass before the upgrade, or nothing is spawned.
@@ -132,23 +138,28 @@ async fn upgrade(
     State(relay): State<Arc<Relay>>,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let query = Query::parse(query.as_deref());
     if !relay.host_ok(&headers) {
-        return refuse(&relay, StatusCode::FORBIDDEN, "Host is not the relay's address");
+        return refuse(StatusCode::FORBIDDEN, "Host is not the relay's address");
     }
     if !relay.token_ok(query.token.as_deref()) {
-        return refuse(&relay, StatusCode::UNAUTHORIZED, "missing or wrong token");
+        return refuse(StatusCode::UNAUTHORIZED, "missing or wrong token");
     }
     if !relay.origin_ok(&headers) {
-        return refuse(&relay, StatusCode::FORBIDDEN, "Origin not allowed");
+        return refuse(StatusCode::FORBIDDEN, "Origin not allowed");
     }
     let Some(agent) = relay.agent(query.agent.as_deref()).cloned() else {
-        return refuse(&relay, StatusCode::NOT_FOUND, "no agent of that name");
+        return refuse(StatusCode::NOT_FOUND, "no agent of that name");
+    };
+    // Only now, so that nothing about the endpoint is told before the guards pass.
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(rejection) => return refuse(rejection.status(), "not a WebSocket upgrade"),
     };
     let Ok(slot) = relay.slots.clone().try_acquire_owned() else {
-        return refuse(&relay, StatusCode::SERVICE_UNAVAILABLE, "too many connections");
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     };
     let limits = relay.limits;
     let shutdown = relay.shutdown.subscribe();
@@ -158,19 +169,19 @@ async fn upgrade(
         .into_response()
 }
 
-fn refuse(relay: &Relay, status: StatusCode, why: &'static str) -> Response {
+fn refuse(status: StatusCode, why: &'static str) -> Response {
     eprintln!("agentwire-relay: refused a WebSocket: {why}");
-    respond(relay, status, "text/plain; charset=utf-8", why.into())
+    respond(status, "text/plain; charset=utf-8", why.into())
 }
 
 /// Everything but `/ws`: the agent list, `/pkg/…`, and the static files.
 async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderMap, uri: Uri) -> Response {
     let text = "text/plain; charset=utf-8";
     if !relay.host_ok(&headers) {
-        return respond(&relay, StatusCode::FORBIDDEN, text, "Host is not the relay's address".into());
+        return respond(StatusCode::FORBIDDEN, text, "Host is not the relay's address".into());
     }
     if method != Method::GET && method != Method::HEAD {
-        return respond(&relay, StatusCode::METHOD_NOT_ALLOWED, text, "GET only".into());
+        return respond(StatusCode::METHOD_NOT_ALLOWED, text, "GET only".into());
     }
     let path = uri.path();
     if path == "/api/agents" {
@@ -180,7 +191,7 @@ async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderM
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
         if !relay.token_ok(query.token.as_deref().or(bearer)) {
-            return respond(&relay, StatusCode::UNAUTHORIZED, text, "missing or wrong token".into());
+            return respond(StatusCode::UNAUTHORIZED, text, "missing or wrong token".into());
         }
         let agents: Vec<_> = relay
             .agents
@@ -189,31 +200,35 @@ async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderM
             .map(|(i, a)| serde_json::json!({ "name": a.name, "default": i == 0 }))
             .collect();
         let body = serde_json::json!({ "agents": agents }).to_string();
-        return respond(&relay, StatusCode::OK, "application/json", body.into());
+        return respond(StatusCode::OK, "application/json", body.into());
     }
     let (root, rest) = match path.strip_prefix("/pkg/") {
         Some(rest) => (relay.pkg_dir.as_ref(), rest),
         None => (relay.static_dir.as_ref(), path),
     };
     let Some(root) = root else {
-        return respond(&relay, StatusCode::NOT_FOUND, text, "this folder is not served".into());
+        return respond(StatusCode::NOT_FOUND, text, "this folder is not served".into());
     };
     match files::resolve(root, rest) {
         Ok(file) => match tokio::fs::read(&file).await {
-            Ok(bytes) => respond(&relay, StatusCode::OK, files::content_type(&file), bytes.into()),
-            Err(_) => respond(&relay, StatusCode::NOT_FOUND, text, "not found".into()),
+            Ok(bytes) => respond(StatusCode::OK, files::content_type(&file), bytes.into()),
+            Err(_) => respond(StatusCode::NOT_FOUND, text, "not found".into()),
         },
-        Err(Refusal::BadPath) => respond(&relay, StatusCode::BAD_REQUEST, text, "bad path".into()),
-        Err(Refusal::Forbidden) => respond(&relay, StatusCode::FORBIDDEN, text, "forbidden".into()),
-        Err(Refusal::NotFound) => respond(&relay, StatusCode::NOT_FOUND, text, "not found".into()),
+        Err(Refusal::BadPath) => respond(StatusCode::BAD_REQUEST, text, "bad path".into()),
+        Err(Refusal::Forbidden) => respond(StatusCode::FORBIDDEN, text, "forbidden".into()),
+        Err(Refusal::NotFound) => respond(StatusCode::NOT_FOUND, text, "not found".into()),
     }
 }
 
-/// Every response carries the same safety headers; none carries CORS headers.
-fn respond(relay: &Relay, status: StatusCode, content_type: &'static str, body: Body) -> Response {
+fn respond(status: StatusCode, content_type: &'static str, body: Body) -> Response {
     let mut response = (status, body).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// Every response carries the same safety headers; none carries CORS headers.
+async fn safety_headers(State(relay): State<Arc<Relay>>, mut response: Response) -> Response {
     let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));

@@ -36,10 +36,16 @@ pub struct Relay {
 impl Relay {
     /// Starts the relay with `--port 0 --token TOKEN` and `args`.
     pub fn start(args: &[&str]) -> Relay {
+        Self::start_with_env(args, &[])
+    }
+
+    /// The same, with extra environment variables for the relay.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Relay {
         let mut child = Command::new(env!("CARGO_BIN_EXE_agentwire-relay"))
             .args(["--port", "0", "--token", TOKEN, "--grace-ms", "300"])
             .args(args)
             .env_remove("AGENTWIRE_TOKEN")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -222,19 +228,34 @@ pub fn signal(pid: u32, signal: i32) {
 /// A raw HTTP/1.1 GET (so paths like `/../x` reach the server unnormalised).
 /// Returns (status, lower-cased headers, body).
 pub fn http_get(port: u16, path: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    http_request(([127, 0, 0, 1], port).into(), "GET", path, headers)
+}
+
+/// A raw HTTP/1.1 request to `addr` (`Host` is `addr` unless given). A status of 0 means the
+/// server closed the connection without an answer.
+pub fn http_request(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut request = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+        request.push_str(&format!("Host: {addr}\r\n"));
     }
     for (k, v) in headers {
         request.push_str(&format!("{k}: {v}\r\n"));
     }
     request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).unwrap();
+    // The server may answer and close before reading all of an oversized request.
+    let _ = stream.write_all(request.as_bytes());
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw);
+    if raw.is_empty() {
+        return (0, Vec::new(), Vec::new());
+    }
     let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a full HTTP response");
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut lines = head.lines();
@@ -262,4 +283,54 @@ pub fn scratch(name: &str) -> PathBuf {
 /// The repository root (for node_modules).
 pub fn repo() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// Resident memory of a process in KiB (`VmRSS` of /proc/PID/status); 0 once it is gone.
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Every live process (zombies excluded) as (pid, parent pid, command line with spaces).
+fn processes() -> Vec<(u32, u32, String)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| alive(pid))
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            Some((pid, ppid, cmdline))
+        })
+        .collect()
+}
+
+/// The live children of `parent`.
+pub fn children_of(parent: u32) -> Vec<u32> {
+    processes().into_iter().filter(|p| p.1 == parent).map(|p| p.0).collect()
+}
+
+/// The live processes whose command line contains `marker` (found even once their parent is
+/// gone), less forks that have not exec'd yet (the parent's command line, unchanged).
+pub fn with_marker(marker: &str) -> Vec<u32> {
+    let marked: Vec<_> = processes().into_iter().filter(|p| p.2.contains(marker)).collect();
+    let fork = |p: &(u32, u32, String)| marked.iter().any(|q| q.0 == p.1 && q.2 == p.2);
+    marked.iter().filter(|p| !fork(p)).map(|p| p.0).collect()
+}
+
+/// Polls `count` until it is zero; the last count otherwise.
+pub async fn none_left_within(within: Duration, count: impl Fn() -> usize) -> usize {
+    let deadline = Instant::now() + within;
+    loop {
+        let n = count();
+        if n == 0 || Instant::now() >= deadline {
+            return n;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
