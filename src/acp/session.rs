@@ -10,12 +10,13 @@ use super::methods::{self, direction, Availability, Gate, Kind, MethodSpec, Meth
 use super::transcript::Transcript;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
-    codes, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout,
+    codes, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
+    VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -87,13 +88,13 @@ pub(crate) struct Session {
     pub(crate) peer_wire: Option<Value>,
     pub(crate) peer_info: Option<Value>,
     pub(crate) auth_methods: Vec<Value>,
-    serving: HashMap<Id, Serving>,
+    serving: VecMap<Id, Serving>,
     /// Our requests about a session (load, resume, prompt, …): id → session id.
-    about_session: HashMap<Id, String>,
+    about_session: VecMap<Id, String>,
     /// Sessions whose load/resume is pending: their updates are a replay.
-    replaying: HashSet<String>,
+    replaying: VecSet<String>,
     /// Agent side: sessions the client cancelled; their pending prompt ends `cancelled`.
-    pub(crate) cancelled: HashSet<String>,
+    pub(crate) cancelled: VecSet<String>,
     pub(crate) transcripts: BTreeMap<String, Transcript>,
 }
 
@@ -139,10 +140,10 @@ impl Session {
             peer_wire: None,
             peer_info: None,
             auth_methods,
-            serving: HashMap::new(),
-            about_session: HashMap::new(),
-            replaying: HashSet::new(),
-            cancelled: HashSet::new(),
+            serving: VecMap::new(),
+            about_session: VecMap::new(),
+            replaying: VecSet::new(),
+            cancelled: VecSet::new(),
             transcripts: BTreeMap::new(),
         }
     }

@@ -6,6 +6,7 @@ mod error;
 mod id;
 mod message;
 mod pending;
+mod vec_map;
 
 pub use endpoint::{Endpoint, Outbound, Received};
 pub use error::{codes, ProtocolError};
@@ -17,3 +18,4 @@ pub use message::{
 #[cfg(target_arch = "wasm32")]
 pub(crate) use message::error_object;
 pub use pending::{Matched, Outgoing, PendingTable, Timeout};
+pub(crate) use vec_map::{VecMap, VecSet};

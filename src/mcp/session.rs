@@ -9,12 +9,12 @@ use super::methods::{self, Kind};
 use super::version::{Era, Version};
 use crate::jsonrpc::{
     codes, parse, Endpoint, Id, Incoming, Message, Notification, Outbound, Outgoing, ParseFailure, ParseOptions,
-    ProtocolError, Received, Request, Timeout,
+    ProtocolError, Received, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Direction, Issue, Severity};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use std::collections::{HashMap, HashSet};
+
 
 /// The `_meta` keys of the stateless era.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -77,10 +77,10 @@ pub struct Session {
     /// it answers `server/discover`).
     pub(super) offered: Option<(Version, Era)>,
     /// Progress token (as JSON text) -> our request it belongs to.
-    progress: HashMap<String, Id>,
+    progress: VecMap<String, Id>,
     /// Our requests whose deadline progress may push out.
-    resets: HashSet<Id>,
-    serving: HashMap<Id, Serving>,
+    resets: VecSet<Id>,
+    serving: VecMap<Id, Serving>,
 }
 
 /// What only one role needs to remember.
@@ -114,9 +114,9 @@ impl Session {
             peer_caps: None,
             peer_info: None,
             instructions: None,
-            progress: HashMap::new(),
-            resets: HashSet::new(),
-            serving: HashMap::new(),
+            progress: VecMap::new(),
+            resets: VecSet::new(),
+            serving: VecMap::new(),
         }
     }
 
