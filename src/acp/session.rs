@@ -10,12 +10,12 @@ use super::methods::{self, direction, Availability, Gate, Kind, MethodSpec, Meth
 use super::transcript::Transcript;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
-    codes, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
+    codes, object, serialized, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
     VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -110,9 +110,9 @@ impl Refusal {
         Refusal { code, message, capability: None }
     }
     fn to_error(&self, method: &str, code: i64) -> ProtocolError {
-        let mut data = json!({ "method": method });
+        let mut data = object! { "method": method };
         if let Some(c) = self.capability {
-            data["capability"] = json!(c);
+            data["capability"] = c.into();
         }
         ProtocolError::new(code, self.message.clone()).with_data(data)
     }
@@ -308,7 +308,7 @@ impl Session {
         let what = message.method().or(in_reply_to).unwrap_or("message");
         let first = issues[0].message.clone();
         Err(ProtocolError::local_refusal(format!("refusing to send an invalid {what}: {first}"))
-            .with_data(json!({ "method": what, "issues": issues })))
+            .with_data(object! { "method": what, "issues": serialized(&issues) }))
     }
 
     fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
@@ -412,7 +412,7 @@ impl Session {
             Ok(Value::Object(m)) => m,
             _ => Map::new(),
         };
-        result.insert("stopReason".into(), json!("cancelled"));
+        result.insert("stopReason".into(), "cancelled".into());
         Ok(Value::Object(result))
     }
 
@@ -610,7 +610,7 @@ impl Session {
         let requested = version::latest(self.supported());
         let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
         let mut p = Map::new();
-        p.insert("protocolVersion".into(), json!(requested));
+        p.insert("protocolVersion".into(), requested.into());
         if requested >= 2 {
             p.insert("capabilities".into(), self.client_caps.to_wire(2));
             p.insert("info".into(), info.clone());
@@ -697,7 +697,7 @@ impl Session {
         self.own_wire = Some(own.clone());
         let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
         let mut result = Map::new();
-        result.insert("protocolVersion".into(), json!(v));
+        result.insert("protocolVersion".into(), v.into());
         if v >= 2 {
             result.insert("capabilities".into(), own);
             result.insert("info".into(), info.clone());
@@ -730,7 +730,7 @@ impl Session {
             }
             let error = ProtocolError::timeout(&gone.method, gone.timeout_ms.unwrap_or(0));
             if self.phase == Phase::Ready {
-                let text = self.endpoint.notify("$/cancel_request", Some(json!({ "requestId": gone.id.to_value() })));
+                let text = self.endpoint.notify("$/cancel_request", Some(object! { "requestId": &gone.id }));
                 events.push(Event::Send { text });
             }
             events.push(Event::Timeout { id: gone.id.clone(), method: gone.method.clone(), error: error.clone() });
