@@ -244,10 +244,10 @@ impl Session {
             let wanted = params.and_then(|p| p.get("methodId"));
             let known = self.auth_methods.iter().any(|m| m.get("id").is_some() && m.get("id") == wanted);
             if !known {
-                let ids: Vec<&Value> = self.auth_methods.iter().filter_map(|m| m.get("id")).collect();
+                let ids: Vec<Value> = self.auth_methods.iter().filter_map(|m| m.get("id").cloned()).collect();
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
-                    message: format!("{method}: methodId {} is not one of the advertised auth methods {ids:?}", wanted.unwrap_or(&Value::Null)),
+                    message: format!("{method}: methodId {} is not one of the advertised auth methods {}", wanted.unwrap_or(&Value::Null), Value::Array(ids)),
                     capability: Some("authMethods"),
                 });
             }
