@@ -12,3 +12,7 @@ mod options;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -3,8 +3,8 @@
 use super::capabilities::{AgentCapabilities, ClientCapabilities};
 use super::config::AgentConfig;
 use super::session::{Role, Session};
-use crate::jsonrpc::{Outbound, ProtocolError};
-use serde_json::{json, Value};
+use crate::jsonrpc::{object, Outbound, ProtocolError};
+use serde_json::Value;
 
 #[derive(Debug)]
 pub struct AcpAgent {
@@ -31,7 +31,7 @@ impl AcpAgent {
 
     /// A `session/update` notification.
     pub fn send_update(&mut self, session_id: &str, update: Value) -> Sent {
-        self.session.notify("session/update", Some(json!({ "sessionId": session_id, "update": update })))
+        self.session.notify("session/update", Some(object! { "sessionId": session_id, "update": update }))
     }
 
     /// Ends the pending prompt turn of a session: answers its `session/prompt` with
@@ -42,7 +42,7 @@ impl AcpAgent {
         let Some(id) = self.session.serving_ids("session/prompt", session_id).into_iter().next() else {
             return Err(ProtocolError::local_refusal(format!("no prompt of session {session_id:?} is waiting for an answer")));
         };
-        self.session.respond(&id, Ok(json!({ "stopReason": stop_reason })))
+        self.session.respond(&id, Ok(object! { "stopReason": stop_reason }))
     }
 
     /// Whether the client cancelled the pending prompt of this session.

@@ -5,8 +5,8 @@ use super::config::ClientConfig;
 use super::session::{Role, Session};
 use super::transcript::Transcript;
 use super::version::NegotiationRule;
-use crate::jsonrpc::{Outbound, ProtocolError};
-use serde_json::{json, Value};
+use crate::jsonrpc::{object, Outbound, ProtocolError};
+use serde_json::Value;
 
 #[derive(Debug)]
 pub struct AcpClient {
@@ -55,30 +55,30 @@ impl AcpClient {
     }
 
     pub fn close_session(&mut self, session_id: &str, now_ms: u64) -> Sent {
-        self.session.request("session/close", Some(json!({ "sessionId": session_id })), now_ms)
+        self.session.request("session/close", Some(object! { "sessionId": session_id }), now_ms)
     }
 
     pub fn delete_session(&mut self, session_id: &str, now_ms: u64) -> Sent {
-        self.session.request("session/delete", Some(json!({ "sessionId": session_id })), now_ms)
+        self.session.request("session/delete", Some(object! { "sessionId": session_id }), now_ms)
     }
 
     /// `session/prompt`; image, audio and embedded resources only if advertised.
     pub fn prompt(&mut self, session_id: &str, prompt: Value, now_ms: u64) -> Sent {
-        self.session.request("session/prompt", Some(json!({ "sessionId": session_id, "prompt": prompt })), now_ms)
+        self.session.request("session/prompt", Some(object! { "sessionId": session_id, "prompt": prompt }), now_ms)
     }
 
     /// `session/cancel`, then the `cancelled` outcome for every permission request of that
     /// session still waiting for an answer, as the protocol requires of the client.
     pub fn cancel(&mut self, session_id: &str) -> Result<Vec<Outbound>, ProtocolError> {
-        let mut out = vec![self.session.notify("session/cancel", Some(json!({ "sessionId": session_id })))?];
+        let mut out = vec![self.session.notify("session/cancel", Some(object! { "sessionId": session_id }))?];
         for id in self.session.serving_ids("session/request_permission", session_id) {
-            out.push(self.session.respond(&id, Ok(json!({ "outcome": { "outcome": "cancelled" } })))?);
+            out.push(self.session.respond(&id, Ok(object! { "outcome": object! { "outcome": "cancelled" } }))?);
         }
         Ok(out)
     }
 
     pub fn set_mode(&mut self, session_id: &str, mode_id: &str, now_ms: u64) -> Sent {
-        self.session.request("session/set_mode", Some(json!({ "sessionId": session_id, "modeId": mode_id })), now_ms)
+        self.session.request("session/set_mode", Some(object! { "sessionId": session_id, "modeId": mode_id }), now_ms)
     }
 
     pub fn set_config_option(&mut self, params: Value, now_ms: u64) -> Sent {
@@ -88,7 +88,7 @@ impl AcpClient {
     /// `authenticate` (v1) or `auth/login` (v2), with one of the advertised method ids.
     pub fn authenticate(&mut self, method_id: &str, now_ms: u64) -> Sent {
         let method = if self.session.version.unwrap_or(1) >= 2 { "auth/login" } else { "authenticate" };
-        self.session.request(method, Some(json!({ "methodId": method_id })), now_ms)
+        self.session.request(method, Some(object! { "methodId": method_id }), now_ms)
     }
 
     /// The v2 name of `authenticate`.
@@ -99,7 +99,7 @@ impl AcpClient {
     /// `logout` (v1) or `auth/logout` (v2), only when advertised.
     pub fn logout(&mut self, now_ms: u64) -> Sent {
         let method = if self.session.version.unwrap_or(1) >= 2 { "auth/logout" } else { "logout" };
-        self.session.request(method, Some(json!({})), now_ms)
+        self.session.request(method, Some(object! {}), now_ms)
     }
 
     /// The conversation of one session as built from its updates.

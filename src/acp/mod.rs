@@ -41,7 +41,7 @@ macro_rules! session_common {
             }
             /// Asks the peer to stop serving one of our requests (`$/cancel_request`).
             pub fn cancel_request(&mut self, id: &crate::jsonrpc::Id) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
-                self.session.notify("$/cancel_request", Some(serde_json::json!({ "requestId": id.to_value() })))
+                self.session.notify("$/cancel_request", Some(crate::jsonrpc::object! { "requestId": id }))
             }
             /// One incoming frame of text.
             pub fn receive(&mut self, text: &str, now_ms: u64) -> Vec<crate::acp::Event> {

@@ -10,12 +10,13 @@ use super::methods::{self, direction, Availability, Gate, Kind, MethodSpec, Meth
 use super::transcript::Transcript;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
-    codes, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout,
+    codes, object, serialized, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
+    VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -87,13 +88,13 @@ pub(crate) struct Session {
     pub(crate) peer_wire: Option<Value>,
     pub(crate) peer_info: Option<Value>,
     pub(crate) auth_methods: Vec<Value>,
-    serving: HashMap<Id, Serving>,
+    serving: VecMap<Id, Serving>,
     /// Our requests about a session (load, resume, prompt, …): id → session id.
-    about_session: HashMap<Id, String>,
+    about_session: VecMap<Id, String>,
     /// Sessions whose load/resume is pending: their updates are a replay.
-    replaying: HashSet<String>,
+    replaying: VecSet<String>,
     /// Agent side: sessions the client cancelled; their pending prompt ends `cancelled`.
-    pub(crate) cancelled: HashSet<String>,
+    pub(crate) cancelled: VecSet<String>,
     pub(crate) transcripts: BTreeMap<String, Transcript>,
 }
 
@@ -109,9 +110,9 @@ impl Refusal {
         Refusal { code, message, capability: None }
     }
     fn to_error(&self, method: &str, code: i64) -> ProtocolError {
-        let mut data = json!({ "method": method });
+        let mut data = object! { "method": method };
         if let Some(c) = self.capability {
-            data["capability"] = json!(c);
+            data["capability"] = c.into();
         }
         ProtocolError::new(code, self.message.clone()).with_data(data)
     }
@@ -139,10 +140,10 @@ impl Session {
             peer_wire: None,
             peer_info: None,
             auth_methods,
-            serving: HashMap::new(),
-            about_session: HashMap::new(),
-            replaying: HashSet::new(),
-            cancelled: HashSet::new(),
+            serving: VecMap::new(),
+            about_session: VecMap::new(),
+            replaying: VecSet::new(),
+            cancelled: VecSet::new(),
             transcripts: BTreeMap::new(),
         }
     }
@@ -243,10 +244,10 @@ impl Session {
             let wanted = params.and_then(|p| p.get("methodId"));
             let known = self.auth_methods.iter().any(|m| m.get("id").is_some() && m.get("id") == wanted);
             if !known {
-                let ids: Vec<&Value> = self.auth_methods.iter().filter_map(|m| m.get("id")).collect();
+                let ids: Vec<Value> = self.auth_methods.iter().filter_map(|m| m.get("id").cloned()).collect();
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
-                    message: format!("{method}: methodId {} is not one of the advertised auth methods {ids:?}", wanted.unwrap_or(&Value::Null)),
+                    message: format!("{method}: methodId {} is not one of the advertised auth methods {}", wanted.unwrap_or(&Value::Null), Value::Array(ids)),
                     capability: Some("authMethods"),
                 });
             }
@@ -307,7 +308,7 @@ impl Session {
         let what = message.method().or(in_reply_to).unwrap_or("message");
         let first = issues[0].message.clone();
         Err(ProtocolError::local_refusal(format!("refusing to send an invalid {what}: {first}"))
-            .with_data(json!({ "method": what, "issues": issues })))
+            .with_data(object! { "method": what, "issues": serialized(&issues) }))
     }
 
     fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
@@ -411,7 +412,7 @@ impl Session {
             Ok(Value::Object(m)) => m,
             _ => Map::new(),
         };
-        result.insert("stopReason".into(), json!("cancelled"));
+        result.insert("stopReason".into(), "cancelled".into());
         Ok(Value::Object(result))
     }
 
@@ -609,7 +610,7 @@ impl Session {
         let requested = version::latest(self.supported());
         let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
         let mut p = Map::new();
-        p.insert("protocolVersion".into(), json!(requested));
+        p.insert("protocolVersion".into(), requested.into());
         if requested >= 2 {
             p.insert("capabilities".into(), self.client_caps.to_wire(2));
             p.insert("info".into(), info.clone());
@@ -696,7 +697,7 @@ impl Session {
         self.own_wire = Some(own.clone());
         let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
         let mut result = Map::new();
-        result.insert("protocolVersion".into(), json!(v));
+        result.insert("protocolVersion".into(), v.into());
         if v >= 2 {
             result.insert("capabilities".into(), own);
             result.insert("info".into(), info.clone());
@@ -729,7 +730,7 @@ impl Session {
             }
             let error = ProtocolError::timeout(&gone.method, gone.timeout_ms.unwrap_or(0));
             if self.phase == Phase::Ready {
-                let text = self.endpoint.notify("$/cancel_request", Some(json!({ "requestId": gone.id.to_value() })));
+                let text = self.endpoint.notify("$/cancel_request", Some(object! { "requestId": &gone.id }));
                 events.push(Event::Send { text });
             }
             events.push(Event::Timeout { id: gone.id.clone(), method: gone.method.clone(), error: error.clone() });

@@ -3,9 +3,11 @@
 //! ACP versions are integers. The client sends the latest version it supports; the agent
 //! answers with the version to use; the client disconnects if it cannot use the answer.
 
-use crate::jsonrpc::{codes, ProtocolError};
+use crate::jsonrpc::{codes, object, ProtocolError};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
+#[cfg(test)]
+use serde_json::json;
 
 /// The versions agentwire speaks, newest first.
 pub const SUPPORTED: &[u16] = &[2, 1];
@@ -40,7 +42,7 @@ pub fn unsupported(requested: u16, supported: &[u16]) -> ProtocolError {
         codes::UNSUPPORTED_PROTOCOL_VERSION,
         format!("Unsupported protocol version {requested}; supported: {}", list(supported)),
     )
-    .with_data(json!({ "requested": requested, "supported": supported }))
+    .with_data(object! { "requested": requested, "supported": supported })
 }
 
 /// The client's verdict on the agent's answer: usable, or the error that ends the session.
@@ -52,7 +54,7 @@ pub fn client_accept(requested: u16, answered: &Value, supported: &[u16]) -> Res
             "The agent answered protocol version {answered} to our request for {requested}; this client supports {}, so the connection is closed",
             list(supported)
         ))
-        .with_data(json!({ "requested": requested, "answered": answered, "supported": supported }))),
+        .with_data(object! { "requested": requested, "answered": answered, "supported": supported })),
     }
 }
 

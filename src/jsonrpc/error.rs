@@ -1,6 +1,7 @@
 //! `ProtocolError`: the one error value of the core. Every failure, local or remote,
 //! is a code, a message and optional data, exactly as JSON-RPC 2.0 carries it.
 
+use super::object;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -59,7 +60,7 @@ impl ProtocolError {
     }
     pub fn method_not_found(method: &str) -> Self {
         Self::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"))
-            .with_data(serde_json::json!({ "method": method }))
+            .with_data(object! { "method": method })
     }
     pub fn invalid_params(detail: impl Into<String>) -> Self {
         Self::new(codes::INVALID_PARAMS, format!("Invalid params: {}", detail.into()))
@@ -69,14 +70,14 @@ impl ProtocolError {
     }
     pub fn timeout(method: &str, after_ms: u64) -> Self {
         Self::new(codes::TIMEOUT, format!("Request {method} timed out after {after_ms} ms"))
-            .with_data(serde_json::json!({ "method": method, "timeoutMs": after_ms }))
+            .with_data(object! { "method": method, "timeoutMs": after_ms })
     }
     pub fn local_refusal(message: impl Into<String>) -> Self {
         Self::new(codes::LOCAL_REFUSAL, message)
     }
     pub fn connection_closed(method: &str) -> Self {
         Self::new(codes::CONNECTION_CLOSED, format!("Connection closed before {method} was answered"))
-            .with_data(serde_json::json!({ "method": method }))
+            .with_data(object! { "method": method })
     }
 }
 

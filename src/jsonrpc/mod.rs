@@ -4,8 +4,10 @@
 mod endpoint;
 mod error;
 mod id;
+pub(crate) mod json_object;
 mod message;
 mod pending;
+mod vec_map;
 
 pub use endpoint::{Endpoint, Outbound, Received};
 pub use error::{codes, ProtocolError};
@@ -17,3 +19,5 @@ pub use message::{
 #[cfg(target_arch = "wasm32")]
 pub(crate) use message::error_object;
 pub use pending::{Matched, Outgoing, PendingTable, Timeout};
+pub(crate) use json_object::{object, serialized};
+pub(crate) use vec_map::{VecMap, VecSet};

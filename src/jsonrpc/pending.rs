@@ -1,8 +1,9 @@
 //! Bookkeeping of requests in flight, both ways. Sans-IO: time is a number the caller
 //! passes in (`now_ms`), and expiry is reported, never waited for.
 
+use super::vec_map::VecSet;
 use super::Id;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 
 /// One outgoing request waiting for its response.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,10 +45,11 @@ const ANSWERED_MEMORY: usize = 1024;
 #[derive(Debug, Default)]
 pub struct PendingTable {
     next_id: i64,
-    outgoing: HashMap<Id, Outgoing>,
-    answered: HashSet<Id>,
-    answered_order: VecDeque<Id>,
-    incoming: HashSet<Id>,
+    /// In the order sent, except after a removal.
+    outgoing: Vec<Outgoing>,
+    /// The latest answered ids, oldest first.
+    answered: VecDeque<Id>,
+    incoming: VecSet<Id>,
 }
 
 /// Oldest first, then by id: ids are unique, so the order is total and an unstable sort
@@ -66,7 +68,7 @@ impl PendingTable {
         loop {
             let id = Id::Number(self.next_id);
             self.next_id = self.next_id.wrapping_add(1);
-            if !self.outgoing.contains_key(&id) {
+            if self.position(&id).is_none() {
                 return id;
             }
         }
@@ -74,31 +76,27 @@ impl PendingTable {
 
     /// Registers an outgoing request. Refuses an id already in flight.
     pub fn register(&mut self, id: Id, method: &str, now_ms: u64, timeout: Timeout) -> Result<(), Id> {
-        if self.outgoing.contains_key(&id) {
+        if self.position(&id).is_some() {
             return Err(id);
         }
         self.forget_answered(&id);
         let deadline_ms = timeout.timeout_ms.map(|t| now_ms.saturating_add(t));
         let max_deadline_ms = timeout.max_total_ms.map(|t| now_ms.saturating_add(t));
-        let entry = Outgoing {
-            id: id.clone(),
+        self.outgoing.push(Outgoing {
+            id,
             method: method.to_owned(),
             sent_ms: now_ms,
             deadline_ms: cap(deadline_ms, max_deadline_ms),
             max_deadline_ms,
             timeout_ms: timeout.timeout_ms,
-        };
-        self.outgoing.insert(id, entry);
+        });
         Ok(())
     }
 
     /// Matches a response to its request.
     pub fn resolve(&mut self, id: &Id) -> Matched {
-        match self.outgoing.remove(id) {
-            Some(entry) => {
-                self.remember_answered(id.clone());
-                Matched::Answered(entry)
-            }
+        match self.cancel(id) {
+            Some(entry) => Matched::Answered(entry),
             None if self.answered.contains(id) => Matched::AlreadyAnswered,
             None => Matched::Unknown,
         }
@@ -106,12 +104,12 @@ impl PendingTable {
 
     /// The request behind an id, if it is still pending.
     pub fn get(&self, id: &Id) -> Option<&Outgoing> {
-        self.outgoing.get(id)
+        self.outgoing.iter().find(|e| e.id == *id)
     }
 
     /// Progress arrived: push the deadline out by the request's timeout, never past its cap.
     pub fn touch(&mut self, id: &Id, now_ms: u64) -> bool {
-        match self.outgoing.get_mut(id) {
+        match self.outgoing.iter_mut().find(|e| e.id == *id) {
             Some(e) => {
                 let pushed = e.timeout_ms.map(|t| now_ms.saturating_add(t));
                 e.deadline_ms = cap(pushed, e.max_deadline_ms);
@@ -123,38 +121,31 @@ impl PendingTable {
 
     /// Removes and returns every request whose deadline has passed, oldest first.
     pub fn expire(&mut self, now_ms: u64) -> Vec<Outgoing> {
-        let ids: Vec<Id> = self
-            .outgoing
-            .values()
-            .filter(|e| e.deadline_ms.is_some_and(|d| d <= now_ms))
-            .map(|e| e.id.clone())
-            .collect();
-        let mut expired: Vec<Outgoing> = ids
-            .iter()
-            .filter_map(|id| {
-                self.remember_answered(id.clone());
-                self.outgoing.remove(id)
-            })
-            .collect();
+        let (mut expired, waiting): (Vec<Outgoing>, Vec<Outgoing>) =
+            std::mem::take(&mut self.outgoing).into_iter().partition(|e| e.deadline_ms.is_some_and(|d| d <= now_ms));
+        self.outgoing = waiting;
+        for e in &expired {
+            self.remember_answered(e.id.clone());
+        }
         oldest_first(&mut expired);
         expired
     }
 
     /// The earliest deadline, so a driver knows when to call `expire` next.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.outgoing.values().filter_map(|e| e.deadline_ms).min()
+        self.outgoing.iter().filter_map(|e| e.deadline_ms).min()
     }
 
     /// Withdraws a request (cancelled locally); a late response then counts as already answered.
     pub fn cancel(&mut self, id: &Id) -> Option<Outgoing> {
-        let entry = self.outgoing.remove(id)?;
+        let entry = self.outgoing.swap_remove(self.position(id)?);
         self.remember_answered(id.clone());
         Some(entry)
     }
 
     /// Empties the table (the connection closed) and returns what was still pending.
     pub fn drain(&mut self) -> Vec<Outgoing> {
-        let mut all: Vec<Outgoing> = self.outgoing.drain().map(|(_, e)| e).collect();
+        let mut all = std::mem::take(&mut self.outgoing);
         oldest_first(&mut all);
         all
     }
@@ -185,21 +176,21 @@ impl PendingTable {
         self.incoming.len()
     }
 
+    fn position(&self, id: &Id) -> Option<usize> {
+        self.outgoing.iter().position(|e| e.id == *id)
+    }
+
     fn remember_answered(&mut self, id: Id) {
-        if self.answered.insert(id.clone()) {
-            self.answered_order.push_back(id);
-            if self.answered_order.len() > ANSWERED_MEMORY {
-                if let Some(old) = self.answered_order.pop_front() {
-                    self.answered.remove(&old);
-                }
+        if !self.answered.contains(&id) {
+            self.answered.push_back(id);
+            if self.answered.len() > ANSWERED_MEMORY {
+                self.answered.pop_front();
             }
         }
     }
 
     fn forget_answered(&mut self, id: &Id) {
-        if self.answered.remove(id) {
-            self.answered_order.retain(|x| x != id);
-        }
+        self.answered.retain(|x| x != id);
     }
 }
 

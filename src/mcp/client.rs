@@ -5,8 +5,8 @@ use super::config::{ClientConfig, EraPreference, RequestOptions};
 use super::event::Event;
 use super::session::{merge_meta, refusal, Phase, Role, Session, META_SERVER_INFO};
 use super::version::{Era, Version};
-use crate::jsonrpc::{codes, Message, Outbound, ProtocolError};
-use serde_json::{json, Value};
+use crate::jsonrpc::{codes, object, Message, Outbound, ProtocolError};
+use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
 /// An MCP client session (sans-IO): feed it text with `receive`, send what it returns.
@@ -67,7 +67,7 @@ impl McpClient {
     }
 
     pub fn call_tool(&mut self, name: &str, arguments: Option<Value>, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        let mut params = json!({ "name": name });
+        let mut params = object! { "name": name };
         if let Some(a) = arguments {
             params["arguments"] = a;
         }
@@ -83,15 +83,15 @@ impl McpClient {
     }
 
     pub fn read_resource(&mut self, uri: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("resources/read", Some(json!({ "uri": uri })), now_ms)
+        self.call("resources/read", Some(object! { "uri": uri }), now_ms)
     }
 
     pub fn subscribe(&mut self, uri: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("resources/subscribe", Some(json!({ "uri": uri })), now_ms)
+        self.call("resources/subscribe", Some(object! { "uri": uri }), now_ms)
     }
 
     pub fn unsubscribe(&mut self, uri: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("resources/unsubscribe", Some(json!({ "uri": uri })), now_ms)
+        self.call("resources/unsubscribe", Some(object! { "uri": uri }), now_ms)
     }
 
     pub fn list_prompts(&mut self, cursor: Option<&str>, now_ms: u64) -> Result<Outbound, ProtocolError> {
@@ -99,7 +99,7 @@ impl McpClient {
     }
 
     pub fn get_prompt(&mut self, name: &str, arguments: Option<Value>, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        let mut params = json!({ "name": name });
+        let mut params = object! { "name": name };
         if let Some(a) = arguments {
             params["arguments"] = a;
         }
@@ -107,7 +107,7 @@ impl McpClient {
     }
 
     pub fn set_logging_level(&mut self, level: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("logging/setLevel", Some(json!({ "level": level })), now_ms)
+        self.call("logging/setLevel", Some(object! { "level": level }), now_ms)
     }
 
     /// `completion/complete` with `{ ref, argument, context? }` as given.
@@ -117,18 +117,18 @@ impl McpClient {
 
     /// Stateless era: opens the notification stream (`subscriptions/listen`).
     pub fn listen(&mut self, notifications: Value, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        let params = json!({ "notifications": notifications });
+        let params = object! { "notifications": notifications };
         // The stream stays open as long as the server keeps it: no deadline.
         let options = RequestOptions { timeout_ms: Some(u64::MAX), ..RequestOptions::default() };
         self.session.request("subscriptions/listen", Some(params), options, now_ms)
     }
 
     pub fn get_task(&mut self, task_id: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("tasks/get", Some(json!({ "taskId": task_id })), now_ms)
+        self.call("tasks/get", Some(object! { "taskId": task_id }), now_ms)
     }
 
     pub fn get_task_result(&mut self, task_id: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("tasks/result", Some(json!({ "taskId": task_id })), now_ms)
+        self.call("tasks/result", Some(object! { "taskId": task_id }), now_ms)
     }
 
     pub fn list_tasks(&mut self, cursor: Option<&str>, now_ms: u64) -> Result<Outbound, ProtocolError> {
@@ -136,7 +136,7 @@ impl McpClient {
     }
 
     pub fn cancel_task(&mut self, task_id: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("tasks/cancel", Some(json!({ "taskId": task_id })), now_ms)
+        self.call("tasks/cancel", Some(object! { "taskId": task_id }), now_ms)
     }
 
     pub fn notify_roots_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
@@ -149,7 +149,7 @@ impl McpClient {
 }
 
 fn paged(cursor: Option<&str>) -> Option<Value> {
-    cursor.map(|c| json!({ "cursor": c }))
+    cursor.map(|c| object! { "cursor": c })
 }
 
 impl Session {
@@ -169,11 +169,11 @@ impl Session {
         if let Role::Client { tried, .. } = &mut self.role {
             tried.push(version.clone());
         }
-        let params = json!({
+        let params = object! {
             "protocolVersion": version.as_str(),
             "capabilities": self.own_capabilities(),
             "clientInfo": self.info_for(&version, Era::Handshake),
-        });
+        };
         // `initialize` waits for its answer however long the server takes to start.
         self.send_request("initialize", Some(params), RequestOptions::default(), now_ms)
     }
@@ -212,7 +212,7 @@ impl Session {
                 }
                 None => {
                     let error = ProtocolError::new(codes::INVALID_PARAMS, "The initialize result has no protocolVersion string")
-                        .with_data(json!({ "result": result }));
+                        .with_data(object! { "result": result });
                     self.fail(error, events);
                 }
             },
@@ -286,7 +286,7 @@ impl Session {
             codes::INVALID_PARAMS,
             format!("Unsupported protocol version: offered {offered}, the server answered {answered}; this client supports {}", ours.join(", ")),
         )
-        .with_data(json!({ "supported": ours, "requested": offered, "answered": answered }))
+        .with_data(object! { "supported": &ours[..], "requested": offered, "answered": answered })
     }
 
 }
@@ -294,7 +294,7 @@ impl Session {
 fn object_or_empty(v: Option<&Value>) -> Value {
     match v {
         Some(o @ Value::Object(_)) => o.clone(),
-        _ => json!({}),
+        _ => object! {},
     }
 }
 

@@ -5,9 +5,9 @@ use super::config::{RequestOptions, ServerConfig};
 use super::event::Event;
 use super::session::{issue, Phase, Role, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION};
 use super::version::{negotiate, Era, Version};
-use crate::jsonrpc::{codes, Outbound, ProtocolError, Request};
+use crate::jsonrpc::{codes, object, Outbound, ProtocolError, Request};
 use crate::schema::Severity;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
 /// An MCP server session (sans-IO).
@@ -66,12 +66,12 @@ impl McpServer {
     }
 
     pub fn notify_resource_updated(&mut self, uri: &str) -> Result<Outbound, ProtocolError> {
-        self.session.notify("notifications/resources/updated", Some(json!({ "uri": uri })))
+        self.session.notify("notifications/resources/updated", Some(object! { "uri": uri }))
     }
 
     /// `notifications/message` (needs our `logging` capability).
     pub fn log(&mut self, level: &str, logger: Option<&str>, data: Value) -> Result<Outbound, ProtocolError> {
-        let mut params = json!({ "level": level, "data": data });
+        let mut params = object! { "level": level, "data": data };
         if let Some(l) = logger {
             params["logger"] = Value::from(l);
         }
@@ -80,9 +80,9 @@ impl McpServer {
 
     /// `notifications/progress` for a request the client sent with a `progressToken`.
     pub fn progress(&mut self, token: Value, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<Outbound, ProtocolError> {
-        let mut params = json!({ "progressToken": token, "progress": progress });
+        let mut params = object! { "progressToken": token, "progress": progress };
         if let Some(t) = total {
-            params["total"] = json!(t);
+            params["total"] = t.into();
         }
         if let Some(m) = message {
             params["message"] = Value::from(m);
@@ -137,7 +137,7 @@ impl Session {
         if !stateless.contains(&version) {
             let supported: Vec<&str> = stateless.iter().map(Version::as_str).collect();
             let e = ProtocolError::new(codes::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
-                .with_data(json!({ "supported": supported, "requested": requested }));
+                .with_data(object! { "supported": &supported[..], "requested": requested });
             self.reply(&r.id, &r.method, Err(e), events);
             return Lifecycle::Handled;
         }
@@ -157,7 +157,7 @@ impl Session {
     fn serve_initialize(&mut self, r: &Request, events: &mut Vec<Event>) {
         if self.phase != Phase::Idle || self.era.is_some() {
             let e = ProtocolError::new(codes::INVALID_REQUEST, "initialize was already received on this connection")
-                .with_data(json!({ "method": "initialize" }));
+                .with_data(object! { "method": "initialize" });
             return self.reply(&r.id, &r.method, Err(e), events);
         }
         let params = r.params.as_ref();
@@ -171,13 +171,13 @@ impl Session {
             Ok(version) => {
                 self.agree(version.clone(), Era::Handshake);
                 self.phase = Phase::Initializing;
-                self.peer_caps = Some(params.and_then(|p| p.get("capabilities")).filter(|c| c.is_object()).cloned().unwrap_or_else(|| json!({})));
+                self.peer_caps = Some(params.and_then(|p| p.get("capabilities")).filter(|c| c.is_object()).cloned().unwrap_or_else(|| object! {}));
                 self.peer_info = params.and_then(|p| p.get("clientInfo")).cloned();
-                let mut result = json!({
+                let mut result = object! {
                     "protocolVersion": version.as_str(),
                     "capabilities": self.own_capabilities(),
                     "serverInfo": self.info_for(&version, Era::Handshake),
-                });
+                };
                 if let Role::Server { instructions: Some(i), .. } = &self.role {
                     result["instructions"] = Value::from(i.as_str());
                 }
@@ -186,7 +186,7 @@ impl Session {
             Err(_) => {
                 let supported: Vec<&str> = ours.iter().map(Version::as_str).collect();
                 let e = ProtocolError::new(codes::INVALID_PARAMS, "Unsupported protocol version")
-                    .with_data(json!({ "supported": supported, "requested": requested }));
+                    .with_data(object! { "supported": &supported[..], "requested": requested });
                 self.reply(&r.id, &r.method, Err(e), events);
             }
         }
@@ -198,14 +198,14 @@ impl Session {
             return self.reply(&r.id, &r.method, Err(ProtocolError::method_not_found(&r.method)), events);
         };
         let saved = self.offered.replace((latest.clone(), Era::Stateless));
-        let mut result = json!({
+        let mut result = object! {
             "resultType": "complete",
-            "supportedVersions": self.supported_versions(),
+            "supportedVersions": &self.supported_versions()[..],
             "capabilities": self.own_capabilities(),
             "cacheScope": "private",
-            "ttlMs": 0,
-            "_meta": { META_SERVER_INFO: self.info_for(&latest, Era::Stateless) },
-        });
+            "ttlMs": 0u64,
+            "_meta": object! { META_SERVER_INFO: self.info_for(&latest, Era::Stateless) },
+        };
         if let Role::Server { instructions: Some(i), .. } = &self.role {
             result["instructions"] = Value::from(i.as_str());
         }

@@ -8,13 +8,13 @@ use super::event::{Event, PendingCall};
 use super::methods::{self, Kind};
 use super::version::{Era, Version};
 use crate::jsonrpc::{
-    codes, parse, Endpoint, Id, Incoming, Message, Notification, Outbound, Outgoing, ParseFailure, ParseOptions,
-    ProtocolError, Received, Request, Timeout,
+    codes, object, parse, serialized, Endpoint, Id, Incoming, Message, Notification, Outbound, Outgoing, ParseFailure, ParseOptions,
+    ProtocolError, Received, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Direction, Issue, Severity};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
-use std::collections::{HashMap, HashSet};
+use serde_json::{Map, Value};
+
 
 /// The `_meta` keys of the stateless era.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -77,10 +77,10 @@ pub struct Session {
     /// it answers `server/discover`).
     pub(super) offered: Option<(Version, Era)>,
     /// Progress token (as JSON text) -> our request it belongs to.
-    progress: HashMap<String, Id>,
+    progress: VecMap<String, Id>,
     /// Our requests whose deadline progress may push out.
-    resets: HashSet<Id>,
-    serving: HashMap<Id, Serving>,
+    resets: VecSet<Id>,
+    serving: VecMap<Id, Serving>,
 }
 
 /// What only one role needs to remember.
@@ -114,9 +114,9 @@ impl Session {
             peer_caps: None,
             peer_info: None,
             instructions: None,
-            progress: HashMap::new(),
-            resets: HashSet::new(),
-            serving: HashMap::new(),
+            progress: VecMap::new(),
+            resets: VecSet::new(),
+            serving: VecMap::new(),
         }
     }
 
@@ -238,7 +238,7 @@ impl Session {
         if serving.cancelled {
             self.finish(id);
             return Err(refusal(&method, None, format!("request {id} ({method}) was cancelled by the peer; no answer is sent"))
-                .with_data(json!({ "method": method, "id": id })));
+                .with_data(object! { "method": method, "id": id }));
         }
         let outcome = outcome.map(|r| self.decorate_result(&method, serving.stateless, r));
         let message = Message::Response(crate::jsonrpc::Response { id: id.clone(), outcome });
@@ -358,7 +358,7 @@ impl Session {
 
     /// Our info as the version defines `Implementation`.
     pub(super) fn info_for(&self, version: &Version, era: Era) -> Value {
-        let mut info = serde_json::to_value(&self.info).unwrap_or_else(|_| json!({}));
+        let mut info = serde_json::to_value(&self.info).unwrap_or_else(|_| object! {});
         if let Value::Object(m) = &mut info {
             if !version.within(era, &Version::V2025_06_18, None) {
                 m.remove("title");
@@ -405,14 +405,14 @@ impl Session {
                     codes::INVALID_REQUEST,
                     format!("{method} arrived before initialization: the handshake must complete first"),
                 )
-                .with_data(json!({ "method": method })),
+                .with_data(object! { "method": method }),
             );
         }
         let (version, era) = self.level();
         let (client, server) = self.client_and_server();
         methods::check(method, self.in_dir(), params, &version, era, &client, &server).err().map(|b| {
             let mut e = ProtocolError::method_not_found(method);
-            e.data = Some(json!({ "method": method, "reason": b.reason, "capability": b.capability }));
+            e.data = Some(object! { "method": method, "reason": b.reason, "capability": b.capability });
             e
         })
     }
@@ -474,7 +474,7 @@ impl Session {
         if self.settings.validate_outgoing && issues.iter().any(|i| i.severity == Severity::Error) {
             let method = message.method().or(in_reply_to).unwrap_or("response").to_owned();
             return Err(ProtocolError::local_refusal(format!("refusing to send an invalid {method} message"))
-                .with_data(json!({ "method": method, "issues": issues })));
+                .with_data(object! { "method": method, "issues": serialized(&issues) }));
         }
         Ok(())
     }
@@ -536,7 +536,7 @@ impl Session {
     }
 
     fn cancelled_text(&self, id: &Id, reason: &str) -> String {
-        Message::notification("notifications/cancelled", Some(json!({ "requestId": id, "reason": reason }))).to_text()
+        Message::notification("notifications/cancelled", Some(object! { "requestId": id, "reason": reason })).to_text()
     }
 
     fn take(&mut self, message: Message, now_ms: u64, events: &mut Vec<Event>) {
@@ -587,7 +587,7 @@ impl Session {
             }
         }
         if r.method == "ping" && self.screen_request("ping", None).is_none() {
-            self.reply(&r.id, "ping", Ok(json!({})), events);
+            self.reply(&r.id, "ping", Ok(object! {}), events);
             return;
         }
         if let Some(error) = self.screen_request(&r.method, r.params.as_ref()) {
@@ -701,7 +701,7 @@ impl Session {
         events.push(Event::Initialized {
             protocol_version: version.as_str().to_owned(),
             era,
-            peer_capabilities: self.peer_caps.clone().unwrap_or_else(|| json!({})),
+            peer_capabilities: self.peer_caps.clone().unwrap_or_else(|| object! {}),
             peer_info: self.peer_info.clone(),
             instructions: self.instructions.clone(),
         });
@@ -731,7 +731,7 @@ pub(super) fn merge_meta(params: &mut Option<Value>, entries: Map<String, Value>
 }
 
 pub(super) fn refusal(method: &str, capability: Option<&str>, message: String) -> ProtocolError {
-    ProtocolError::local_refusal(message).with_data(json!({ "method": method, "capability": capability }))
+    ProtocolError::local_refusal(message).with_data(object! { "method": method, "capability": capability })
 }
 
 pub(super) fn issue(code: &'static str, severity: Severity, message: String) -> Issue {

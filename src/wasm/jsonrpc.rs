@@ -1,8 +1,8 @@
 //! `parseMessage` and `serializeMessage`: the JSON-RPC envelope for JS.
 
 use super::convert::{from_js, to_js, to_js_error};
-use crate::jsonrpc::{self, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError};
-use serde_json::{json, Map, Value};
+use crate::jsonrpc::{self, object, serialized, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError};
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 /// Classifies one frame of text as a JSON-RPC 2.0 message.
@@ -21,10 +21,10 @@ pub fn parse_message(text: &str, options: JsValue) -> Result<JsValue, JsValue> {
                 .iter()
                 .map(|r| match r {
                     Ok(m) => view(m),
-                    Err(f) => json!({ "kind": "invalid", "id": f.id.to_value(), "error": f.error }),
+                    Err(f) => object! { "kind": "invalid", "id": &f.id, "error": &f.error },
                 })
                 .collect();
-            Ok(to_js(&json!({ "kind": "batch", "items": items })))
+            Ok(to_js(&object! { "kind": "batch", "items": items }))
         }
         Err(failure) => Err(failure_to_js(&failure)),
     }
@@ -94,7 +94,7 @@ fn view(m: &Message) -> Value {
                 }
                 Err(e) => {
                     o.insert("kind".into(), "error".into());
-                    o.insert("error".into(), json!(e));
+                    o.insert("error".into(), serialized(e));
                 }
             }
         }

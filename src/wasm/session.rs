@@ -3,11 +3,11 @@
 //! clock-free, the binding supplies the clock.
 
 use super::convert::{from_js, to_js, to_js_error};
-use crate::jsonrpc::{Id, Outbound, ProtocolError};
+use crate::jsonrpc::{object, serialized, Id, Outbound, ProtocolError};
 use crate::options::FromOptions;
 use crate::{acp, mcp};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 fn now() -> u64 {
@@ -110,23 +110,25 @@ fn acp_request(
     outbound(session(method, params, now()))
 }
 
-fn acp_state<S>(version: Option<u16>, offered: &[u16], phase: acp::Phase, own: &S, peer: Option<Value>, own_wire: Option<&Value>, peer_wire: Option<&Value>, peer_info: Option<&Value>, auth: &[Value], close_error: &Option<ProtocolError>) -> JsValue
-where
-    S: Serialize,
-{
-    js(&json!({
+fn acp_state(version: Option<u16>, offered: &[u16], phase: acp::Phase, own: Value, peer: Value, own_wire: Option<&Value>, peer_wire: Option<&Value>, peer_info: Option<&Value>, auth: &[Value], close_error: &Option<ProtocolError>) -> JsValue {
+    js(&object! {
         "protocolVersion": version,
         "offered": offered,
-        "phase": phase,
+        "phase": serialized(&phase),
         "closed": phase == acp::Phase::Closed,
-        "closeError": close_error,
+        "closeError": close_error.as_ref(),
         "ownCapabilities": own,
         "peerCapabilities": peer,
         "ownCapabilitiesWire": own_wire,
         "peerCapabilitiesWire": peer_wire,
         "peerInfo": peer_info,
         "authMethods": auth,
-    }))
+    })
+}
+
+/// The events of a call that only produced text to send.
+fn sent(text: String) -> JsValue {
+    js(&[object! { "type": "send", "text": text }])
 }
 
 /// Remembers why a session ended, for `state().closeError`.
@@ -180,7 +182,7 @@ impl AcpClient {
     #[wasm_bindgen(js_name = cancelRequest)]
     pub fn cancel_request(&mut self, id: JsValue) -> Result<JsValue, JsValue> {
         let out = self.inner.cancel_request(&id_from(&id)?).map_err(fail)?;
-        Ok(js(&[json!({ "type": "send", "text": out.text })]))
+        Ok(sent(out.text))
     }
     /// The transcript of one session, built from its updates (live or replayed).
     pub fn transcript(&self, session_id: &str) -> JsValue {
@@ -194,7 +196,7 @@ impl AcpClient {
     /// The negotiated version, both sides' capabilities (model and wire), peer info.
     pub fn state(&self) -> JsValue {
         let i = &self.inner;
-        acp_state(i.protocol_version(), &self.offered, i.phase(), i.own_capabilities(), serde_json::to_value(i.peer_capabilities()).ok(), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(i.own_capabilities()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
     }
 }
 
@@ -236,29 +238,29 @@ impl AcpAgent {
     #[wasm_bindgen(js_name = cancelRequest)]
     pub fn cancel_request(&mut self, id: JsValue) -> Result<JsValue, JsValue> {
         let out = self.inner.cancel_request(&id_from(&id)?).map_err(fail)?;
-        Ok(js(&[json!({ "type": "send", "text": out.text })]))
+        Ok(sent(out.text))
     }
     pub fn state(&self) -> JsValue {
         let i = &self.inner;
-        acp_state(i.protocol_version(), &self.offered, i.phase(), i.own_capabilities(), serde_json::to_value(i.peer_capabilities()).ok(), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(i.own_capabilities()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
     }
 }
 
 fn mcp_state(s: &mcp::Session, close_error: &Option<ProtocolError>) -> JsValue {
-    js(&json!({
+    js(&object! {
         "protocolVersion": s.protocol_version(),
-        "era": s.era(),
-        "offered": s.supported_versions(),
-        "phase": s.phase(),
+        "era": serialized(&s.era()),
+        "offered": &s.supported_versions()[..],
+        "phase": serialized(&s.phase()),
         "closed": s.phase() == mcp::Phase::Closed,
-        "closeError": close_error,
-        "ownCapabilities": s.own_capability_model(),
-        "peerCapabilities": s.peer_capability_model(),
+        "closeError": close_error.as_ref(),
+        "ownCapabilities": serialized(&s.own_capability_model()),
+        "peerCapabilities": serialized(&s.peer_capability_model()),
         "ownCapabilitiesWire": s.own_capabilities(),
         "peerCapabilitiesWire": s.peer_capabilities(),
         "peerInfo": s.peer_info(),
         "instructions": s.instructions(),
-    }))
+    })
 }
 
 /// Generates what the MCP classes add to the shared set: requests with options,
@@ -277,7 +279,7 @@ macro_rules! mcp_class {
             #[wasm_bindgen(js_name = cancelRequest)]
             pub fn cancel_request(&mut self, id: JsValue, reason: Option<String>) -> Result<JsValue, JsValue> {
                 let out = self.inner.cancel(&id_from(&id)?, reason.as_deref()).map_err(fail)?;
-                Ok(js(&[json!({ "type": "send", "text": out.text })]))
+                Ok(sent(out.text))
             }
             pub fn state(&self) -> JsValue {
                 mcp_state(&self.inner, &self.close_error)

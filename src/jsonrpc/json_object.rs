@@ -1,0 +1,104 @@
+//! `object!{ "key": value, … }`: a JSON object, members in the order written, built by
+//! one shared function. `serde_json::json!` expands at every use to a map built inline
+//! and a `to_value(..).unwrap()` per member; in WebAssembly that code, repeated at some
+//! seventy places, weighed more than the protocol logic around it.
+
+use super::{Id, ProtocolError};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A member value of [`object!`].
+pub trait ToJson {
+    fn to_json(self) -> Value;
+}
+
+impl ToJson for Value {
+    fn to_json(self) -> Value {
+        self
+    }
+}
+
+impl ToJson for &Value {
+    fn to_json(self) -> Value {
+        self.clone()
+    }
+}
+
+impl ToJson for &str {
+    fn to_json(self) -> Value {
+        Value::String(self.to_owned())
+    }
+}
+
+impl ToJson for String {
+    fn to_json(self) -> Value {
+        Value::String(self)
+    }
+}
+
+macro_rules! to_json_by_from {
+    ($($t:ty),*) => {$(
+        impl ToJson for $t {
+            fn to_json(self) -> Value {
+                Value::from(self)
+            }
+        }
+    )*};
+}
+to_json_by_from!(u16, u64, f64, bool, Vec<Value>);
+
+impl ToJson for &[u16] {
+    fn to_json(self) -> Value {
+        Value::Array(self.iter().map(|v| Value::from(*v)).collect())
+    }
+}
+
+impl ToJson for &[Value] {
+    fn to_json(self) -> Value {
+        Value::Array(self.to_vec())
+    }
+}
+
+impl ToJson for &Id {
+    fn to_json(self) -> Value {
+        self.to_value()
+    }
+}
+
+impl ToJson for &[&str] {
+    fn to_json(self) -> Value {
+        Value::Array(self.iter().map(|s| s.to_json()).collect())
+    }
+}
+
+impl ToJson for &ProtocolError {
+    fn to_json(self) -> Value {
+        serialized(self)
+    }
+}
+
+/// Anything serializable (the derived shapes: events, issues, capability models).
+pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// `None` is `null`, as `json!` writes it.
+impl<T: ToJson> ToJson for Option<T> {
+    fn to_json(self) -> Value {
+        self.map_or(Value::Null, ToJson::to_json)
+    }
+}
+
+/// The object of `members`, in order.
+pub fn from_members(members: Vec<(&str, Value)>) -> Value {
+    Value::Object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect::<Map<_, _>>())
+}
+
+/// `object!{ "key": value, … }`; a key is a string literal or a `&str` constant, a value
+/// anything [`ToJson`] (nest `object!` for nested objects).
+macro_rules! object {
+    ($($key:tt : $value:expr),* $(,)?) => {
+        $crate::jsonrpc::json_object::from_members(vec![$(($key, $crate::jsonrpc::json_object::ToJson::to_json($value))),*])
+    };
+}
+pub(crate) use object;

@@ -1,0 +1,127 @@
+//! Maps and sets kept as a vector. The tables of a connection (requests in flight, calls
+//! being served, sessions replaying) hold a handful of entries: a linear scan is as fast
+//! as hashing them, and compiles to a fraction of the code of a hash or B-tree map, once
+//! per key and value type. Iteration follows insertion, except after a removal.
+
+use std::borrow::Borrow;
+
+#[derive(Clone, Debug)]
+pub struct VecMap<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for VecMap<K, V> {
+    fn default() -> Self {
+        VecMap(Vec::new())
+    }
+}
+
+impl<K: PartialEq, V> VecMap<K, V> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn index<Q: PartialEq + ?Sized>(&self, key: &Q) -> Option<usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.0.iter().position(|(k, _)| k.borrow() == key)
+    }
+
+    pub fn get<Q: PartialEq + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
+        self.index(key).map(|i| &self.0[i].1)
+    }
+
+    pub fn get_mut<Q: PartialEq + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
+        self.index(key).map(|i| &mut self.0[i].1)
+    }
+
+    pub fn contains_key<Q: PartialEq + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.index(key).is_some()
+    }
+
+    /// Sets the value of `key`; returns the one it replaces.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.index(&key) {
+            Some(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            None => {
+                self.0.push((key, value));
+                None
+            }
+        }
+    }
+
+    pub fn remove<Q: PartialEq + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        self.index(key).map(|i| self.0.swap_remove(i).1)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &V) -> bool) {
+        self.0.retain(|(k, v)| keep(k, v));
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// A set kept as a vector (see [`VecMap`]).
+#[derive(Clone, Debug)]
+pub struct VecSet<K>(VecMap<K, ()>);
+
+impl<K> Default for VecSet<K> {
+    fn default() -> Self {
+        VecSet(VecMap::default())
+    }
+}
+
+impl<K: PartialEq> VecSet<K> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds `key`; false if it was there already.
+    pub fn insert(&mut self, key: K) -> bool {
+        self.0.insert(key, ()).is_none()
+    }
+
+    pub fn contains<Q: PartialEq + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.0.contains_key(key)
+    }
+
+    /// Removes `key`; false if it was not there.
+    pub fn remove<Q: PartialEq + ?Sized>(&mut self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.0.remove(key).is_some()
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+}
