@@ -3,7 +3,9 @@
 //! describing, failures); only the branch that explains a failure best is walked again
 //! to describe it, so valid messages cost no allocation beyond the path stack.
 
-use super::rules::{Basic, Format, Lit, Profile, Rules, Ty, TyId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR, UNDEFINED};
+use super::rules::{
+    Basic, Lit, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+};
 use super::tape::{Kind, Tape};
 use super::{codes, Issue, Severity};
 
@@ -32,7 +34,8 @@ pub struct Walker<'a> {
     found: Vec<u32>,
 }
 
-const NONE: u32 = u32::MAX;
+/// No member found.
+const ABSENT: u32 = u32::MAX;
 
 impl<'a> Walker<'a> {
     pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>) -> Self {
@@ -133,18 +136,21 @@ impl<'a> Walker<'a> {
         if depth > 16 {
             return ALL;
         }
-        let m = match &self.rules.tys[t as usize] {
-            Ty::Basic(b) if b.mask != 0 => b.mask | if b.mask & T_NUM != 0 { T_INT } else { 0 },
-            Ty::Const(l) => lit_bits(l),
-            Ty::Enum(ls) => ls.iter().fold(0, |m, l| m | lit_bits(l)),
-            Ty::Tag { .. } => T_OBJ,
-            Ty::Ref(s) => match self.prof.defs.get(*s as usize) {
-                Some(&d) if d != UNDEFINED => self.admits(d, depth + 1),
-                _ => ALL,
+        let r = self.rules;
+        let m = match self.ty(t) {
+            Ty::Basic(b) => {
+                let mask = r.basics[b as usize].mask;
+                mask | if mask & T_NUM != 0 { T_INT } else { 0 }
+            }
+            Ty::Lits(s, n) => self.lits(s, n).iter().fold(0, |m, l| m | lit_bits(l)),
+            Ty::Tag(..) => T_OBJ,
+            Ty::Ref(s) => match self.prof.def(s) {
+                Some(d) => self.admits(d, depth + 1),
+                None => ALL,
             },
-            Ty::All(v) => v.iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
-            Ty::AnyOf(v) | Ty::OneOf(v) => v.iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
-            Ty::Tolerate(a, b) => self.admits(*a, depth + 1) | self.admits(*b, depth + 1),
+            Ty::All(s, n) => r.list(s, n).iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
+            Ty::AnyOf(s, n) | Ty::OneOf(s, n) => r.list(s, n).iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
+            Ty::Tolerate(a, b) => self.admits(a, depth + 1) | self.admits(b, depth + 1),
             _ => ALL,
         };
         if m == 0 {
@@ -154,46 +160,56 @@ impl<'a> Walker<'a> {
         }
     }
 
+    fn ty(&self, t: TyId) -> Ty {
+        self.rules.tys.get(t as usize).copied().unwrap_or(Ty::Any)
+    }
+
+    fn lits(&self, s: u16, n: u16) -> &'static [Lit] {
+        self.rules.lits.get(s as usize..s as usize + n as usize).unwrap_or(&[])
+    }
+
     pub fn check(&mut self, t: TyId, n: usize) -> bool {
         let rules = self.rules;
-        match &rules.tys[t as usize] {
+        match self.ty(t) {
             Ty::Any => true,
-            Ty::Ref(s) => match self.prof.defs.get(*s as usize) {
-                Some(&d) if d != UNDEFINED => self.check(d, n),
-                _ => true,
+            Ty::Ref(s) => match self.prof.def(s) {
+                Some(d) => self.check(d, n),
+                None => true,
             },
-            Ty::Basic(b) => self.basic(b, n),
-            Ty::Const(l) => self.literal(std::slice::from_ref(l), n),
-            Ty::Enum(ls) => self.literal(ls, n),
-            Ty::All(v) => {
+            Ty::Basic(b) => self.basic(&rules.basics[b as usize], n),
+            Ty::Lits(s, k) => self.literal(self.lits(s, k), n),
+            Ty::All(s, k) => {
                 // Every part is walked, so all of their issues are told.
                 let mut ok = true;
-                for &x in v {
+                for &x in rules.list(s, k) {
                     ok &= self.check(x, n);
                 }
                 ok
             }
-            Ty::AnyOf(v) => self.any_of(v, n, false),
-            Ty::OneOf(v) => self.any_of(v, n, true),
+            Ty::AnyOf(s, k) => self.any_of(rules.list(s, k), n, false),
+            Ty::OneOf(s, k) => self.any_of(rules.list(s, k), n, true),
             Ty::Not(x) => {
-                let (ok, _, _) = self.trial(*x, n);
+                let (ok, _, _) = self.trial(x, n);
                 !ok || self.error(codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
             }
-            Ty::Tag { key, variants, other } => self.tag(key, variants, *other, n),
+            Ty::Tag(key, s, k, other) => {
+                let variants = rules.variants.get(s as usize..s as usize + k as usize).unwrap_or(&[]);
+                self.tag(rules.str(key), variants, other, n)
+            }
             Ty::Tolerate(a, b) => {
-                let (ok, _, w) = self.trial(*a, n);
+                let (ok, _, w) = self.trial(a, n);
                 if ok {
-                    return self.accept(*a, n, w);
+                    return self.accept(a, n, w);
                 }
-                let (ok, _, w) = self.trial(*b, n);
+                let (ok, _, w) = self.trial(b, n);
                 if ok {
-                    self.accept(*b, n, w);
+                    self.accept(b, n, w);
                     self.report(Severity::Warning, codes::TOLERATED, None, || {
                         "does not match the schema but is a shape real peers send; tolerated".into()
                     });
                     return true;
                 }
-                self.check(*a, n)
+                self.check(a, n)
             }
         }
     }
@@ -245,10 +261,11 @@ impl<'a> Walker<'a> {
         let node = &tape.nodes[n];
         let hit = lits.iter().any(|l| match (l, node.kind) {
             (Lit::Str(s), Kind::Str) => {
+                let s = self.rules.str(*s);
                 if node.flag {
-                    *tape.str(node) == **s
+                    *tape.str(node) == *s
                 } else {
-                    tape.raw(node) == &**s
+                    tape.raw(node) == s
                 }
             }
             (Lit::Num(x), Kind::Num) => tape.num(node) == *x,
@@ -264,10 +281,11 @@ impl<'a> Walker<'a> {
             return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
         }
         let got = tape.raw(node);
-        self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(lits)))
+        let rules = self.rules;
+        self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
     }
 
-    fn tag(&mut self, key: &'static str, variants: &'static [(Box<str>, TyId)], other: Option<TyId>, n: usize) -> bool {
+    fn tag(&mut self, key: &'static str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
         let tape = self.tape;
         if tape.nodes[n].kind != Kind::Obj {
             let found = self.kind_name(n);
@@ -281,16 +299,34 @@ impl<'a> Walker<'a> {
             return self.error(codes::WRONG_TYPE, Some(key), || format!("expected a string, found {found}"));
         }
         let value = tape.str(&tape.nodes[v]);
-        match variants.binary_search_by(|(k, _)| (**k).cmp(&*value)) {
+        let rules = self.rules;
+        match variants.binary_search_by(|&(k, _)| rules.str(k).cmp(&*value)) {
             Ok(i) => self.check(variants[i].1, n),
             Err(_) => match other {
-                Some(o) => self.check(o, n),
-                None => self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
-                    let names: Vec<&str> = variants.iter().map(|(k, _)| &**k).collect();
+                NONE => self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
+                    let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();
                     format!("unknown `{key}` \"{value}\"; expected one of {}", names.join(", "))
                 }),
+                o => self.check(o, n),
             },
         }
+    }
+
+    /// The bounds of `b` on values of `kind`: as the rules read `(lo..hi)`, the item count
+    /// of an array type, the length of a string type, the value of any other.
+    fn bounds(&self, b: &Basic, kind: Kind) -> Option<(f64, f64)> {
+        let only = |t: u8| b.mask & t != 0 && b.mask & !(t | T_NULL) == 0;
+        let on = if only(T_ARR) {
+            Kind::Arr
+        } else if only(T_STR) {
+            Kind::Str
+        } else {
+            Kind::Num
+        };
+        if b.range == NONE || on != kind {
+            return None;
+        }
+        self.rules.ranges.get(b.range as usize).copied()
     }
 
     fn basic(&mut self, b: &'static Basic, n: usize) -> bool {
@@ -303,30 +339,29 @@ impl<'a> Walker<'a> {
         match node.kind {
             Kind::Num => {
                 let x = tape.num(&node);
-                if b.min.is_some_and(|m| x < m) || b.max.is_some_and(|m| x > m) {
-                    return self.error(codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(b.min, b.max)));
+                match self.bounds(b, Kind::Num) {
+                    Some(r) if x < r.0 || x > r.1 => self.error(codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(r))),
+                    _ => true,
                 }
-                true
             }
             Kind::Str => self.string(b, n),
             Kind::Arr => {
                 let count = node.start;
-                if b.count.0.is_some_and(|m| count < m) || b.count.1.is_some_and(|m| count > m) {
-                    return self.error(codes::OUT_OF_RANGE, None, || {
-                        let r = range(b.count.0.map(f64::from), b.count.1.map(f64::from));
-                        format!("{count} items, expected {r}")
-                    });
+                if let Some(r) = self.bounds(b, Kind::Arr).filter(|r| f64::from(count) < r.0 || f64::from(count) > r.1) {
+                    return self.error(codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
                 }
-                let Some(items) = b.items else { return true };
+                if b.items == NONE {
+                    return true;
+                }
                 let mut ok = true;
                 for (i, v) in tape.items(n).enumerate() {
                     self.path.push(Seg::Index(i as u32));
-                    ok &= self.check(items, v);
+                    ok &= self.check(b.items, v);
                     self.path.pop();
                 }
                 ok
             }
-            Kind::Obj if !b.props.is_empty() || b.rest.is_some() => self.object(b, n),
+            Kind::Obj if b.nprops > 0 || b.rest != NONE => self.object(b, n),
             _ => true,
         }
     }
@@ -334,23 +369,21 @@ impl<'a> Walker<'a> {
     fn string(&mut self, b: &'static Basic, n: usize) -> bool {
         let tape = self.tape;
         let node = &tape.nodes[n];
-        if b.len.0.is_some() || b.len.1.is_some() {
+        if let Some(r) = self.bounds(b, Kind::Str) {
             let len = tape.str(node).chars().count() as u32;
-            if b.len.0.is_some_and(|m| len < m) || b.len.1.is_some_and(|m| len > m) {
-                let r = range(b.len.0.map(f64::from), b.len.1.map(f64::from));
-                return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {r}"));
+            if f64::from(len) < r.0 || f64::from(len) > r.1 {
+                return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
             }
         }
         match b.format {
-            Some(Format::Uri) if !is_uri(&tape.str(node)) => {
-                return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into())
-            }
-            Some(Format::DateTime) if !is_date_time(&tape.str(node)) => {
+            F_URI if !is_uri(&tape.str(node)) => return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
+            F_DATE_TIME if !is_date_time(&tape.str(node)) => {
                 return self.error(codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
             }
             _ => {}
         }
-        if let Some(p) = &b.pattern {
+        if b.pattern != NONE {
+            let p = self.rules.str(b.pattern);
             if !super::pattern::matches(p, &tape.str(node)) {
                 return self.error(codes::PATTERN, None, || format!("does not match the pattern {p}"));
             }
@@ -360,34 +393,33 @@ impl<'a> Walker<'a> {
 
     fn object(&mut self, b: &'static Basic, n: usize) -> bool {
         let tape = self.tape;
-        let props = &b.props;
+        let rules = self.rules;
+        let props = rules.props(b);
         let base = self.found.len();
-        self.found.resize(base + props.len(), NONE);
+        self.found.resize(base + props.len(), ABSENT);
         let mut ok = true;
         for (k, v) in tape.members(n) {
             let hit = {
                 let key = tape.str(&tape.nodes[k]);
-                props.binary_search_by(|p| (*p.name).cmp(&*key)).ok()
+                props.binary_search_by(|p| rules.str(p.name).cmp(&*key)).ok()
             };
-            match (hit, b.rest) {
-                (Some(i), _) => self.found[base + i] = k as u32,
-                (None, Some(rest)) => {
+            match hit {
+                Some(i) => self.found[base + i] = k as u32,
+                None if b.rest != NONE => {
                     self.path.push(Seg::Key(k as u32));
-                    ok &= self.check(rest, v);
+                    ok &= self.check(b.rest, v);
                     self.path.pop();
                 }
-                (None, None) => {}
+                None => {}
             }
         }
         for (i, p) in props.iter().enumerate() {
             let k = self.found[base + i];
-            if k == NONE {
+            let name = rules.str(p.name);
+            if k == ABSENT {
                 if p.required {
-                    let by_alias = props.iter().enumerate().any(|(j, q)| {
-                        q.alias_of.as_deref() == Some(&*p.name) && self.found[base + j] != NONE
-                    });
+                    let by_alias = props.iter().enumerate().any(|(j, q)| q.alias_of == p.name && self.found[base + j] != ABSENT);
                     if !by_alias {
-                        let name: &'static str = &p.name;
                         ok = self.error(codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
                     }
                 }
@@ -396,11 +428,9 @@ impl<'a> Walker<'a> {
             self.path.push(Seg::Key(k));
             // The older name alone is a tolerated deviation; beside the current name it is an
             // extra member for older peers, which the schema allows.
-            let target_present = p.alias_of.as_deref().is_some_and(|t| {
-                props.iter().enumerate().any(|(j, q)| &*q.name == t && self.found[base + j] != NONE)
-            });
-            if let Some(target) = p.alias_of.as_ref().filter(|_| !target_present) {
-                let name: &'static str = &p.name;
+            let target_present = p.alias_of != NONE && props.iter().enumerate().any(|(j, q)| q.name == p.alias_of && self.found[base + j] != ABSENT);
+            if p.alias_of != NONE && !target_present {
+                let target = rules.str(p.alias_of);
                 self.report(Severity::Warning, codes::TOLERATED, None, || {
                     format!("`{name}` is the older name of `{target}`; tolerated")
                 });
@@ -453,12 +483,12 @@ fn quote(kind: Kind, raw: &str) -> String {
     }
 }
 
-fn list(lits: &[Lit]) -> String {
+fn list(rules: &Rules, lits: &[Lit]) -> String {
     let shown: Vec<String> = lits
         .iter()
         .take(12)
         .map(|l| match l {
-            Lit::Str(s) => format!("\"{s}\""),
+            Lit::Str(s) => format!("\"{}\"", rules.str(*s)),
             Lit::Num(x) => plain(*x),
             Lit::Bool(b) => b.to_string(),
         })
@@ -467,8 +497,9 @@ fn list(lits: &[Lit]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-fn range(lo: Option<f64>, hi: Option<f64>) -> String {
-    match (lo, hi) {
+fn range((lo, hi): (f64, f64)) -> String {
+    let bound = |x: f64| Some(x).filter(|x| x.abs() != f64::MAX);
+    match (bound(lo), bound(hi)) {
         (Some(l), Some(h)) => format!("{}..={}", plain(l), plain(h)),
         (Some(l), None) => format!(">= {}", plain(l)),
         (None, Some(h)) => format!("<= {}", plain(h)),

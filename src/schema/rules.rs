@@ -1,20 +1,21 @@
-//! The rules language: a compact text description of every message type (see the header
-//! of `rules/acp.rules`), parsed once into an arena of type nodes. Definitions are shared
-//! by the profiles (schema versions) listed in the `@` line above them; a reference is a
-//! symbol resolved through the profile in use, so one shared body can point at each
-//! version's own `ContentBlock`.
+//! The validation rules as compiled tables. `build.rs` reads the readable source,
+//! `rules/*.rules`, with the text parser in `compile.rs` and writes each protocol's rules
+//! as one constant `Rules` of these types (included by `schema/mod.rs`): nothing is parsed
+//! at run time. Types are hash-consed, every reference is a `u16` index into a flat table,
+//! and all names live in one string.
+//!
+//! This file is also compiled into the build script (as the emitter's vocabulary), so it
+//! stands alone: no `crate::` or `super::` paths.
 
-use std::collections::HashMap;
+// Generated tables use what the rules hold; not every variant or helper occurs in both uses.
+#![allow(dead_code)]
 
-pub type TyId = u32;
-pub type Sym = u32;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    None,
-    Uri,
-    DateTime,
-}
+/// Index into `Rules::tys`.
+pub type TyId = u16;
+/// Index into the string table (`Rules::str`).
+pub type Str = u16;
+/// No type / no string.
+pub const NONE: u16 = u16::MAX;
 
 /// JSON type bits for `Basic::mask`.
 pub const T_NULL: u8 = 1;
@@ -25,514 +26,153 @@ pub const T_STR: u8 = 16;
 pub const T_ARR: u8 = 32;
 pub const T_OBJ: u8 = 64;
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Lit {
-    Str(Box<str>),
-    Num(f64),
-    Bool(bool),
-}
+/// `Basic::format` values (other formats are annotations).
+pub const F_URI: u8 = 1;
+pub const F_DATE_TIME: u8 = 2;
 
-#[derive(Clone, Debug)]
-pub struct Prop {
-    pub name: Box<str>,
-    pub ty: TyId,
-    pub required: bool,
-    /// A tolerated older name of the member `alias_of`: accepted with a warning.
-    pub alias_of: Option<Box<str>>,
-}
+/// `Method::flags`: `params` may be omitted; may be omitted where `{}` would be valid.
+pub const PARAMS_OPTIONAL: u8 = 1;
+pub const PARAMS_EMPTY_OK: u8 = 2;
 
-/// Keyword constraints of one schema, each applying only to values of its own type
-/// (as in JSON Schema); `mask == 0` means any type.
-#[derive(Clone, Debug, Default)]
-pub struct Basic {
-    pub mask: u8,
-    pub min: Option<f64>,
-    pub max: Option<f64>,
-    pub len: (Option<u32>, Option<u32>),
-    pub format: Option<Format>,
-    pub pattern: Option<Box<str>>,
-    /// Declared members, sorted by name.
-    pub props: Vec<Prop>,
-    pub rest: Option<TyId>,
-    pub items: Option<TyId>,
-    pub count: (Option<u32>, Option<u32>),
-}
+/// `Method::dir`.
+pub const DIR_CLIENT: u8 = 0;
+pub const DIR_SERVER: u8 = 1;
+pub const DIR_BOTH: u8 = 2;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Any,
-    Basic(Box<Basic>),
-    Const(Lit),
-    /// Any of these literals (an enum).
-    Enum(Vec<Lit>),
-    All(Vec<TyId>),
-    AnyOf(Vec<TyId>),
-    OneOf(Vec<TyId>),
+    /// `Rules::basics[i]`.
+    Basic(u16),
+    /// Any of the literals `Rules::lits[start..start + len]` (a constant has one).
+    Lits(u16, u16),
+    /// Parts in `Rules::lists[start..start + len]`.
+    All(u16, u16),
+    AnyOf(u16, u16),
+    OneOf(u16, u16),
     Not(TyId),
-    /// An object dispatched on the string member `key`: sorted (value, type) pairs, and the
-    /// type for any other string value (open unions), if allowed.
-    Tag { key: Box<str>, variants: Vec<(Box<str>, TyId)>, other: Option<TyId> },
-    Ref(Sym),
+    /// An object dispatched on the string member `key`: (value, type) pairs sorted by
+    /// value in `Rules::variants[start..start + len]`, and the type of any other string
+    /// value (open unions) or `NONE`.
+    Tag(Str, u16, u16, TyId),
+    /// A definition, resolved through the profile in use (`Profile::defs`).
+    Ref(u16),
     /// The first type; if it fails but the second holds, a tolerated deviation (warning).
     Tolerate(TyId, TyId),
 }
 
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lit {
+    Str(Str),
+    Num(f64),
+    Bool(bool),
+}
+
+/// Keyword constraints of one schema, each applying only to values of its own type (as in
+/// JSON Schema); `mask == 0` means any type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Basic {
+    pub mask: u8,
+    pub format: u8,
+    pub pattern: Str,
+    /// `Rules::ranges` index: numeric range, string length or item count (by `mask`).
+    pub range: u16,
+    /// Declared members, sorted by name: `Rules::props[props..props + nprops]`.
+    pub props: u16,
+    pub nprops: u16,
+    /// The type of undeclared members, items of an array, or `NONE`.
+    pub rest: TyId,
+    pub items: TyId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Prop {
+    pub name: Str,
+    pub ty: TyId,
+    /// A tolerated older name of the member `alias_of` (a warning), or `NONE`.
+    pub alias_of: Str,
+    pub required: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    ClientToServer,
-    ServerToClient,
-    Both,
+pub struct Method {
+    pub name: Str,
+    pub dir: u8,
+    pub flags: u8,
+    /// `NONE`: no params member is described (any is accepted).
+    pub params: TyId,
+    /// `NONE`: a notification.
+    pub result: TyId,
+    /// A tolerated name: every use is reported with this warning (or `NONE`).
+    pub warning: Str,
 }
 
-#[derive(Clone, Debug)]
-pub struct MethodRule {
-    pub dir: Dir,
-    /// `None`: no params member is described (any is accepted).
-    pub params: Option<TyId>,
-    /// `params` may be omitted.
-    pub params_optional: bool,
-    /// `params` may be omitted where `{}` would be valid.
-    pub params_empty_ok: bool,
-    /// `None`: a notification.
-    pub result: Option<TyId>,
-    /// A tolerated name: every use is reported with this warning.
-    pub warning: Option<Box<str>>,
-}
-
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Profile {
-    /// Definition per symbol (`u32::MAX` when this profile does not define it).
-    pub defs: Vec<TyId>,
-    pub methods: HashMap<Box<str>, Vec<MethodRule>>,
+    pub name: &'static str,
+    /// Definition per symbol (`NONE` where this profile does not define it).
+    pub defs: &'static [TyId],
+    /// Sorted by name; the rules of one name (request, notification, directions) adjacent.
+    pub methods: &'static [Method],
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Rules {
-    pub tys: Vec<Ty>,
-    pub syms: HashMap<Box<str>, Sym>,
-    pub profiles: HashMap<Box<str>, Profile>,
+    pub tys: &'static [Ty],
+    pub basics: &'static [Basic],
+    pub lits: &'static [Lit],
+    pub lists: &'static [TyId],
+    pub variants: &'static [(Str, TyId)],
+    pub props: &'static [Prop],
+    /// Inclusive bounds; ±`f64::MAX` where there is none.
+    pub ranges: &'static [(f64, f64)],
+    /// Symbol names sorted, so a symbol is its position here.
+    pub syms: &'static [Str],
+    /// All names, one after the other; string `i` ends at `ends[i]`.
+    pub text: &'static str,
+    pub ends: &'static [u16],
+    pub profiles: &'static [Profile],
 }
-
-pub const UNDEFINED: TyId = u32::MAX;
 
 impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
-        let mut r = Rules::default();
-        r.tys.push(Ty::Any); // TyId 0
-        let mut current: Vec<Box<str>> = Vec::new();
-        for (no, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let at = |e: String| format!("rules line {}: {e}", no + 1);
-            if let Some(names) = line.strip_prefix('@') {
-                current = names.split_whitespace().map(Box::from).collect();
-                for p in &current {
-                    r.profiles.entry(p.clone()).or_default();
-                }
-            } else if let Some(dir) = line.chars().next().and_then(dir_of) {
-                let (name, rule) = r.method_line(dir, &line[1..]).map_err(at)?;
-                for p in &current {
-                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
-                    prof.methods.entry(name.clone()).or_default().push(rule.clone());
-                }
-            } else {
-                let (name, body) = line.split_once(" = ").ok_or_else(|| at("expected `Name = type`".into()))?;
-                let ty = r.expr_text(body).map_err(at)?;
-                let sym = r.sym(name.trim());
-                for p in &current {
-                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
-                    if prof.defs.len() <= sym as usize {
-                        prof.defs.resize(sym as usize + 1, UNDEFINED);
-                    }
-                    prof.defs[sym as usize] = ty;
-                }
-            }
-        }
-        Ok(r)
-    }
-
-    pub fn sym(&mut self, name: &str) -> Sym {
-        let n = self.syms.len() as Sym;
-        *self.syms.entry(Box::from(name)).or_insert(n)
-    }
-
-    fn push(&mut self, t: Ty) -> TyId {
-        self.tys.push(t);
-        (self.tys.len() - 1) as TyId
-    }
-
-    fn expr_text(&mut self, s: &str) -> Result<TyId, String> {
-        let mut p = Cursor { s: s.as_bytes(), i: 0 };
-        let t = self.expr(&mut p)?;
-        p.ws();
-        if p.i != p.s.len() {
-            return Err(format!("unexpected `{}`", &s[p.i..]));
-        }
-        Ok(t)
-    }
-
-    /// `> method Params Result ["warning"]`: `?Params` may be omitted, `~Params` where `{}`
-    /// would do, `-` none / notification.
-    fn method_line(&mut self, dir: Dir, rest: &str) -> Result<(Box<str>, MethodRule), String> {
-        let (head, warning) = match rest.find('"') {
-            Some(q) => (&rest[..q], Some(Box::from(rest[q..].trim().trim_matches('"')))),
-            None => (rest, None),
+    pub fn str(&self, s: Str) -> &'static str {
+        let start = match s {
+            0 => 0,
+            _ => self.ends.get(s as usize - 1).copied().unwrap_or(0),
         };
-        let f: Vec<&str> = head.split_whitespace().collect();
-        let [name, params, result] = f[..] else { return Err("expected `dir method params result`".into()) };
-        let (params_optional, params) = match params.strip_prefix('?') {
-            Some(p) => (true, p),
-            None => (false, params),
-        };
-        let (params_empty_ok, params) = match params.strip_prefix('~') {
-            Some(p) => (true, p),
-            None => (false, params),
-        };
-        let params = if params == "-" { None } else { Some(self.expr_text(params)?) };
-        let result = if result == "-" { None } else { Some(self.expr_text(result)?) };
-        Ok((Box::from(name), MethodRule { dir, params, params_optional, params_empty_ok, result, warning }))
+        let end = self.ends.get(s as usize).copied().unwrap_or(0);
+        self.text.get(start as usize..end as usize).unwrap_or("")
     }
 
-    // expr := alt ('~' alt)?
-    fn expr(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let a = self.alt(p)?;
-        if p.eat(b'~') {
-            let b = self.alt(p)?;
-            return Ok(self.push(Ty::Tolerate(a, b)));
-        }
-        Ok(a)
+    pub fn list(&self, start: u16, len: u16) -> &'static [TyId] {
+        self.lists.get(start as usize..start as usize + len as usize).unwrap_or(&[])
     }
 
-    // alt := one ('|' one)*
-    fn alt(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let mut v = vec![self.oneof(p)?];
-        while p.eat(b'|') {
-            v.push(self.oneof(p)?);
-        }
-        Ok(self.union(v))
+    pub fn props(&self, b: &Basic) -> &'static [Prop] {
+        self.props.get(b.props as usize..b.props as usize + b.nprops as usize).unwrap_or(&[])
     }
 
-    /// `A|B|…`, simplified where that is exact: literals become an enum, `T|null` joins null
-    /// into T's type mask.
-    fn union(&mut self, v: Vec<TyId>) -> TyId {
-        if v.len() == 1 {
-            return v[0];
-        }
-        if v.iter().all(|&t| matches!(self.tys[t as usize], Ty::Const(_))) {
-            let lits = v.iter().map(|&t| match &self.tys[t as usize] {
-                Ty::Const(l) => l.clone(),
-                _ => Lit::Bool(false),
-            });
-            let lits = lits.collect();
-            return self.push(Ty::Enum(lits));
-        }
-        if v.len() == 2 {
-            let null = |t: &Ty| matches!(t, Ty::Basic(b) if b.mask == T_NULL);
-            for (x, y) in [(v[0], v[1]), (v[1], v[0])] {
-                if null(&self.tys[y as usize]) {
-                    if let Ty::Basic(b) = &self.tys[x as usize] {
-                        if b.mask != 0 {
-                            let mut b = b.clone();
-                            b.mask |= T_NULL;
-                            return self.push(Ty::Basic(b));
-                        }
-                    }
-                }
-            }
-        }
-        self.push(Ty::AnyOf(v))
+    pub fn profile(&self, name: &str) -> Option<&'static Profile> {
+        self.profiles.iter().find(|p| p.name == name)
     }
 
-    // oneof := all ('^' all)*
-    fn oneof(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let mut v = vec![self.all(p)?];
-        while p.eat(b'^') {
-            v.push(self.all(p)?);
-        }
-        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::OneOf(v)) })
+    /// The symbol of a definition name.
+    pub fn sym(&self, name: &str) -> Option<u16> {
+        self.syms.binary_search_by(|&s| self.str(s).cmp(name)).ok().map(|i| i as u16)
     }
 
-    // all := not ('&' not)*
-    fn all(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let mut v = vec![self.not(p)?];
-        while p.eat(b'&') {
-            v.push(self.not(p)?);
-        }
-        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::All(v)) })
-    }
-
-    fn not(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        if p.eat(b'!') {
-            let t = self.not(p)?;
-            return Ok(self.push(Ty::Not(t)));
-        }
-        self.atom(p)
-    }
-
-    fn atom(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        p.ws();
-        match p.peek() {
-            Some(b'(') => {
-                p.i += 1;
-                let t = self.expr(p)?;
-                p.expect(b')')?;
-                Ok(t)
-            }
-            Some(b'"') => {
-                let s = p.string()?;
-                Ok(self.push(Ty::Const(Lit::Str(s.into()))))
-            }
-            Some(b'-' | b'0'..=b'9') => {
-                let n = p.number()?;
-                Ok(self.push(Ty::Const(Lit::Num(n))))
-            }
-            Some(b'{') => {
-                let mut b = Basic { mask: T_OBJ, ..Basic::default() };
-                self.object(p, &mut b)?;
-                self.suffixes(p, b)
-            }
-            Some(b'[') => {
-                let mut b = Basic { mask: T_ARR, ..Basic::default() };
-                self.array(p, &mut b)?;
-                self.suffixes(p, b)
-            }
-            _ => {
-                let w = p.word();
-                let mask = match w {
-                    "any" => 0,
-                    "null" => T_NULL,
-                    "bool" => T_BOOL,
-                    "int" => T_INT,
-                    "num" => T_NUM,
-                    "str" => T_STR,
-                    "arr" => T_ARR,
-                    "obj" => T_OBJ,
-                    "true" | "false" => return Ok(self.push(Ty::Const(Lit::Bool(w == "true")))),
-                    "tag" => return self.tag(p),
-                    "" => return Err(format!("expected a type at `{}`", p.rest())),
-                    name => {
-                        let s = self.sym(name);
-                        return Ok(self.push(Ty::Ref(s)));
-                    }
-                };
-                let mut b = Basic { mask, ..Basic::default() };
-                match p.peek() {
-                    Some(b'{') => self.object(p, &mut b)?,
-                    Some(b'[') => self.array(p, &mut b)?,
-                    _ => {}
-                }
-                if w == "any" && b.props.is_empty() && b.rest.is_none() && b.items.is_none() && p.peek() != Some(b'(') {
-                    return Ok(0);
-                }
-                self.suffixes(p, b)
-            }
-        }
-    }
-
-    /// `(lo..hi)` ranges, `/format`, `%"pattern"` right after a basic type.
-    fn suffixes(&mut self, p: &mut Cursor, mut b: Basic) -> Result<TyId, String> {
-        loop {
-            match p.peek_raw() {
-                Some(b'(') => {
-                    p.i += 1;
-                    let lo = if p.peek() == Some(b'.') { None } else { Some(p.number()?) };
-                    p.expect(b'.')?;
-                    p.expect(b'.')?;
-                    let hi = if p.peek() == Some(b')') { None } else { Some(p.number()?) };
-                    p.expect(b')')?;
-                    let count = |v: Option<f64>| v.map(|v| v as u32);
-                    if b.mask & T_ARR != 0 && b.mask & !(T_ARR | T_NULL) == 0 {
-                        b.count = (count(lo), count(hi));
-                    } else if b.mask & T_STR != 0 && b.mask & !(T_STR | T_NULL) == 0 {
-                        b.len = (count(lo), count(hi));
-                    } else {
-                        b.min = lo;
-                        b.max = hi;
-                    }
-                }
-                Some(b'/') => {
-                    p.i += 1;
-                    b.format = Some(match p.word() {
-                        "uri" => Format::Uri,
-                        "date-time" => Format::DateTime,
-                        _ => Format::None, // annotations only (uri-template, regex, byte, email)
-                    });
-                }
-                Some(b'%') => {
-                    p.i += 1;
-                    let pat = p.string()?;
-                    super::pattern::check_syntax(&pat)?;
-                    b.pattern = Some(pat.into());
-                }
-                _ => return Ok(self.push(Ty::Basic(Box::new(b)))),
-            }
-        }
-    }
-
-    fn object(&mut self, p: &mut Cursor, b: &mut Basic) -> Result<(), String> {
-        p.expect(b'{')?;
-        loop {
-            p.ws();
-            if p.eat(b'}') {
-                break;
-            }
-            if p.s[p.i..].starts_with(b"..") {
-                p.i += 2;
-                b.rest = Some(self.expr(p)?);
-                continue;
-            }
-            let name: String = if p.peek() == Some(b'"') { p.string()? } else { p.word_with(true).to_string() };
-            if name.is_empty() {
-                return Err(format!("expected a member name at `{}`", p.rest()));
-            }
-            let alias_of = if p.eat_raw(b'@') { Some(Box::from(p.word())) } else { None };
-            let required = !p.eat_raw(b'?');
-            p.expect(b':')?;
-            let ty = self.expr(p)?;
-            // Kept sorted by name as they come (a stable insertion: few members, no sort code).
-            let at = b.props.partition_point(|q| *q.name <= *name);
-            b.props.insert(at, Prop { name: name.into(), ty, required, alias_of });
-        }
-        Ok(())
-    }
-
-    fn array(&mut self, p: &mut Cursor, b: &mut Basic) -> Result<(), String> {
-        p.expect(b'[')?;
-        b.items = Some(self.expr(p)?);
-        p.expect(b']')
-    }
-
-    fn tag(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        p.expect(b'(')?;
-        let key: Box<str> = p.word().into();
-        p.expect(b')')?;
-        p.expect(b'{')?;
-        let (mut variants, mut other) = (Vec::new(), None);
-        loop {
-            p.ws();
-            if p.eat(b'}') {
-                break;
-            }
-            let value: String = match p.peek() {
-                Some(b'"') => p.string()?,
-                Some(b'*') => {
-                    p.i += 1;
-                    p.expect(b':')?;
-                    other = Some(self.expr(p)?);
-                    continue;
-                }
-                _ => p.word_with(true).to_string(),
-            };
-            p.expect(b':')?;
-            let at = variants.partition_point(|(v, _): &(Box<str>, TyId)| **v <= *value);
-            variants.insert(at, (value.into_boxed_str(), self.expr(p)?));
-        }
-        Ok(self.push(Ty::Tag { key, variants, other }))
+    /// The rules of `method` in profile `p` (empty when it has none).
+    pub fn methods(&self, p: &Profile, method: &str) -> &'static [Method] {
+        let m = p.methods;
+        let lo = m.partition_point(|r| self.str(r.name) < method);
+        let hi = lo + m[lo..].partition_point(|r| self.str(r.name) == method);
+        &m[lo..hi]
     }
 }
 
-fn dir_of(c: char) -> Option<Dir> {
-    match c {
-        '>' => Some(Dir::ClientToServer),
-        '<' => Some(Dir::ServerToClient),
-        '=' => Some(Dir::Both),
-        _ => None,
-    }
-}
-
-struct Cursor<'s> {
-    s: &'s [u8],
-    i: usize,
-}
-
-impl<'s> Cursor<'s> {
-    fn ws(&mut self) {
-        while self.s.get(self.i) == Some(&b' ') {
-            self.i += 1;
-        }
-    }
-    fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.s.get(self.i).copied()
-    }
-    fn peek_raw(&self) -> Option<u8> {
-        self.s.get(self.i).copied()
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        self.ws();
-        self.eat_raw(c)
-    }
-    fn eat_raw(&mut self, c: u8) -> bool {
-        if self.s.get(self.i) == Some(&c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn expect(&mut self, c: u8) -> Result<(), String> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            Err(format!("expected `{}` at `{}`", c as char, self.rest()))
-        }
-    }
-    fn rest(&self) -> String {
-        String::from_utf8_lossy(&self.s[self.i..self.s.len().min(self.i + 40)]).into_owned()
-    }
-    /// A name: letters, digits and `_ $ . -`.
-    fn word(&mut self) -> &'s str {
-        self.word_with(false)
-    }
-    /// A name that may also hold `/` (member names, tag values).
-    fn word_with(&mut self, slash: bool) -> &'s str {
-        self.ws();
-        let st = self.i;
-        while let Some(&c) = self.s.get(self.i) {
-            if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-') || (slash && c == b'/') {
-                // `..` starts a range or rest, never part of a name.
-                if c == b'.' && self.s.get(self.i + 1) == Some(&b'.') {
-                    break;
-                }
-                self.i += 1;
-            } else {
-                break;
-            }
-        }
-        std::str::from_utf8(&self.s[st..self.i]).unwrap_or("")
-    }
-    fn number(&mut self) -> Result<f64, String> {
-        self.ws();
-        let st = self.i;
-        while let Some(&c) = self.s.get(self.i) {
-            let dots = c == b'.' && self.s.get(self.i + 1) == Some(&b'.');
-            if (c.is_ascii_digit() || matches!(c, b'-' | b'.' | b'e' | b'E' | b'+')) && !dots {
-                self.i += 1;
-            } else {
-                break;
-            }
-        }
-        let t = std::str::from_utf8(&self.s[st..self.i]).unwrap_or("");
-        super::tape::number(t).ok_or_else(|| format!("bad number `{t}`"))
-    }
-    /// A JSON string literal.
-    fn string(&mut self) -> Result<String, String> {
-        self.ws();
-        let st = self.i;
-        self.i += 1;
-        while let Some(&c) = self.s.get(self.i) {
-            self.i += 1;
-            match c {
-                b'\\' => self.i += 1,
-                b'"' => {
-                    let inner = std::str::from_utf8(&self.s[st + 1..self.i - 1]).map_err(|e| e.to_string())?;
-                    return Ok(super::tape::unescape(inner));
-                }
-                _ => {}
-            }
-        }
-        Err("unterminated string".into())
+impl Profile {
+    /// The definition of symbol `sym` here, if any.
+    pub fn def(&self, sym: u16) -> Option<TyId> {
+        self.defs.get(sym as usize).copied().filter(|&t| t != NONE)
     }
 }

@@ -1,0 +1,766 @@
+//! The rules language, read at build time: `build.rs` parses `rules/*.rules` (a compact
+//! text description of every message type, see the header of `rules/acp.rules`) into an
+//! arena of type nodes and `emit`s them as the tables of `rules.rs`. Not part of the
+//! library. Definitions are shared by the profiles (schema versions) listed in the `@`
+//! line above them; a reference is a symbol resolved through the profile in use, so one
+//! shared body can point at each version's own `ContentBlock`.
+
+use std::collections::HashMap;
+
+pub type TyId = u32;
+pub type Sym = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    None,
+    Uri,
+    DateTime,
+}
+
+/// JSON type bits for `Basic::mask`.
+pub const T_NULL: u8 = 1;
+pub const T_BOOL: u8 = 2;
+pub const T_INT: u8 = 4;
+pub const T_NUM: u8 = 8; // any number, integers included
+pub const T_STR: u8 = 16;
+pub const T_ARR: u8 = 32;
+pub const T_OBJ: u8 = 64;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lit {
+    Str(Box<str>),
+    Num(f64),
+    Bool(bool),
+}
+
+#[derive(Clone, Debug)]
+pub struct Prop {
+    pub name: Box<str>,
+    pub ty: TyId,
+    pub required: bool,
+    /// A tolerated older name of the member `alias_of`: accepted with a warning.
+    pub alias_of: Option<Box<str>>,
+}
+
+/// Keyword constraints of one schema, each applying only to values of its own type
+/// (as in JSON Schema); `mask == 0` means any type.
+#[derive(Clone, Debug, Default)]
+pub struct Basic {
+    pub mask: u8,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub len: (Option<u32>, Option<u32>),
+    pub format: Option<Format>,
+    pub pattern: Option<Box<str>>,
+    /// Declared members, sorted by name.
+    pub props: Vec<Prop>,
+    pub rest: Option<TyId>,
+    pub items: Option<TyId>,
+    pub count: (Option<u32>, Option<u32>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Ty {
+    Any,
+    Basic(Box<Basic>),
+    Const(Lit),
+    /// Any of these literals (an enum).
+    Enum(Vec<Lit>),
+    All(Vec<TyId>),
+    AnyOf(Vec<TyId>),
+    OneOf(Vec<TyId>),
+    Not(TyId),
+    /// An object dispatched on the string member `key`: sorted (value, type) pairs, and the
+    /// type for any other string value (open unions), if allowed.
+    Tag { key: Box<str>, variants: Vec<(Box<str>, TyId)>, other: Option<TyId> },
+    Ref(Sym),
+    /// The first type; if it fails but the second holds, a tolerated deviation (warning).
+    Tolerate(TyId, TyId),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    ClientToServer,
+    ServerToClient,
+    Both,
+}
+
+#[derive(Clone, Debug)]
+pub struct MethodRule {
+    pub dir: Dir,
+    /// `None`: no params member is described (any is accepted).
+    pub params: Option<TyId>,
+    /// `params` may be omitted.
+    pub params_optional: bool,
+    /// `params` may be omitted where `{}` would be valid.
+    pub params_empty_ok: bool,
+    /// `None`: a notification.
+    pub result: Option<TyId>,
+    /// A tolerated name: every use is reported with this warning.
+    pub warning: Option<Box<str>>,
+}
+
+#[derive(Debug, Default)]
+pub struct Profile {
+    /// Definition per symbol (`u32::MAX` when this profile does not define it).
+    pub defs: Vec<TyId>,
+    pub methods: HashMap<Box<str>, Vec<MethodRule>>,
+}
+
+#[derive(Debug, Default)]
+pub struct Rules {
+    pub tys: Vec<Ty>,
+    pub syms: HashMap<Box<str>, Sym>,
+    pub profiles: HashMap<Box<str>, Profile>,
+}
+
+pub const UNDEFINED: TyId = u32::MAX;
+
+impl Rules {
+    pub fn parse(text: &str) -> Result<Rules, String> {
+        let mut r = Rules::default();
+        r.tys.push(Ty::Any); // TyId 0
+        let mut current: Vec<Box<str>> = Vec::new();
+        for (no, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let at = |e: String| format!("rules line {}: {e}", no + 1);
+            if let Some(names) = line.strip_prefix('@') {
+                current = names.split_whitespace().map(Box::from).collect();
+                for p in &current {
+                    r.profiles.entry(p.clone()).or_default();
+                }
+            } else if let Some(dir) = line.chars().next().and_then(dir_of) {
+                let (name, rule) = r.method_line(dir, &line[1..]).map_err(at)?;
+                for p in &current {
+                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
+                    prof.methods.entry(name.clone()).or_default().push(rule.clone());
+                }
+            } else {
+                let (name, body) = line.split_once(" = ").ok_or_else(|| at("expected `Name = type`".into()))?;
+                let ty = r.expr_text(body).map_err(at)?;
+                let sym = r.sym(name.trim());
+                for p in &current {
+                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
+                    if prof.defs.len() <= sym as usize {
+                        prof.defs.resize(sym as usize + 1, UNDEFINED);
+                    }
+                    prof.defs[sym as usize] = ty;
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    pub fn sym(&mut self, name: &str) -> Sym {
+        let n = self.syms.len() as Sym;
+        *self.syms.entry(Box::from(name)).or_insert(n)
+    }
+
+    fn push(&mut self, t: Ty) -> TyId {
+        self.tys.push(t);
+        (self.tys.len() - 1) as TyId
+    }
+
+    fn expr_text(&mut self, s: &str) -> Result<TyId, String> {
+        let mut p = Cursor { s: s.as_bytes(), i: 0 };
+        let t = self.expr(&mut p)?;
+        p.ws();
+        if p.i != p.s.len() {
+            return Err(format!("unexpected `{}`", &s[p.i..]));
+        }
+        Ok(t)
+    }
+
+    /// `> method Params Result ["warning"]`: `?Params` may be omitted, `~Params` where `{}`
+    /// would do, `-` none / notification.
+    fn method_line(&mut self, dir: Dir, rest: &str) -> Result<(Box<str>, MethodRule), String> {
+        let (head, warning) = match rest.find('"') {
+            Some(q) => (&rest[..q], Some(Box::from(rest[q..].trim().trim_matches('"')))),
+            None => (rest, None),
+        };
+        let f: Vec<&str> = head.split_whitespace().collect();
+        let [name, params, result] = f[..] else { return Err("expected `dir method params result`".into()) };
+        let (params_optional, params) = match params.strip_prefix('?') {
+            Some(p) => (true, p),
+            None => (false, params),
+        };
+        let (params_empty_ok, params) = match params.strip_prefix('~') {
+            Some(p) => (true, p),
+            None => (false, params),
+        };
+        let params = if params == "-" { None } else { Some(self.expr_text(params)?) };
+        let result = if result == "-" { None } else { Some(self.expr_text(result)?) };
+        Ok((Box::from(name), MethodRule { dir, params, params_optional, params_empty_ok, result, warning }))
+    }
+
+    // expr := alt ('~' alt)?
+    fn expr(&mut self, p: &mut Cursor) -> Result<TyId, String> {
+        let a = self.alt(p)?;
+        if p.eat(b'~') {
+            let b = self.alt(p)?;
+            return Ok(self.push(Ty::Tolerate(a, b)));
+        }
+        Ok(a)
+    }
+
+    // alt := one ('|' one)*
+    fn alt(&mut self, p: &mut Cursor) -> Result<TyId, String> {
+        let mut v = vec![self.oneof(p)?];
+        while p.eat(b'|') {
+            v.push(self.oneof(p)?);
+        }
+        Ok(self.union(v))
+    }
+
+    /// `A|B|…`, simplified where that is exact: literals become an enum, `T|null` joins null
+    /// into T's type mask.
+    fn union(&mut self, v: Vec<TyId>) -> TyId {
+        if v.len() == 1 {
+            return v[0];
+        }
+        if v.iter().all(|&t| matches!(self.tys[t as usize], Ty::Const(_))) {
+            let lits = v.iter().map(|&t| match &self.tys[t as usize] {
+                Ty::Const(l) => l.clone(),
+                _ => Lit::Bool(false),
+            });
+            let lits = lits.collect();
+            return self.push(Ty::Enum(lits));
+        }
+        if v.len() == 2 {
+            let null = |t: &Ty| matches!(t, Ty::Basic(b) if b.mask == T_NULL);
+            for (x, y) in [(v[0], v[1]), (v[1], v[0])] {
+                if null(&self.tys[y as usize]) {
+                    if let Ty::Basic(b) = &self.tys[x as usize] {
+                        if b.mask != 0 {
+                            let mut b = b.clone();
+                            b.mask |= T_NULL;
+                            return self.push(Ty::Basic(b));
+                        }
+                    }
+                }
+            }
+        }
+        self.push(Ty::AnyOf(v))
+    }
+
+    // oneof := all ('^' all)*
+    fn oneof(&mut self, p: &mut Cursor) -> Result<TyId, String> {
+        let mut v = vec![self.all(p)?];
+        while p.eat(b'^') {
+            v.push(self.all(p)?);
+        }
+        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::OneOf(v)) })
+    }
+
+    // all := not ('&' not)*
+    fn all(&mut self, p: &mut Cursor) -> Result<TyId, String> {
+        let mut v = vec![self.not(p)?];
+        while p.eat(b'&') {
+            v.push(self.not(p)?);
+        }
+        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::All(v)) })
+    }
+
+    fn not(&mut self, p: &mut Cursor) -> Result<TyId, String> {
+        if p.eat(b'!') {
+            let t = self.not(p)?;
+            return Ok(self.push(Ty::Not(t)));
+        }
+        self.atom(p)
+    }
+
+    fn atom(&mut self, p: &mut Cursor) -> Result<TyId, String> {
+        p.ws();
+        match p.peek() {
+            Some(b'(') => {
+                p.i += 1;
+                let t = self.expr(p)?;
+                p.expect(b')')?;
+                Ok(t)
+            }
+            Some(b'"') => {
+                let s = p.string()?;
+                Ok(self.push(Ty::Const(Lit::Str(s.into()))))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = p.number()?;
+                Ok(self.push(Ty::Const(Lit::Num(n))))
+            }
+            Some(b'{') => {
+                let mut b = Basic { mask: T_OBJ, ..Basic::default() };
+                self.object(p, &mut b)?;
+                self.suffixes(p, b)
+            }
+            Some(b'[') => {
+                let mut b = Basic { mask: T_ARR, ..Basic::default() };
+                self.array(p, &mut b)?;
+                self.suffixes(p, b)
+            }
+            _ => {
+                let w = p.word();
+                let mask = match w {
+                    "any" => 0,
+                    "null" => T_NULL,
+                    "bool" => T_BOOL,
+                    "int" => T_INT,
+                    "num" => T_NUM,
+                    "str" => T_STR,
+                    "arr" => T_ARR,
+                    "obj" => T_OBJ,
+                    "true" | "false" => return Ok(self.push(Ty::Const(Lit::Bool(w == "true")))),
+                    "tag" => return self.tag(p),
+                    "" => return Err(format!("expected a type at `{}`", p.rest())),
+                    name => {
+                        let s = self.sym(name);
+                        return Ok(self.push(Ty::Ref(s)));
+                    }
+                };
+                let mut b = Basic { mask, ..Basic::default() };
+                match p.peek() {
+                    Some(b'{') => self.object(p, &mut b)?,
+                    Some(b'[') => self.array(p, &mut b)?,
+                    _ => {}
+                }
+                if w == "any" && b.props.is_empty() && b.rest.is_none() && b.items.is_none() && p.peek() != Some(b'(') {
+                    return Ok(0);
+                }
+                self.suffixes(p, b)
+            }
+        }
+    }
+
+    /// `(lo..hi)` ranges, `/format`, `%"pattern"` right after a basic type.
+    fn suffixes(&mut self, p: &mut Cursor, mut b: Basic) -> Result<TyId, String> {
+        loop {
+            match p.peek_raw() {
+                Some(b'(') => {
+                    p.i += 1;
+                    let lo = if p.peek() == Some(b'.') { None } else { Some(p.number()?) };
+                    p.expect(b'.')?;
+                    p.expect(b'.')?;
+                    let hi = if p.peek() == Some(b')') { None } else { Some(p.number()?) };
+                    p.expect(b')')?;
+                    let count = |v: Option<f64>| v.map(|v| v as u32);
+                    if b.mask & T_ARR != 0 && b.mask & !(T_ARR | T_NULL) == 0 {
+                        b.count = (count(lo), count(hi));
+                    } else if b.mask & T_STR != 0 && b.mask & !(T_STR | T_NULL) == 0 {
+                        b.len = (count(lo), count(hi));
+                    } else {
+                        b.min = lo;
+                        b.max = hi;
+                    }
+                }
+                Some(b'/') => {
+                    p.i += 1;
+                    b.format = Some(match p.word() {
+                        "uri" => Format::Uri,
+                        "date-time" => Format::DateTime,
+                        _ => Format::None, // annotations only (uri-template, regex, byte, email)
+                    });
+                }
+                Some(b'%') => {
+                    p.i += 1;
+                    let pat = p.string()?;
+                    super::pattern::check_syntax(&pat)?;
+                    b.pattern = Some(pat.into());
+                }
+                _ => return Ok(self.push(Ty::Basic(Box::new(b)))),
+            }
+        }
+    }
+
+    fn object(&mut self, p: &mut Cursor, b: &mut Basic) -> Result<(), String> {
+        p.expect(b'{')?;
+        loop {
+            p.ws();
+            if p.eat(b'}') {
+                break;
+            }
+            if p.s[p.i..].starts_with(b"..") {
+                p.i += 2;
+                b.rest = Some(self.expr(p)?);
+                continue;
+            }
+            let name: String = if p.peek() == Some(b'"') { p.string()? } else { p.word_with(true).to_string() };
+            if name.is_empty() {
+                return Err(format!("expected a member name at `{}`", p.rest()));
+            }
+            let alias_of = if p.eat_raw(b'@') { Some(Box::from(p.word())) } else { None };
+            let required = !p.eat_raw(b'?');
+            p.expect(b':')?;
+            let ty = self.expr(p)?;
+            // Kept sorted by name as they come (a stable insertion: few members, no sort code).
+            let at = b.props.partition_point(|q| *q.name <= *name);
+            b.props.insert(at, Prop { name: name.into(), ty, required, alias_of });
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, p: &mut Cursor, b: &mut Basic) -> Result<(), String> {
+        p.expect(b'[')?;
+        b.items = Some(self.expr(p)?);
+        p.expect(b']')
+    }
+
+    fn tag(&mut self, p: &mut Cursor) -> Result<TyId, String> {
+        p.expect(b'(')?;
+        let key: Box<str> = p.word().into();
+        p.expect(b')')?;
+        p.expect(b'{')?;
+        let (mut variants, mut other) = (Vec::new(), None);
+        loop {
+            p.ws();
+            if p.eat(b'}') {
+                break;
+            }
+            let value: String = match p.peek() {
+                Some(b'"') => p.string()?,
+                Some(b'*') => {
+                    p.i += 1;
+                    p.expect(b':')?;
+                    other = Some(self.expr(p)?);
+                    continue;
+                }
+                _ => p.word_with(true).to_string(),
+            };
+            p.expect(b':')?;
+            let at = variants.partition_point(|(v, _): &(Box<str>, TyId)| **v <= *value);
+            variants.insert(at, (value.into_boxed_str(), self.expr(p)?));
+        }
+        Ok(self.push(Ty::Tag { key, variants, other }))
+    }
+}
+
+fn dir_of(c: char) -> Option<Dir> {
+    match c {
+        '>' => Some(Dir::ClientToServer),
+        '<' => Some(Dir::ServerToClient),
+        '=' => Some(Dir::Both),
+        _ => None,
+    }
+}
+
+struct Cursor<'s> {
+    s: &'s [u8],
+    i: usize,
+}
+
+impl<'s> Cursor<'s> {
+    fn ws(&mut self) {
+        while self.s.get(self.i) == Some(&b' ') {
+            self.i += 1;
+        }
+    }
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.s.get(self.i).copied()
+    }
+    fn peek_raw(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        self.eat_raw(c)
+    }
+    fn eat_raw(&mut self, c: u8) -> bool {
+        if self.s.get(self.i) == Some(&c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, c: u8) -> Result<(), String> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(format!("expected `{}` at `{}`", c as char, self.rest()))
+        }
+    }
+    fn rest(&self) -> String {
+        String::from_utf8_lossy(&self.s[self.i..self.s.len().min(self.i + 40)]).into_owned()
+    }
+    /// A name: letters, digits and `_ $ . -`.
+    fn word(&mut self) -> &'s str {
+        self.word_with(false)
+    }
+    /// A name that may also hold `/` (member names, tag values).
+    fn word_with(&mut self, slash: bool) -> &'s str {
+        self.ws();
+        let st = self.i;
+        while let Some(&c) = self.s.get(self.i) {
+            if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-') || (slash && c == b'/') {
+                // `..` starts a range or rest, never part of a name.
+                if c == b'.' && self.s.get(self.i + 1) == Some(&b'.') {
+                    break;
+                }
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+        std::str::from_utf8(&self.s[st..self.i]).unwrap_or("")
+    }
+    fn number(&mut self) -> Result<f64, String> {
+        self.ws();
+        let st = self.i;
+        while let Some(&c) = self.s.get(self.i) {
+            let dots = c == b'.' && self.s.get(self.i + 1) == Some(&b'.');
+            if (c.is_ascii_digit() || matches!(c, b'-' | b'.' | b'e' | b'E' | b'+')) && !dots {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+        let t = std::str::from_utf8(&self.s[st..self.i]).unwrap_or("");
+        t.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("bad number `{t}`"))
+    }
+    /// A JSON string literal.
+    fn string(&mut self) -> Result<String, String> {
+        self.ws();
+        let st = self.i;
+        self.i += 1;
+        while let Some(&c) = self.s.get(self.i) {
+            self.i += 1;
+            match c {
+                b'\\' => return Err("no escapes in rules strings".into()),
+                b'"' => {
+                    let inner = std::str::from_utf8(&self.s[st + 1..self.i - 1]).map_err(|e| e.to_string())?;
+                    return Ok(inner.to_string());
+                }
+                _ => {}
+            }
+        }
+        Err("unterminated string".into())
+    }
+}
+
+use super::rules as rt;
+
+/// Compiles rules text into the Rust expression of one `rules::Rules`: types and their
+/// parts hash-consed, symbols numbered in name order, names interned in one string.
+pub fn emit(text: &str) -> Result<String, String> {
+    let r = Rules::parse(text)?;
+    let mut names: Vec<(&str, Sym)> = r.syms.iter().map(|(n, &s)| (&**n, s)).collect();
+    names.sort();
+    let mut e = Emitter { sym_of: vec![0; names.len()], ..Emitter::default() };
+    for (i, &(_, s)) in names.iter().enumerate() {
+        e.sym_of[s as usize] = index(i)?;
+    }
+    let syms = names.iter().map(|(n, _)| e.str(n)).collect::<Result<Vec<_>, _>>()?;
+    let mut profiles: Vec<(&Box<str>, &Profile)> = r.profiles.iter().collect();
+    profiles.sort_by_key(|(n, _)| *n);
+    let mut out_profiles = String::new();
+    for (name, p) in profiles {
+        let mut defs = Vec::new();
+        for &(_, s) in &names {
+            defs.push(match p.defs.get(s as usize) {
+                Some(&t) if t != UNDEFINED => e.ty(&r, t)?,
+                _ => rt::NONE,
+            });
+        }
+        let mut rules: Vec<(&Box<str>, &MethodRule)> = p.methods.iter().flat_map(|(n, v)| v.iter().map(move |m| (n, m))).collect();
+        rules.sort_by_key(|(n, _)| *n); // stable: the rules of one name keep their order
+        let mut methods = Vec::new();
+        for (n, m) in rules {
+            methods.push(rt::Method {
+                name: e.str(n)?,
+                dir: match m.dir {
+                    Dir::ClientToServer => rt::DIR_CLIENT,
+                    Dir::ServerToClient => rt::DIR_SERVER,
+                    Dir::Both => rt::DIR_BOTH,
+                },
+                flags: if m.params_optional { rt::PARAMS_OPTIONAL } else { 0 } | if m.params_empty_ok { rt::PARAMS_EMPTY_OK } else { 0 },
+                params: e.opt(&r, m.params)?,
+                result: e.opt(&r, m.result)?,
+                warning: m.warning.as_deref().map_or(Ok(rt::NONE), |w| e.str(w))?,
+            });
+        }
+        out_profiles += &format!("Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?} }},\n");
+    }
+    let tys: Vec<String> = e.tys.iter().map(|t| format!("Ty::{t:?}")).collect();
+    let lits: Vec<String> = e.lits.iter().map(|l| format!("Lit::{l:?}")).collect();
+    let mut text = String::new();
+    let mut ends = Vec::new();
+    for s in &e.strs {
+        text += s;
+        ends.push(u16::try_from(text.len()).map_err(|_| "the names exceed 64 KiB")?);
+    }
+    Ok(format!(
+        "Rules {{\ntys: &[{}],\nbasics: &{:?},\nlits: &[{}],\nlists: &{:?},\nvariants: &{:?},\nprops: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\ntext: {text:?},\nends: &{ends:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
+        tys.join(", "),
+        e.basics,
+        lits.join(", "),
+        e.lists,
+        e.variants,
+        e.props,
+        e.ranges,
+    ))
+}
+
+fn index(i: usize) -> Result<u16, String> {
+    u16::try_from(i).ok().filter(|&i| i != rt::NONE).ok_or_else(|| "more than 65535 entries in a table".into())
+}
+
+#[derive(Default)]
+struct Emitter {
+    /// Symbol numbers of the parse -> symbol numbers in name order.
+    sym_of: Vec<u16>,
+    /// Parsed type -> compiled type.
+    memo: HashMap<TyId, u16>,
+    tys: Vec<rt::Ty>,
+    ty_ids: HashMap<rt::Ty, u16>,
+    basics: Vec<rt::Basic>,
+    basic_ids: HashMap<rt::Basic, u16>,
+    lits: Vec<rt::Lit>,
+    lists: Vec<u16>,
+    variants: Vec<(u16, u16)>,
+    props: Vec<rt::Prop>,
+    ranges: Vec<(f64, f64)>,
+    /// Runs already in a table, by their text: start index.
+    runs: HashMap<String, u16>,
+    strs: Vec<String>,
+    str_ids: HashMap<String, u16>,
+}
+
+/// Appends `items` to `table` unless the same run is already there; its start index.
+fn run<T: Clone + std::fmt::Debug>(runs: &mut HashMap<String, u16>, table: &mut Vec<T>, kind: &str, items: &[T]) -> Result<u16, String> {
+    let key = format!("{kind}{items:?}");
+    if let Some(&at) = runs.get(&key) {
+        return Ok(at);
+    }
+    let at = index(table.len())?;
+    table.extend_from_slice(items);
+    index(table.len())?;
+    runs.insert(key, at);
+    Ok(at)
+}
+
+impl Emitter {
+    fn str(&mut self, s: &str) -> Result<u16, String> {
+        if let Some(&i) = self.str_ids.get(s) {
+            return Ok(i);
+        }
+        let i = index(self.strs.len())?;
+        self.strs.push(s.to_string());
+        self.str_ids.insert(s.to_string(), i);
+        Ok(i)
+    }
+
+    fn lit(&mut self, l: &Lit) -> Result<rt::Lit, String> {
+        Ok(match l {
+            Lit::Str(s) => rt::Lit::Str(self.str(s)?),
+            Lit::Num(x) => rt::Lit::Num(*x),
+            Lit::Bool(b) => rt::Lit::Bool(*b),
+        })
+    }
+
+    fn lits(&mut self, ls: &[Lit]) -> Result<rt::Ty, String> {
+        let ls = ls.iter().map(|l| self.lit(l)).collect::<Result<Vec<_>, _>>()?;
+        Ok(rt::Ty::Lits(run(&mut self.runs, &mut self.lits, "lit", &ls)?, index(ls.len())?))
+    }
+
+    fn list(&mut self, r: &Rules, v: &[TyId]) -> Result<(u16, u16), String> {
+        let ids = v.iter().map(|&t| self.ty(r, t)).collect::<Result<Vec<_>, _>>()?;
+        Ok((run(&mut self.runs, &mut self.lists, "list", &ids)?, index(ids.len())?))
+    }
+
+    fn opt(&mut self, r: &Rules, t: Option<TyId>) -> Result<u16, String> {
+        t.map_or(Ok(rt::NONE), |t| self.ty(r, t))
+    }
+
+    fn ty(&mut self, r: &Rules, t: TyId) -> Result<u16, String> {
+        if let Some(&id) = self.memo.get(&t) {
+            return Ok(id);
+        }
+        let compiled = match &r.tys[t as usize] {
+            Ty::Any => rt::Ty::Any,
+            Ty::Basic(b) => rt::Ty::Basic(self.basic(r, b)?),
+            Ty::Const(l) => self.lits(std::slice::from_ref(l))?,
+            Ty::Enum(ls) => self.lits(ls)?,
+            Ty::All(v) => {
+                let (s, n) = self.list(r, v)?;
+                rt::Ty::All(s, n)
+            }
+            Ty::AnyOf(v) => {
+                let (s, n) = self.list(r, v)?;
+                rt::Ty::AnyOf(s, n)
+            }
+            Ty::OneOf(v) => {
+                let (s, n) = self.list(r, v)?;
+                rt::Ty::OneOf(s, n)
+            }
+            Ty::Not(x) => rt::Ty::Not(self.ty(r, *x)?),
+            Ty::Tag { key, variants, other } => {
+                let key = self.str(key)?;
+                let mut vs = Vec::new();
+                for (value, t) in variants {
+                    vs.push((self.str(value)?, self.ty(r, *t)?));
+                }
+                let other = self.opt(r, *other)?;
+                rt::Ty::Tag(key, run(&mut self.runs, &mut self.variants, "tag", &vs)?, index(vs.len())?, other)
+            }
+            Ty::Ref(s) => rt::Ty::Ref(self.sym_of[*s as usize]),
+            Ty::Tolerate(a, b) => rt::Ty::Tolerate(self.ty(r, *a)?, self.ty(r, *b)?),
+        };
+        let id = match self.ty_ids.get(&compiled) {
+            Some(&id) => id,
+            None => {
+                let id = index(self.tys.len())?;
+                self.tys.push(compiled);
+                self.ty_ids.insert(compiled, id);
+                id
+            }
+        };
+        self.memo.insert(t, id);
+        Ok(id)
+    }
+
+    fn basic(&mut self, r: &Rules, b: &Basic) -> Result<u16, String> {
+        // The parser sets the bounds that fit the mask (count, length or value): one range.
+        let u = |v: Option<u32>| v.map(f64::from);
+        let bounds = [(b.min, b.max), (u(b.len.0), u(b.len.1)), (u(b.count.0), u(b.count.1))];
+        let mut set = bounds.iter().filter(|(lo, hi)| lo.is_some() || hi.is_some());
+        let range = match (set.next(), set.next()) {
+            (None, _) => rt::NONE,
+            (Some(&(lo, hi)), None) => {
+                let pair = (lo.unwrap_or(-f64::MAX), hi.unwrap_or(f64::MAX));
+                run(&mut self.runs, &mut self.ranges, "range", &[pair])?
+            }
+            _ => return Err("several kinds of bounds on one type".into()),
+        };
+        let mut props = Vec::new();
+        for p in &b.props {
+            props.push(rt::Prop {
+                name: self.str(&p.name)?,
+                ty: self.ty(r, p.ty)?,
+                alias_of: p.alias_of.as_deref().map_or(Ok(rt::NONE), |a| self.str(a))?,
+                required: p.required,
+            });
+        }
+        let compiled = rt::Basic {
+            mask: b.mask,
+            format: match b.format {
+                Some(Format::Uri) => rt::F_URI,
+                Some(Format::DateTime) => rt::F_DATE_TIME,
+                _ => 0,
+            },
+            pattern: b.pattern.as_deref().map_or(Ok(rt::NONE), |p| self.str(p))?,
+            range,
+            props: if props.is_empty() { 0 } else { run(&mut self.runs, &mut self.props, "props", &props)? },
+            nprops: index(props.len())?,
+            rest: self.opt(r, b.rest)?,
+            items: self.opt(r, b.items)?,
+        };
+        if let Some(&id) = self.basic_ids.get(&compiled) {
+            return Ok(id);
+        }
+        let id = index(self.basics.len())?;
+        self.basics.push(compiled);
+        self.basic_ids.insert(compiled, id);
+        Ok(id)
+    }
+}
