@@ -541,12 +541,13 @@ impl<'s> Cursor<'s> {
 use super::rules as rt;
 
 /// Compiles rules text into the Rust expression of one `rules::Rules`: types and their
-/// parts hash-consed, symbols numbered in name order, names interned in one string.
+/// parts hash-consed, symbols numbered in name order, names sorted into one string.
 pub fn emit(text: &str) -> Result<String, String> {
     let r = Rules::parse(text)?;
     let mut names: Vec<(&str, Sym)> = r.syms.iter().map(|(n, &s)| (&**n, s)).collect();
     names.sort();
     let mut e = Emitter { sym_of: vec![0; names.len()], ..Emitter::default() };
+    e.names(&r)?;
     for (i, &(_, s)) in names.iter().enumerate() {
         e.sym_of[s as usize] = index(i)?;
     }
@@ -582,22 +583,18 @@ pub fn emit(text: &str) -> Result<String, String> {
         out_profiles += &format!("Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?} }},\n");
     }
     let tys: Vec<String> = e.tys.iter().map(|t| format!("Ty::{t:?}")).collect();
-    let lits: Vec<String> = e.lits.iter().map(|l| format!("Lit::{l:?}")).collect();
-    let mut text = String::new();
-    let mut ends = Vec::new();
-    for s in &e.strs {
-        text += s;
-        ends.push(u16::try_from(text.len()).map_err(|_| "the names exceed 64 KiB")?);
-    }
     Ok(format!(
-        "Rules {{\ntys: &[{}],\nbasics: &{:?},\nlits: &[{}],\nlists: &{:?},\nvariants: &{:?},\nprops: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\ntext: {text:?},\nends: &{ends:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
+        "Rules {{\ntys: &[{}],\nbasics: &{:?},\nexts: &{:?},\nprops: &{:?},\ntags: &{:?},\nvariants: &{:?},\nruns: &{:?},\nnums: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\ntext: {:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
         tys.join(", "),
         e.basics,
-        lits.join(", "),
-        e.lists,
-        e.variants,
+        e.exts,
         e.props,
+        e.tags,
+        e.variants,
+        e.runs,
+        e.nums,
         e.ranges,
+        e.text,
     ))
 }
 
@@ -612,64 +609,107 @@ struct Emitter {
     /// Parsed type -> compiled type.
     memo: HashMap<TyId, u16>,
     tys: Vec<rt::Ty>,
-    ty_ids: HashMap<rt::Ty, u16>,
     basics: Vec<rt::Basic>,
-    basic_ids: HashMap<rt::Basic, u16>,
-    lits: Vec<rt::Lit>,
-    lists: Vec<u16>,
-    variants: Vec<(u16, u16)>,
+    exts: Vec<rt::Ext>,
     props: Vec<rt::Prop>,
+    tags: Vec<rt::Tag>,
+    variants: Vec<(u16, u16)>,
+    runs: Vec<u16>,
+    nums: Vec<f64>,
     ranges: Vec<(f64, f64)>,
-    /// Runs already in a table, by their text: start index.
-    runs: HashMap<String, u16>,
-    strs: Vec<String>,
-    str_ids: HashMap<String, u16>,
+    /// Entries already in a table, by their text: index.
+    seen: HashMap<String, u16>,
+    text: String,
+    offsets: HashMap<String, u16>,
 }
 
-/// Appends `items` to `table` unless the same run is already there; its start index.
-fn run<T: Clone + std::fmt::Debug>(runs: &mut HashMap<String, u16>, table: &mut Vec<T>, kind: &str, items: &[T]) -> Result<u16, String> {
+/// The index of `items` in `table`, appended unless the same sequence is already there.
+fn intern<T: Clone + std::fmt::Debug>(seen: &mut HashMap<String, u16>, table: &mut Vec<T>, kind: &str, items: &[T]) -> Result<u16, String> {
     let key = format!("{kind}{items:?}");
-    if let Some(&at) = runs.get(&key) {
+    if let Some(&at) = seen.get(&key) {
         return Ok(at);
     }
     let at = index(table.len())?;
     table.extend_from_slice(items);
     index(table.len())?;
-    runs.insert(key, at);
+    seen.insert(key, at);
     Ok(at)
 }
 
 impl Emitter {
-    fn str(&mut self, s: &str) -> Result<u16, String> {
-        if let Some(&i) = self.str_ids.get(s) {
-            return Ok(i);
+    /// Lays out every name of the rules, sorted (neighbours share prefixes, which gzip
+    /// likes), each after its length byte.
+    fn names(&mut self, r: &Rules) -> Result<(), String> {
+        let mut all: Vec<&str> = r.syms.keys().map(|n| &**n).collect();
+        for t in &r.tys {
+            match t {
+                Ty::Basic(b) => {
+                    all.extend(b.pattern.as_deref());
+                    for p in &b.props {
+                        all.push(&p.name);
+                        all.extend(p.alias_of.as_deref());
+                    }
+                }
+                Ty::Const(Lit::Str(s)) => all.push(s),
+                Ty::Enum(ls) => all.extend(ls.iter().filter_map(|l| if let Lit::Str(s) = l { Some(&**s) } else { None })),
+                Ty::Tag { key, variants, .. } => {
+                    all.push(key);
+                    all.extend(variants.iter().map(|(v, _)| &**v));
+                }
+                _ => {}
+            }
         }
-        let i = index(self.strs.len())?;
-        self.strs.push(s.to_string());
-        self.str_ids.insert(s.to_string(), i);
-        Ok(i)
+        for p in r.profiles.values() {
+            for (n, rules) in &p.methods {
+                all.push(n);
+                all.extend(rules.iter().filter_map(|m| m.warning.as_deref()));
+            }
+        }
+        all.sort();
+        all.dedup();
+        for n in all {
+            let len = u8::try_from(n.len()).ok().filter(|&l| l < 0x80).ok_or_else(|| format!("name longer than 127 bytes: {n}"))?;
+            let at = u16::try_from(self.text.len()).ok().filter(|&a| a < rt::LIT_NUM).ok_or("the names exceed 32 KiB")?;
+            self.text.push(char::from(len));
+            self.text.push_str(n);
+            self.offsets.insert(n.to_string(), at);
+        }
+        Ok(())
     }
 
-    fn lit(&mut self, l: &Lit) -> Result<rt::Lit, String> {
-        Ok(match l {
-            Lit::Str(s) => rt::Lit::Str(self.str(s)?),
-            Lit::Num(x) => rt::Lit::Num(*x),
-            Lit::Bool(b) => rt::Lit::Bool(*b),
-        })
+    fn str(&self, s: &str) -> Result<u16, String> {
+        self.offsets.get(s).copied().ok_or_else(|| format!("name `{s}` not laid out"))
+    }
+
+    fn run(&mut self, items: &[u16]) -> Result<u16, String> {
+        let mut v = vec![index(items.len())?];
+        v.extend_from_slice(items);
+        intern(&mut self.seen, &mut self.runs, "run", &v)
     }
 
     fn lits(&mut self, ls: &[Lit]) -> Result<rt::Ty, String> {
-        let ls = ls.iter().map(|l| self.lit(l)).collect::<Result<Vec<_>, _>>()?;
-        Ok(rt::Ty::Lits(run(&mut self.runs, &mut self.lits, "lit", &ls)?, index(ls.len())?))
+        let mut codes = Vec::new();
+        for l in ls {
+            codes.push(match l {
+                Lit::Str(s) => self.str(s)?,
+                Lit::Num(x) => rt::LIT_NUM | intern(&mut self.seen, &mut self.nums, "num", &[*x])?,
+                Lit::Bool(b) => rt::LIT_BOOL | u16::from(*b),
+            });
+        }
+        Ok(rt::Ty::Lits(self.run(&codes)?))
     }
 
-    fn list(&mut self, r: &Rules, v: &[TyId]) -> Result<(u16, u16), String> {
+    fn list(&mut self, r: &Rules, v: &[TyId]) -> Result<u16, String> {
         let ids = v.iter().map(|&t| self.ty(r, t)).collect::<Result<Vec<_>, _>>()?;
-        Ok((run(&mut self.runs, &mut self.lists, "list", &ids)?, index(ids.len())?))
+        self.run(&ids)
     }
 
     fn opt(&mut self, r: &Rules, t: Option<TyId>) -> Result<u16, String> {
         t.map_or(Ok(rt::NONE), |t| self.ty(r, t))
+    }
+
+    fn push(&mut self, t: rt::Ty) -> Result<u16, String> {
+        intern(&mut self.seen, &mut self.tys, "ty", &[t])
     }
 
     fn ty(&mut self, r: &Rules, t: TyId) -> Result<u16, String> {
@@ -681,18 +721,9 @@ impl Emitter {
             Ty::Basic(b) => rt::Ty::Basic(self.basic(r, b)?),
             Ty::Const(l) => self.lits(std::slice::from_ref(l))?,
             Ty::Enum(ls) => self.lits(ls)?,
-            Ty::All(v) => {
-                let (s, n) = self.list(r, v)?;
-                rt::Ty::All(s, n)
-            }
-            Ty::AnyOf(v) => {
-                let (s, n) = self.list(r, v)?;
-                rt::Ty::AnyOf(s, n)
-            }
-            Ty::OneOf(v) => {
-                let (s, n) = self.list(r, v)?;
-                rt::Ty::OneOf(s, n)
-            }
+            Ty::All(v) => rt::Ty::All(self.list(r, v)?),
+            Ty::AnyOf(v) => rt::Ty::AnyOf(self.list(r, v)?),
+            Ty::OneOf(v) => rt::Ty::OneOf(self.list(r, v)?),
             Ty::Not(x) => rt::Ty::Not(self.ty(r, *x)?),
             Ty::Tag { key, variants, other } => {
                 let key = self.str(key)?;
@@ -700,21 +731,18 @@ impl Emitter {
                 for (value, t) in variants {
                     vs.push((self.str(value)?, self.ty(r, *t)?));
                 }
-                let other = self.opt(r, *other)?;
-                rt::Ty::Tag(key, run(&mut self.runs, &mut self.variants, "tag", &vs)?, index(vs.len())?, other)
+                let tag = rt::Tag {
+                    key,
+                    at: intern(&mut self.seen, &mut self.variants, "tag", &vs)?,
+                    n: index(vs.len())?,
+                    other: self.opt(r, *other)?,
+                };
+                rt::Ty::Tag(intern(&mut self.seen, &mut self.tags, "tag", &[tag])?)
             }
             Ty::Ref(s) => rt::Ty::Ref(self.sym_of[*s as usize]),
-            Ty::Tolerate(a, b) => rt::Ty::Tolerate(self.ty(r, *a)?, self.ty(r, *b)?),
+            Ty::Tolerate(a, b) => rt::Ty::Tolerate(self.list(r, &[*a, *b])?),
         };
-        let id = match self.ty_ids.get(&compiled) {
-            Some(&id) => id,
-            None => {
-                let id = index(self.tys.len())?;
-                self.tys.push(compiled);
-                self.ty_ids.insert(compiled, id);
-                id
-            }
-        };
+        let id = self.push(compiled)?;
         self.memo.insert(t, id);
         Ok(id)
     }
@@ -728,39 +756,40 @@ impl Emitter {
             (None, _) => rt::NONE,
             (Some(&(lo, hi)), None) => {
                 let pair = (lo.unwrap_or(-f64::MAX), hi.unwrap_or(f64::MAX));
-                run(&mut self.runs, &mut self.ranges, "range", &[pair])?
+                intern(&mut self.seen, &mut self.ranges, "range", &[pair])?
             }
             _ => return Err("several kinds of bounds on one type".into()),
         };
+        let format = match b.format {
+            Some(Format::Uri) => rt::F_URI,
+            Some(Format::DateTime) => rt::F_DATE_TIME,
+            _ => 0,
+        };
+        let pattern = b.pattern.as_deref().map_or(Ok(rt::NONE), |p| self.str(p))?;
+        let ext = rt::Ext { format, pattern, range };
+        let ext = if ext == (rt::Ext { format: 0, pattern: rt::NONE, range: rt::NONE }) {
+            0
+        } else {
+            let i = intern(&mut self.seen, &mut self.exts, "ext", &[ext])? + 1;
+            u8::try_from(i).map_err(|_| "more than 255 keyword sets")?
+        };
         let mut props = Vec::new();
         for p in &b.props {
-            props.push(rt::Prop {
-                name: self.str(&p.name)?,
-                ty: self.ty(r, p.ty)?,
-                alias_of: p.alias_of.as_deref().map_or(Ok(rt::NONE), |a| self.str(a))?,
-                required: p.required,
-            });
+            let mut ty = self.ty(r, p.ty)?;
+            if let Some(a) = p.alias_of.as_deref() {
+                let older = rt::Ty::Older(self.run(&[self.str(a)?, ty])?);
+                ty = self.push(older)?;
+            }
+            let name = self.str(&p.name)?;
+            props.push(rt::Prop { name: name | if p.required { rt::REQUIRED } else { 0 }, ty });
         }
         let compiled = rt::Basic {
             mask: b.mask,
-            format: match b.format {
-                Some(Format::Uri) => rt::F_URI,
-                Some(Format::DateTime) => rt::F_DATE_TIME,
-                _ => 0,
-            },
-            pattern: b.pattern.as_deref().map_or(Ok(rt::NONE), |p| self.str(p))?,
-            range,
-            props: if props.is_empty() { 0 } else { run(&mut self.runs, &mut self.props, "props", &props)? },
-            nprops: index(props.len())?,
-            rest: self.opt(r, b.rest)?,
-            items: self.opt(r, b.items)?,
+            ext,
+            nprops: u8::try_from(props.len()).map_err(|_| "more than 255 members")?,
+            props: if props.is_empty() { 0 } else { intern(&mut self.seen, &mut self.props, "props", &props)? },
+            sub: self.opt(r, b.rest.or(b.items))?,
         };
-        if let Some(&id) = self.basic_ids.get(&compiled) {
-            return Ok(id);
-        }
-        let id = index(self.basics.len())?;
-        self.basics.push(compiled);
-        self.basic_ids.insert(compiled, id);
-        Ok(id)
+        intern(&mut self.seen, &mut self.basics, "basic", &[compiled])
     }
 }

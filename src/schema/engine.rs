@@ -4,7 +4,8 @@
 //! to describe it, so valid messages cost no allocation beyond the path stack.
 
 use super::rules::{
-    Basic, Lit, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+    Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
+    T_OBJ, T_STR,
 };
 use super::tape::{Kind, Tape};
 use super::{codes, Issue, Severity};
@@ -137,20 +138,20 @@ impl<'a> Walker<'a> {
             return ALL;
         }
         let r = self.rules;
-        let m = match self.ty(t) {
+        let m = match r.ty(t) {
             Ty::Basic(b) => {
                 let mask = r.basics[b as usize].mask;
                 mask | if mask & T_NUM != 0 { T_INT } else { 0 }
             }
-            Ty::Lits(s, n) => self.lits(s, n).iter().fold(0, |m, l| m | lit_bits(l)),
+            Ty::Lits(l) => r.run(l).iter().fold(0, |m, &c| m | lit_bits(r.lit(c))),
             Ty::Tag(..) => T_OBJ,
             Ty::Ref(s) => match self.prof.def(s) {
                 Some(d) => self.admits(d, depth + 1),
                 None => ALL,
             },
-            Ty::All(s, n) => r.list(s, n).iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
-            Ty::AnyOf(s, n) | Ty::OneOf(s, n) => r.list(s, n).iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
-            Ty::Tolerate(a, b) => self.admits(a, depth + 1) | self.admits(b, depth + 1),
+            Ty::All(v) => r.run(v).iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
+            Ty::AnyOf(v) | Ty::OneOf(v) | Ty::Tolerate(v) => r.run(v).iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
+            Ty::Older(v) => r.run(v).get(1).map_or(ALL, |&x| self.admits(x, depth + 1)),
             _ => ALL,
         };
         if m == 0 {
@@ -160,43 +161,38 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn ty(&self, t: TyId) -> Ty {
-        self.rules.tys.get(t as usize).copied().unwrap_or(Ty::Any)
-    }
-
-    fn lits(&self, s: u16, n: u16) -> &'static [Lit] {
-        self.rules.lits.get(s as usize..s as usize + n as usize).unwrap_or(&[])
-    }
-
     pub fn check(&mut self, t: TyId, n: usize) -> bool {
         let rules = self.rules;
-        match self.ty(t) {
+        match rules.ty(t) {
             Ty::Any => true,
             Ty::Ref(s) => match self.prof.def(s) {
                 Some(d) => self.check(d, n),
                 None => true,
             },
             Ty::Basic(b) => self.basic(&rules.basics[b as usize], n),
-            Ty::Lits(s, k) => self.literal(self.lits(s, k), n),
-            Ty::All(s, k) => {
+            Ty::Lits(l) => self.literal(rules.run(l), n),
+            Ty::All(v) => {
                 // Every part is walked, so all of their issues are told.
                 let mut ok = true;
-                for &x in rules.list(s, k) {
+                for &x in rules.run(v) {
                     ok &= self.check(x, n);
                 }
                 ok
             }
-            Ty::AnyOf(s, k) => self.any_of(rules.list(s, k), n, false),
-            Ty::OneOf(s, k) => self.any_of(rules.list(s, k), n, true),
+            Ty::AnyOf(v) => self.any_of(rules.run(v), n, false),
+            Ty::OneOf(v) => self.any_of(rules.run(v), n, true),
+            Ty::Older(v) => rules.run(v).get(1).is_none_or(|&x| self.check(x, n)),
             Ty::Not(x) => {
                 let (ok, _, _) = self.trial(x, n);
                 !ok || self.error(codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
             }
-            Ty::Tag(key, s, k, other) => {
-                let variants = rules.variants.get(s as usize..s as usize + k as usize).unwrap_or(&[]);
-                self.tag(rules.str(key), variants, other, n)
+            Ty::Tag(i) => {
+                let Some(tag) = rules.tags.get(i as usize) else { return true };
+                let variants = rules.variants.get(tag.at as usize..tag.at as usize + tag.n as usize).unwrap_or(&[]);
+                self.tag(rules.str(tag.key), variants, tag.other, n)
             }
-            Ty::Tolerate(a, b) => {
+            Ty::Tolerate(v) => {
+                let &[a, b] = rules.run(v) else { return true };
                 let (ok, _, w) = self.trial(a, n);
                 if ok {
                     return self.accept(a, n, w);
@@ -256,32 +252,30 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn literal(&mut self, lits: &[Lit], n: usize) -> bool {
-        let tape = self.tape;
+    fn literal(&mut self, lits: &'static [u16], n: usize) -> bool {
+        let (tape, rules) = (self.tape, self.rules);
         let node = &tape.nodes[n];
-        let hit = lits.iter().any(|l| match (l, node.kind) {
+        let hit = lits.iter().any(|&c| match (rules.lit(c), node.kind) {
             (Lit::Str(s), Kind::Str) => {
-                let s = self.rules.str(*s);
                 if node.flag {
                     *tape.str(node) == *s
                 } else {
                     tape.raw(node) == s
                 }
             }
-            (Lit::Num(x), Kind::Num) => tape.num(node) == *x,
-            (Lit::Bool(b), Kind::Bool) => node.flag == *b,
+            (Lit::Num(x), Kind::Num) => tape.num(node) == x,
+            (Lit::Bool(b), Kind::Bool) => node.flag == b,
             _ => false,
         });
         if hit {
             return true;
         }
-        let bits = lits.iter().fold(0, |m, l| m | lit_bits(l));
+        let bits = lits.iter().fold(0, |m, &c| m | lit_bits(rules.lit(c)));
         if bits & self.bits(n) == 0 {
             let found = self.kind_name(n);
             return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
         }
         let got = tape.raw(node);
-        let rules = self.rules;
         self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
     }
 
@@ -323,10 +317,11 @@ impl<'a> Walker<'a> {
         } else {
             Kind::Num
         };
-        if b.range == NONE || on != kind {
+        let range = self.rules.ext(b)?.range;
+        if range == NONE || on != kind {
             return None;
         }
-        self.rules.ranges.get(b.range as usize).copied()
+        self.rules.ranges.get(range as usize).copied()
     }
 
     fn basic(&mut self, b: &'static Basic, n: usize) -> bool {
@@ -350,18 +345,18 @@ impl<'a> Walker<'a> {
                 if let Some(r) = self.bounds(b, Kind::Arr).filter(|r| f64::from(count) < r.0 || f64::from(count) > r.1) {
                     return self.error(codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
                 }
-                if b.items == NONE {
+                if b.sub == NONE {
                     return true;
                 }
                 let mut ok = true;
                 for (i, v) in tape.items(n).enumerate() {
                     self.path.push(Seg::Index(i as u32));
-                    ok &= self.check(b.items, v);
+                    ok &= self.check(b.sub, v);
                     self.path.pop();
                 }
                 ok
             }
-            Kind::Obj if b.nprops > 0 || b.rest != NONE => self.object(b, n),
+            Kind::Obj if b.nprops > 0 || b.sub != NONE => self.object(b, n),
             _ => true,
         }
     }
@@ -375,15 +370,16 @@ impl<'a> Walker<'a> {
                 return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
             }
         }
-        match b.format {
+        let Some(ext) = self.rules.ext(b) else { return true };
+        match ext.format {
             F_URI if !is_uri(&tape.str(node)) => return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
             F_DATE_TIME if !is_date_time(&tape.str(node)) => {
                 return self.error(codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
             }
             _ => {}
         }
-        if b.pattern != NONE {
-            let p = self.rules.str(b.pattern);
+        if ext.pattern != NONE {
+            let p = self.rules.str(ext.pattern);
             if !super::pattern::matches(p, &tape.str(node)) {
                 return self.error(codes::PATTERN, None, || format!("does not match the pattern {p}"));
             }
@@ -401,24 +397,30 @@ impl<'a> Walker<'a> {
         for (k, v) in tape.members(n) {
             let hit = {
                 let key = tape.str(&tape.nodes[k]);
-                props.binary_search_by(|p| rules.str(p.name).cmp(&*key)).ok()
+                props.binary_search_by(|p| rules.str(p.name & !REQUIRED).cmp(&*key)).ok()
             };
             match hit {
                 Some(i) => self.found[base + i] = k as u32,
-                None if b.rest != NONE => {
+                None if b.sub != NONE => {
                     self.path.push(Seg::Key(k as u32));
-                    ok &= self.check(b.rest, v);
+                    ok &= self.check(b.sub, v);
                     self.path.pop();
                 }
                 None => {}
             }
         }
+        // A tolerated older name of a member is typed `Older[name, T]`.
+        let older = |p: &Prop| match rules.ty(p.ty) {
+            Ty::Older(v) => rules.run(v).first().copied(),
+            _ => None,
+        };
+        let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found[base + j] != ABSENT);
         for (i, p) in props.iter().enumerate() {
             let k = self.found[base + i];
-            let name = rules.str(p.name);
+            let name = rules.str(p.name & !REQUIRED);
             if k == ABSENT {
-                if p.required {
-                    let by_alias = props.iter().enumerate().any(|(j, q)| q.alias_of == p.name && self.found[base + j] != ABSENT);
+                if p.name & REQUIRED != 0 {
+                    let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found[base + j] != ABSENT);
                     if !by_alias {
                         ok = self.error(codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
                     }
@@ -428,9 +430,8 @@ impl<'a> Walker<'a> {
             self.path.push(Seg::Key(k));
             // The older name alone is a tolerated deviation; beside the current name it is an
             // extra member for older peers, which the schema allows.
-            let target_present = p.alias_of != NONE && props.iter().enumerate().any(|(j, q)| q.name == p.alias_of && self.found[base + j] != ABSENT);
-            if p.alias_of != NONE && !target_present {
-                let target = rules.str(p.alias_of);
+            if let Some(target) = older(p).filter(|&t| !present(self, t)) {
+                let target = rules.str(target);
                 self.report(Severity::Warning, codes::TOLERATED, None, || {
                     format!("`{name}` is the older name of `{target}`; tolerated")
                 });
@@ -443,7 +444,7 @@ impl<'a> Walker<'a> {
     }
 }
 
-fn lit_bits(l: &Lit) -> u8 {
+fn lit_bits(l: Lit) -> u8 {
     match l {
         Lit::Str(_) => T_STR,
         Lit::Num(x) if x.fract() == 0.0 => T_INT | T_NUM,
@@ -483,13 +484,13 @@ fn quote(kind: Kind, raw: &str) -> String {
     }
 }
 
-fn list(rules: &Rules, lits: &[Lit]) -> String {
+fn list(rules: &Rules, lits: &[u16]) -> String {
     let shown: Vec<String> = lits
         .iter()
         .take(12)
-        .map(|l| match l {
-            Lit::Str(s) => format!("\"{}\"", rules.str(*s)),
-            Lit::Num(x) => plain(*x),
+        .map(|&c| match rules.lit(c) {
+            Lit::Str(s) => format!("\"{s}\""),
+            Lit::Num(x) => plain(x),
             Lit::Bool(b) => b.to_string(),
         })
         .collect();

@@ -12,7 +12,7 @@ mod tape;
 
 use crate::jsonrpc::{Message, Response};
 use engine::{Seg, Walker};
-use rules::{Basic, Lit, Method, Profile, Prop, Rules, Ty, NONE};
+use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
 use tape::{Kind, Tape, TapeError};
@@ -233,8 +233,14 @@ fn nesting(v: &Value) -> usize {
     max
 }
 
-static ACP: Rules = include!(concat!(env!("OUT_DIR"), "/acp.rs"));
-static MCP: Rules = include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+static ACP: Rules = {
+    use rules::*;
+    include!(concat!(env!("OUT_DIR"), "/acp.rs"))
+};
+static MCP: Rules = {
+    use rules::*;
+    include!(concat!(env!("OUT_DIR"), "/mcp.rs"))
+};
 
 fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {

@@ -2,7 +2,7 @@
 //! `rules/*.rules`, with the text parser in `compile.rs` and writes each protocol's rules
 //! as one constant `Rules` of these types (included by `schema/mod.rs`): nothing is parsed
 //! at run time. Types are hash-consed, every reference is a `u16` index into a flat table,
-//! and all names live in one string.
+//! and all names live in one string: small, and laid out for gzip (see docs/validation.md).
 //!
 //! This file is also compiled into the build script (as the emitter's vocabulary), so it
 //! stands alone: no `crate::` or `super::` paths.
@@ -12,9 +12,9 @@
 
 /// Index into `Rules::tys`.
 pub type TyId = u16;
-/// Index into the string table (`Rules::str`).
+/// A name: its byte offset in `Rules::text`, where a length byte precedes it.
 pub type Str = u16;
-/// No type / no string.
+/// No type / no name.
 pub const NONE: u16 = u16::MAX;
 
 /// JSON type bits for `Basic::mask`.
@@ -26,7 +26,7 @@ pub const T_STR: u8 = 16;
 pub const T_ARR: u8 = 32;
 pub const T_OBJ: u8 = 64;
 
-/// `Basic::format` values (other formats are annotations).
+/// `Ext::format` values (other formats are annotations).
 pub const F_URI: u8 = 1;
 pub const F_DATE_TIME: u8 = 2;
 
@@ -39,33 +39,35 @@ pub const DIR_CLIENT: u8 = 0;
 pub const DIR_SERVER: u8 = 1;
 pub const DIR_BOTH: u8 = 2;
 
+/// `Prop::name` bit: the member is required.
+pub const REQUIRED: u16 = 0x8000;
+
+/// A literal in a `Ty::Lits` run: a name (`Str`), `LIT_NUM | i` (`Rules::nums[i]`), or
+/// `LIT_BOOL | 0/1`.
+pub const LIT_NUM: u16 = 0x8000;
+pub const LIT_BOOL: u16 = 0xC000;
+
+/// A type. Runs (`u16` lists) are stored length-first in `Rules::runs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Any,
     /// `Rules::basics[i]`.
     Basic(u16),
-    /// Any of the literals `Rules::lits[start..start + len]` (a constant has one).
-    Lits(u16, u16),
-    /// Parts in `Rules::lists[start..start + len]`.
-    All(u16, u16),
-    AnyOf(u16, u16),
-    OneOf(u16, u16),
+    /// Any of the literals in this run.
+    Lits(u16),
+    /// Types in this run.
+    All(u16),
+    AnyOf(u16),
+    OneOf(u16),
     Not(TyId),
-    /// An object dispatched on the string member `key`: (value, type) pairs sorted by
-    /// value in `Rules::variants[start..start + len]`, and the type of any other string
-    /// value (open unions) or `NONE`.
-    Tag(Str, u16, u16, TyId),
+    /// `Rules::tags[i]`.
+    Tag(u16),
     /// A definition, resolved through the profile in use (`Profile::defs`).
     Ref(u16),
-    /// The first type; if it fails but the second holds, a tolerated deviation (warning).
-    Tolerate(TyId, TyId),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Lit {
-    Str(Str),
-    Num(f64),
-    Bool(bool),
+    /// Run [A, B]: A; if it fails but B holds, a tolerated deviation (warning).
+    Tolerate(u16),
+    /// Run [name, T]: a member holding T that is a tolerated older name of member `name`.
+    Older(u16),
 }
 
 /// Keyword constraints of one schema, each applying only to values of its own type (as in
@@ -73,25 +75,41 @@ pub enum Lit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Basic {
     pub mask: u8,
+    /// `Rules::exts[ext - 1]`, or 0 for none.
+    pub ext: u8,
+    /// Declared members, sorted by name: `Rules::props[props..props + nprops]`.
+    pub nprops: u8,
+    pub props: u16,
+    /// The type of undeclared members (objects) or of items (arrays), or `NONE`.
+    pub sub: TyId,
+}
+
+/// The rarer keywords: format, pattern (`Str` or `NONE`), and `Rules::ranges` index or
+/// `NONE` (the item count of an array type, the length of a string type, the value of
+/// any other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ext {
     pub format: u8,
     pub pattern: Str,
-    /// `Rules::ranges` index: numeric range, string length or item count (by `mask`).
     pub range: u16,
-    /// Declared members, sorted by name: `Rules::props[props..props + nprops]`.
-    pub props: u16,
-    pub nprops: u16,
-    /// The type of undeclared members, items of an array, or `NONE`.
-    pub rest: TyId,
-    pub items: TyId,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Prop {
-    pub name: Str,
+    /// `Str`, with `REQUIRED` set for a required member.
+    pub name: u16,
     pub ty: TyId,
-    /// A tolerated older name of the member `alias_of` (a warning), or `NONE`.
-    pub alias_of: Str,
-    pub required: bool,
+}
+
+/// Dispatch on the string member `key`: (value, type) pairs sorted by value in
+/// `Rules::variants[at..at + n]`, and the type of any other string value (open unions)
+/// or `NONE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tag {
+    pub key: Str,
+    pub at: u16,
+    pub n: u16,
+    pub other: TyId,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,36 +138,61 @@ pub struct Profile {
 pub struct Rules {
     pub tys: &'static [Ty],
     pub basics: &'static [Basic],
-    pub lits: &'static [Lit],
-    pub lists: &'static [TyId],
-    pub variants: &'static [(Str, TyId)],
+    pub exts: &'static [Ext],
     pub props: &'static [Prop],
+    pub tags: &'static [Tag],
+    pub variants: &'static [(Str, TyId)],
+    pub runs: &'static [u16],
+    pub nums: &'static [f64],
     /// Inclusive bounds; ±`f64::MAX` where there is none.
     pub ranges: &'static [(f64, f64)],
     /// Symbol names sorted, so a symbol is its position here.
     pub syms: &'static [Str],
-    /// All names, one after the other; string `i` ends at `ends[i]`.
+    /// All names, each after its length byte, in name order.
     pub text: &'static str,
-    pub ends: &'static [u16],
     pub profiles: &'static [Profile],
+}
+
+/// A literal, decoded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lit {
+    Str(&'static str),
+    Num(f64),
+    Bool(bool),
 }
 
 impl Rules {
     pub fn str(&self, s: Str) -> &'static str {
-        let start = match s {
-            0 => 0,
-            _ => self.ends.get(s as usize - 1).copied().unwrap_or(0),
-        };
-        let end = self.ends.get(s as usize).copied().unwrap_or(0);
-        self.text.get(start as usize..end as usize).unwrap_or("")
+        let at = s as usize + 1;
+        let len = self.text.as_bytes().get(s as usize).copied().unwrap_or(0) as usize;
+        self.text.get(at..at + len).unwrap_or("")
     }
 
-    pub fn list(&self, start: u16, len: u16) -> &'static [TyId] {
-        self.lists.get(start as usize..start as usize + len as usize).unwrap_or(&[])
+    pub fn ty(&self, t: TyId) -> Ty {
+        self.tys.get(t as usize).copied().unwrap_or(Ty::Any)
+    }
+
+    /// The run that starts at `at`.
+    pub fn run(&self, at: u16) -> &'static [u16] {
+        let at = at as usize;
+        let len = self.runs.get(at).copied().unwrap_or(0) as usize;
+        self.runs.get(at + 1..at + 1 + len).unwrap_or(&[])
+    }
+
+    pub fn lit(&self, code: u16) -> Lit {
+        match code & LIT_BOOL {
+            LIT_BOOL => Lit::Bool(code & 1 == 1),
+            LIT_NUM => Lit::Num(self.nums.get((code & !LIT_BOOL) as usize).copied().unwrap_or(f64::NAN)),
+            _ => Lit::Str(self.str(code)),
+        }
     }
 
     pub fn props(&self, b: &Basic) -> &'static [Prop] {
         self.props.get(b.props as usize..b.props as usize + b.nprops as usize).unwrap_or(&[])
+    }
+
+    pub fn ext(&self, b: &Basic) -> Option<&'static Ext> {
+        self.exts.get((b.ext as usize).wrapping_sub(1))
     }
 
     pub fn profile(&self, name: &str) -> Option<&'static Profile> {
