@@ -32,7 +32,7 @@ pub struct Walker<'a> {
     qerrors: usize,
     qwarnings: usize,
     /// Scratch for matching members to declared properties.
-    found: Vec<u32>,
+    pub found: Vec<u32>,
 }
 
 /// No member found.
@@ -189,7 +189,7 @@ impl<'a> Walker<'a> {
             Ty::Tag(i) => {
                 let Some(tag) = rules.tags.get(i as usize) else { return true };
                 let variants = rules.variants.get(tag.at as usize..tag.at as usize + tag.n as usize).unwrap_or(&[]);
-                self.tag(rules.str(tag.key), variants, tag.other, n)
+                self.tag(tag.key, variants, tag.other, n)
             }
             Ty::Tolerate(v) => {
                 let &[a, b] = rules.run(v) else { return true };
@@ -256,13 +256,7 @@ impl<'a> Walker<'a> {
         let (tape, rules) = (self.tape, self.rules);
         let node = &tape.nodes[n];
         let hit = lits.iter().any(|&c| match (rules.lit(c), node.kind) {
-            (Lit::Str(s), Kind::Str) => {
-                if node.flag {
-                    *tape.str(node) == *s
-                } else {
-                    tape.raw(node) == s
-                }
-            }
+            (Lit::Str(s), Kind::Str) => tape.str(node).as_bytes() == s,
             (Lit::Num(x), Kind::Num) => tape.num(node) == x,
             (Lit::Bool(b), Kind::Bool) => node.flag == b,
             _ => false,
@@ -279,30 +273,31 @@ impl<'a> Walker<'a> {
         self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
     }
 
-    fn tag(&mut self, key: &'static str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
-        let tape = self.tape;
+    fn tag(&mut self, key: Str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
+        let (tape, rules) = (self.tape, self.rules);
         if tape.nodes[n].kind != Kind::Obj {
             let found = self.kind_name(n);
             return self.error(codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
         }
-        let Some(v) = tape.get(n, key) else {
+        let Some(v) = tape.get(n, rules.name(key)) else {
+            let key = rules.str(key);
             return self.error(codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
         };
         if tape.nodes[v].kind != Kind::Str {
             let found = self.kind_name(v);
-            return self.error(codes::WRONG_TYPE, Some(key), || format!("expected a string, found {found}"));
+            return self.error(codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
         let value = tape.str(&tape.nodes[v]);
-        let rules = self.rules;
-        match variants.binary_search_by(|&(k, _)| rules.str(k).cmp(&*value)) {
+        match variants.binary_search_by(|&(k, _)| rules.name(k).cmp(value.as_bytes())) {
             Ok(i) => self.check(variants[i].1, n),
-            Err(_) => match other {
-                NONE => self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
+            Err(_) if other != NONE => self.check(other, n),
+            Err(_) => {
+                let key = rules.str(key);
+                self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
                     let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();
                     format!("unknown `{key}` \"{value}\"; expected one of {}", names.join(", "))
-                }),
-                o => self.check(o, n),
-            },
+                })
+            }
         }
     }
 
@@ -397,7 +392,7 @@ impl<'a> Walker<'a> {
         for (k, v) in tape.members(n) {
             let hit = {
                 let key = tape.str(&tape.nodes[k]);
-                props.binary_search_by(|p| rules.str(p.name & !REQUIRED).cmp(&*key)).ok()
+                props.binary_search_by(|p| rules.name(p.name & !REQUIRED).cmp(key.as_bytes())).ok()
             };
             match hit {
                 Some(i) => self.found[base + i] = k as u32,
@@ -417,11 +412,12 @@ impl<'a> Walker<'a> {
         let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found[base + j] != ABSENT);
         for (i, p) in props.iter().enumerate() {
             let k = self.found[base + i];
-            let name = rules.str(p.name & !REQUIRED);
+            let name = || rules.str(p.name & !REQUIRED);
             if k == ABSENT {
                 if p.name & REQUIRED != 0 {
                     let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found[base + j] != ABSENT);
                     if !by_alias {
+                        let name = name();
                         ok = self.error(codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
                     }
                 }
@@ -431,7 +427,7 @@ impl<'a> Walker<'a> {
             // The older name alone is a tolerated deviation; beside the current name it is an
             // extra member for older peers, which the schema allows.
             if let Some(target) = older(p).filter(|&t| !present(self, t)) {
-                let target = rules.str(target);
+                let (name, target) = (name(), rules.str(target));
                 self.report(Severity::Warning, codes::TOLERATED, None, || {
                     format!("`{name}` is the older name of `{target}`; tolerated")
                 });
@@ -489,7 +485,7 @@ fn list(rules: &Rules, lits: &[u16]) -> String {
         .iter()
         .take(12)
         .map(|&c| match rules.lit(c) {
-            Lit::Str(s) => format!("\"{s}\""),
+            Lit::Str(s) => format!("\"{}\"", String::from_utf8_lossy(s)),
             Lit::Num(x) => plain(x),
             Lit::Bool(b) => b.to_string(),
         })

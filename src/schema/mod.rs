@@ -15,6 +15,7 @@ use engine::{Seg, Walker};
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::Cell;
 use tape::{Kind, Tape, TapeError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -124,7 +125,8 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
         return one(codes::TOO_LARGE, "", format!("the message is {} bytes; the limit is {}", text.len(), limits.max_bytes));
     }
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    let tape = match Tape::parse(text, depth) {
+    let mut scratch = SCRATCH.with(Cell::take);
+    let tape = match Tape::parse_in(text, depth, std::mem::take(&mut scratch.nodes)) {
         Ok(t) => t,
         Err(TapeError::TooDeep { offset }) => {
             return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels (at byte {offset})"))
@@ -136,7 +138,26 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
     let Some(chain) = profiles(ctx.protocol, ctx.version) else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
     };
-    Report::of(check_tape(&tape, chain, ctx))
+    let report = Report::of(check_tape(&tape, chain, ctx, &mut scratch));
+    // Buffers grown by a huge message are not kept.
+    if tape.nodes.capacity() <= 1 << 16 {
+        scratch.nodes = tape.nodes;
+        SCRATCH.with(|c| c.set(scratch));
+    }
+    report
+}
+
+/// Buffers kept from one message to the next, so that validating costs no allocation
+/// once they have grown (but for the issues of an invalid message).
+#[derive(Default)]
+struct Scratch {
+    nodes: Vec<tape::Node>,
+    path: Vec<Seg>,
+    found: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
 /// Validates one message given as a JSON value.
@@ -281,9 +302,11 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
     }
 }
 
-fn check_tape(tape: &Tape, chain: Chain, ctx: &Context) -> Vec<Issue> {
+fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, scratch: &mut Scratch) -> Vec<Issue> {
     let batch_ok = ctx.protocol == Protocol::Mcp && ctx.version == "2025-03-26";
     let mut w = Walker::new(rules(ctx.protocol), chain.0, tape);
+    w.path = std::mem::take(&mut scratch.path);
+    w.found = std::mem::take(&mut scratch.found);
     match tape.nodes[0].kind {
         Kind::Arr if batch_ok && tape.nodes[0].start > 0 => {
             for (i, n) in tape.items(0).enumerate() {
@@ -298,6 +321,9 @@ fn check_tape(tape: &Tape, chain: Chain, ctx: &Context) -> Vec<Issue> {
         }
         _ => check_message(&mut w, chain, ctx, 0),
     }
+    (scratch.path, scratch.found) = (std::mem::take(&mut w.path), std::mem::take(&mut w.found));
+    scratch.path.clear();
+    scratch.found.clear();
     w.issues
 }
 
@@ -311,14 +337,26 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     if tape.nodes[n].kind != Kind::Obj {
         return envelope(w, None, "a message must be a JSON object");
     }
-    let get = |k| tape.get(n, k);
-    match get("jsonrpc") {
+    // The envelope's members in one pass (the last of duplicates counts).
+    let (mut jsonrpc, mut id, mut method, mut params, mut result, mut error) = (None, None, None, None, None, None);
+    for (k, v) in tape.members(n) {
+        let slot = match &*tape.str(&tape.nodes[k]) {
+            "jsonrpc" => &mut jsonrpc,
+            "id" => &mut id,
+            "method" => &mut method,
+            "params" => &mut params,
+            "result" => &mut result,
+            "error" => &mut error,
+            _ => continue,
+        };
+        *slot = Some(v);
+    }
+    match jsonrpc {
         Some(v) if tape.nodes[v].kind == Kind::Str && tape.str(&tape.nodes[v]) == "2.0" => {}
         Some(_) => envelope(w, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
         None => envelope(w, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
     }
-    let (id, result, error) = (get("id"), get("result"), get("error"));
-    let Some(method) = get("method") else {
+    let Some(method) = method else {
         let Some(id) = id else {
             return envelope(w, None, "neither a request (no \"method\") nor a response (no \"id\")");
         };
@@ -342,7 +380,6 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     if let Some(id) = id {
         check_def(w, "RequestId", "id", id);
     }
-    let params = get("params");
     if let Some(p) = params {
         if !matches!(tape.nodes[p].kind, Kind::Obj | Kind::Arr) {
             return envelope(w, Some("params"), "\"params\" must be an object or an array");

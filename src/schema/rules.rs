@@ -156,16 +156,22 @@ pub struct Rules {
 /// A literal, decoded.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Lit {
-    Str(&'static str),
+    Str(&'static [u8]),
     Num(f64),
     Bool(bool),
 }
 
 impl Rules {
-    pub fn str(&self, s: Str) -> &'static str {
+    /// The bytes of a name: what lookups compare (no char-boundary checks).
+    pub fn name(&self, s: Str) -> &'static [u8] {
+        let text = self.text.as_bytes();
         let at = s as usize + 1;
-        let len = self.text.as_bytes().get(s as usize).copied().unwrap_or(0) as usize;
-        self.text.get(at..at + len).unwrap_or("")
+        let len = text.get(s as usize).copied().unwrap_or(0) as usize;
+        text.get(at..at + len).unwrap_or(&[])
+    }
+
+    pub fn str(&self, s: Str) -> &'static str {
+        std::str::from_utf8(self.name(s)).unwrap_or("")
     }
 
     pub fn ty(&self, t: TyId) -> Ty {
@@ -183,7 +189,7 @@ impl Rules {
         match code & LIT_BOOL {
             LIT_BOOL => Lit::Bool(code & 1 == 1),
             LIT_NUM => Lit::Num(self.nums.get((code & !LIT_BOOL) as usize).copied().unwrap_or(f64::NAN)),
-            _ => Lit::Str(self.str(code)),
+            _ => Lit::Str(self.name(code)),
         }
     }
 
@@ -201,14 +207,15 @@ impl Rules {
 
     /// The symbol of a definition name.
     pub fn sym(&self, name: &str) -> Option<u16> {
-        self.syms.binary_search_by(|&s| self.str(s).cmp(name)).ok().map(|i| i as u16)
+        self.syms.binary_search_by(|&s| self.name(s).cmp(name.as_bytes())).ok().map(|i| i as u16)
     }
 
     /// The rules of `method` in profile `p` (empty when it has none).
     pub fn methods(&self, p: &Profile, method: &str) -> &'static [Method] {
         let m = p.methods;
-        let lo = m.partition_point(|r| self.str(r.name) < method);
-        let hi = lo + m[lo..].partition_point(|r| self.str(r.name) == method);
+        let method = method.as_bytes();
+        let lo = m.partition_point(|r| self.name(r.name) < method);
+        let hi = lo + m[lo..].partition_point(|r| self.name(r.name) == method);
         &m[lo..hi]
     }
 }
