@@ -163,6 +163,7 @@ pub enum Lit {
 
 impl Rules {
     /// The bytes of a name: what lookups compare (no char-boundary checks).
+    #[inline(always)]
     pub fn name(&self, s: Str) -> &'static [u8] {
         let text = self.text.as_bytes();
         let at = s as usize + 1;
@@ -174,6 +175,7 @@ impl Rules {
         std::str::from_utf8(self.name(s)).unwrap_or("")
     }
 
+    #[inline(always)]
     pub fn ty(&self, t: TyId) -> Ty {
         self.tys.get(t as usize).copied().unwrap_or(Ty::Any)
     }

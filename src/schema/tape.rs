@@ -55,12 +55,14 @@ impl<'a> Tape<'a> {
         Ok(Tape { src, nodes: p.nodes })
     }
 
+    #[inline(always)]
     pub fn raw(&self, n: &Node) -> &'a str {
         // Ranges come from the parser and fall on ASCII delimiters, so they are char boundaries.
         self.src.get(n.start as usize..n.end as usize).unwrap_or("")
     }
 
     /// The text of a string node, unescaped.
+    #[inline(always)]
     pub fn str(&self, n: &Node) -> Cow<'a, str> {
         let raw = self.raw(n);
         if n.flag {
@@ -81,6 +83,7 @@ impl<'a> Tape<'a> {
 
     /// Index of the first child of a container, and the children (values for arrays;
     /// key, value pairs for objects) follow each other through `next`.
+    #[inline(always)]
     pub fn next(&self, i: usize) -> usize {
         match self.nodes[i].kind {
             Kind::Arr | Kind::Obj => self.nodes[i].end as usize,
@@ -121,6 +124,7 @@ pub struct Members<'t, 'a> {
 
 impl Iterator for Members<'_, '_> {
     type Item = (usize, usize);
+    #[inline(always)]
     fn next(&mut self) -> Option<(usize, usize)> {
         if self.left == 0 {
             return None;
@@ -141,6 +145,7 @@ pub struct Items<'t, 'a> {
 
 impl Iterator for Items<'_, '_> {
     type Item = usize;
+    #[inline(always)]
     fn next(&mut self) -> Option<usize> {
         if self.left == 0 {
             return None;
@@ -169,13 +174,15 @@ impl Parser<'_> {
         TapeError::Syntax { offset: self.i, what }
     }
 
+    /// The byte at the cursor; 0 at the end (never valid where a byte is looked for).
+    #[inline(always)]
+    fn at(&self) -> u8 {
+        self.b.get(self.i).copied().unwrap_or(0)
+    }
+
     fn ws(&mut self) {
-        while let Some(&c) = self.b.get(self.i) {
-            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
-                self.i += 1;
-            } else {
-                break;
-            }
+        while matches!(self.at(), b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
         }
     }
 
@@ -197,7 +204,7 @@ impl Parser<'_> {
                     self.i += 1;
                     self.ws();
                     let close = if is_obj { b'}' } else { b']' };
-                    if self.b.get(self.i) == Some(&close) {
+                    if self.at() == close {
                         self.i += 1;
                         self.nodes[node].end = self.nodes.len() as u32;
                     } else {
@@ -249,12 +256,12 @@ impl Parser<'_> {
     }
 
     fn key(&mut self) -> Result<(), TapeError> {
-        if self.b.get(self.i) != Some(&b'"') {
+        if self.at() != b'"' {
             return Err(self.err("expected a string key"));
         }
         self.string()?;
         self.ws();
-        if self.b.get(self.i) != Some(&b':') {
+        if self.at() != b':' {
             return Err(self.err("expected ':' after the key"));
         }
         self.i += 1;
@@ -291,7 +298,7 @@ impl Parser<'_> {
             _ => return Err(self.err("invalid number")),
         }
         let mut frac = false;
-        if self.b.get(self.i) == Some(&b'.') {
+        if self.at() == b'.' {
             self.i += 1;
             frac = true;
             if self.digits() == 0 {
