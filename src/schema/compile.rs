@@ -542,16 +542,20 @@ use super::rules as rt;
 
 /// Compiles rules text into the Rust expression of one `rules::Rules`: types and their
 /// parts hash-consed, symbols numbered in name order, names sorted into one string.
-pub fn emit(text: &str) -> Result<String, String> {
+/// Without `sym_names` the definitions' names are left out (only `validate_definition`
+/// looks a definition up by name).
+pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
     let r = Rules::parse(text)?;
     let mut names: Vec<(&str, Sym)> = r.syms.iter().map(|(n, &s)| (&**n, s)).collect();
     names.sort();
     let mut e = Emitter { sym_of: vec![0; names.len()], ..Emitter::default() };
-    e.names(&r)?;
+    e.names(&r, sym_names)?;
     for (i, &(_, s)) in names.iter().enumerate() {
         e.sym_of[s as usize] = index(i)?;
     }
-    let syms = names.iter().map(|(n, _)| e.str(n)).collect::<Result<Vec<_>, _>>()?;
+    let syms = if sym_names { names.iter().map(|(n, _)| e.str(n)).collect::<Result<Vec<_>, _>>()? } else { Vec::new() };
+    let sym = |name: &str| names.iter().position(|(n, _)| *n == name).map_or(Ok(rt::NONE), index);
+    let (request_id, error) = (sym("RequestId")?, sym("Error")?);
     let mut profiles: Vec<(&Box<str>, &Profile)> = r.profiles.iter().collect();
     profiles.sort_by_key(|(n, _)| *n);
     let mut out_profiles = String::new();
@@ -584,7 +588,7 @@ pub fn emit(text: &str) -> Result<String, String> {
     }
     let tys: Vec<String> = e.tys.iter().map(|t| format!("Ty::{t:?}")).collect();
     Ok(format!(
-        "Rules {{\ntys: &[{}],\nbasics: &{:?},\nexts: &{:?},\nprops: &{:?},\ntags: &{:?},\nvariants: &{:?},\nruns: &{:?},\nnums: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\ntext: {:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
+        "Rules {{\ntys: &[{}],\nbasics: &{:?},\nexts: &{:?},\nprops: &{:?},\ntags: &{:?},\nvariants: &{:?},\nruns: &{:?},\nnums: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\nrequest_id: {request_id},\nerror: {error},\ntext: {:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
         tys.join(", "),
         e.basics,
         e.exts,
@@ -639,8 +643,8 @@ fn intern<T: Clone + std::fmt::Debug>(seen: &mut HashMap<String, u16>, table: &m
 impl Emitter {
     /// Lays out every name of the rules, sorted (neighbours share prefixes, which gzip
     /// likes), each after its length byte.
-    fn names(&mut self, r: &Rules) -> Result<(), String> {
-        let mut all: Vec<&str> = r.syms.keys().map(|n| &**n).collect();
+    fn names(&mut self, r: &Rules, sym_names: bool) -> Result<(), String> {
+        let mut all: Vec<&str> = if sym_names { r.syms.keys().map(|n| &**n).collect() } else { Vec::new() };
         for t in &r.tys {
             match t {
                 Ty::Basic(b) => {

@@ -146,8 +146,12 @@ pub struct Rules {
     pub nums: &'static [f64],
     /// Inclusive bounds; ±`f64::MAX` where there is none.
     pub ranges: &'static [(f64, f64)],
-    /// Symbol names sorted, so a symbol is its position here.
+    /// Symbol names sorted, so a symbol is its position here (empty in the WebAssembly
+    /// build, which has no use for them).
     pub syms: &'static [Str],
+    /// The symbols of the envelope's definitions (`NONE` if undefined).
+    pub request_id: u16,
+    pub error: u16,
     /// All names, each after its length byte, in name order.
     pub text: &'static str,
     pub profiles: &'static [Profile],
