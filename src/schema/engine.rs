@@ -4,7 +4,7 @@
 //! to describe it, so valid messages cost no allocation beyond the path stack.
 
 use super::rules::{
-    Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
+    cmp_names, Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
     T_OBJ, T_STR,
 };
 use super::tape::{Kind, Tape};
@@ -288,7 +288,7 @@ impl<'a> Walker<'a> {
             return self.error(codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
         let value = tape.str(&tape.nodes[v]);
-        match variants.binary_search_by(|&(k, _)| rules.name(k).cmp(value.as_bytes())) {
+        match variants.binary_search_by(|&(k, _)| cmp_names(rules.name(k), value.as_bytes())) {
             Ok(i) => self.check(variants[i].1, n),
             Err(_) if other != NONE => self.check(other, n),
             Err(_) => {
@@ -392,7 +392,7 @@ impl<'a> Walker<'a> {
         for (k, v) in tape.members(n) {
             let hit = {
                 let key = tape.str(&tape.nodes[k]);
-                props.binary_search_by(|p| rules.name(p.name & !REQUIRED).cmp(key.as_bytes())).ok()
+                props.binary_search_by(|p| cmp_names(rules.name(p.name & !REQUIRED), key.as_bytes())).ok()
             };
             match hit {
                 Some(i) => self.found[base + i] = k as u32,

@@ -213,16 +213,26 @@ impl Rules {
 
     /// The symbol of a definition name.
     pub fn sym(&self, name: &str) -> Option<u16> {
-        self.syms.binary_search_by(|&s| self.name(s).cmp(name.as_bytes())).ok().map(|i| i as u16)
+        self.syms.binary_search_by(|&s| cmp_names(self.name(s), name.as_bytes())).ok().map(|i| i as u16)
     }
 
     /// The rules of `method` in profile `p` (empty when it has none).
     pub fn methods(&self, p: &Profile, method: &str) -> &'static [Method] {
         let m = p.methods;
         let method = method.as_bytes();
-        let lo = m.partition_point(|r| self.name(r.name) < method);
-        let hi = lo + m[lo..].partition_point(|r| self.name(r.name) == method);
+        let lo = m.partition_point(|r| cmp_names(self.name(r.name), method).is_lt());
+        let hi = lo + m[lo..].partition_point(|r| cmp_names(self.name(r.name), method).is_eq());
         &m[lo..hi]
+    }
+}
+
+/// Byte order of two names, settled by the first bytes where they differ there (most
+/// comparisons of a lookup) without a `memcmp` call.
+#[inline(always)]
+pub fn cmp_names(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
     }
 }
 
