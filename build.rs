@@ -1,16 +1,32 @@
-//! The validation rules ship without their comments: `src/schema/rules/*.rules` stay the
-//! readable source; the copies in OUT_DIR keep every line (so "rules line N" still points
-//! into the source) but drop comment text and indentation.
+//! Compiles the validation rules: `src/schema/rules/*.rules` stay the readable source;
+//! `src/schema/compile.rs` parses them here and writes each as the Rust tables of
+//! `src/schema/rules.rs` (OUT_DIR/acp.rs, mcp.rs), so the library carries no rules parser.
+//! A rules error fails the build with its line number.
+
+#[allow(dead_code)]
+#[path = "src/schema/compile.rs"]
+mod compile;
+#[allow(dead_code)]
+#[path = "src/schema/pattern.rs"]
+mod pattern;
+#[allow(dead_code)]
+#[path = "src/schema/rules.rs"]
+mod rules;
 
 use std::{env, fs, path::Path};
 
 fn main() {
     let out = env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    for name in ["acp.rules", "mcp.rules"] {
-        let src = Path::new("src/schema/rules").join(name);
+    for file in ["compile.rs", "pattern.rs", "rules.rs"] {
+        println!("cargo:rerun-if-changed=src/schema/{file}");
+    }
+    // The definitions' names serve only `validate_definition`, which the module lacks.
+    let wasm = env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    for name in ["acp", "mcp"] {
+        let src = Path::new("src/schema/rules").join(format!("{name}.rules"));
         println!("cargo:rerun-if-changed={}", src.display());
         let text = fs::read_to_string(&src).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
-        let lines: Vec<&str> = text.lines().map(str::trim).map(|l| if l.starts_with('#') { "" } else { l }).collect();
-        fs::write(Path::new(&out).join(name), lines.join("\n")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let tables = compile::emit(&text, !wasm).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
+        fs::write(Path::new(&out).join(format!("{name}.rs")), tables).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }

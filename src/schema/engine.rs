@@ -3,7 +3,10 @@
 //! describing, failures); only the branch that explains a failure best is walked again
 //! to describe it, so valid messages cost no allocation beyond the path stack.
 
-use super::rules::{Basic, Format, Lit, Profile, Rules, Ty, TyId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR, UNDEFINED};
+use super::rules::{
+    cmp_names, Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
+    T_OBJ, T_STR,
+};
 use super::tape::{Kind, Tape};
 use super::{codes, Issue, Severity};
 
@@ -29,10 +32,11 @@ pub struct Walker<'a> {
     qerrors: usize,
     qwarnings: usize,
     /// Scratch for matching members to declared properties.
-    found: Vec<u32>,
+    pub found: Vec<u32>,
 }
 
-const NONE: u32 = u32::MAX;
+/// No member found.
+const ABSENT: u32 = u32::MAX;
 
 impl<'a> Walker<'a> {
     pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>) -> Self {
@@ -133,18 +137,21 @@ impl<'a> Walker<'a> {
         if depth > 16 {
             return ALL;
         }
-        let m = match &self.rules.tys[t as usize] {
-            Ty::Basic(b) if b.mask != 0 => b.mask | if b.mask & T_NUM != 0 { T_INT } else { 0 },
-            Ty::Const(l) => lit_bits(l),
-            Ty::Enum(ls) => ls.iter().fold(0, |m, l| m | lit_bits(l)),
-            Ty::Tag { .. } => T_OBJ,
-            Ty::Ref(s) => match self.prof.defs.get(*s as usize) {
-                Some(&d) if d != UNDEFINED => self.admits(d, depth + 1),
-                _ => ALL,
+        let r = self.rules;
+        let m = match r.ty(t) {
+            Ty::Basic(b) => {
+                let mask = r.basics[b as usize].mask;
+                mask | if mask & T_NUM != 0 { T_INT } else { 0 }
+            }
+            Ty::Lits(l) => r.run(l).iter().fold(0, |m, &c| m | lit_bits(r.lit(c))),
+            Ty::Tag(..) => T_OBJ,
+            Ty::Ref(s) => match self.prof.def(s) {
+                Some(d) => self.admits(d, depth + 1),
+                None => ALL,
             },
-            Ty::All(v) => v.iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
-            Ty::AnyOf(v) | Ty::OneOf(v) => v.iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
-            Ty::Tolerate(a, b) => self.admits(*a, depth + 1) | self.admits(*b, depth + 1),
+            Ty::All(v) => r.run(v).iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
+            Ty::AnyOf(v) | Ty::OneOf(v) | Ty::Tolerate(v) => r.run(v).iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
+            Ty::Older(v) => r.run(v).get(1).map_or(ALL, |&x| self.admits(x, depth + 1)),
             _ => ALL,
         };
         if m == 0 {
@@ -156,44 +163,49 @@ impl<'a> Walker<'a> {
 
     pub fn check(&mut self, t: TyId, n: usize) -> bool {
         let rules = self.rules;
-        match &rules.tys[t as usize] {
+        match rules.ty(t) {
             Ty::Any => true,
-            Ty::Ref(s) => match self.prof.defs.get(*s as usize) {
-                Some(&d) if d != UNDEFINED => self.check(d, n),
-                _ => true,
+            Ty::Ref(s) => match self.prof.def(s) {
+                Some(d) => self.check(d, n),
+                None => true,
             },
-            Ty::Basic(b) => self.basic(b, n),
-            Ty::Const(l) => self.literal(std::slice::from_ref(l), n),
-            Ty::Enum(ls) => self.literal(ls, n),
+            Ty::Basic(b) => self.basic(&rules.basics[b as usize], n),
+            Ty::Lits(l) => self.literal(rules.run(l), n),
             Ty::All(v) => {
                 // Every part is walked, so all of their issues are told.
                 let mut ok = true;
-                for &x in v {
+                for &x in rules.run(v) {
                     ok &= self.check(x, n);
                 }
                 ok
             }
-            Ty::AnyOf(v) => self.any_of(v, n, false),
-            Ty::OneOf(v) => self.any_of(v, n, true),
+            Ty::AnyOf(v) => self.any_of(rules.run(v), n, false),
+            Ty::OneOf(v) => self.any_of(rules.run(v), n, true),
+            Ty::Older(v) => rules.run(v).get(1).is_none_or(|&x| self.check(x, n)),
             Ty::Not(x) => {
-                let (ok, _, _) = self.trial(*x, n);
+                let (ok, _, _) = self.trial(x, n);
                 !ok || self.error(codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
             }
-            Ty::Tag { key, variants, other } => self.tag(key, variants, *other, n),
-            Ty::Tolerate(a, b) => {
-                let (ok, _, w) = self.trial(*a, n);
+            Ty::Tag(i) => {
+                let Some(tag) = rules.tags.get(i as usize) else { return true };
+                let variants = rules.variants.get(tag.at as usize..tag.at as usize + tag.n as usize).unwrap_or(&[]);
+                self.tag(tag.key, variants, tag.other, n)
+            }
+            Ty::Tolerate(v) => {
+                let &[a, b] = rules.run(v) else { return true };
+                let (ok, _, w) = self.trial(a, n);
                 if ok {
-                    return self.accept(*a, n, w);
+                    return self.accept(a, n, w);
                 }
-                let (ok, _, w) = self.trial(*b, n);
+                let (ok, _, w) = self.trial(b, n);
                 if ok {
-                    self.accept(*b, n, w);
+                    self.accept(b, n, w);
                     self.report(Severity::Warning, codes::TOLERATED, None, || {
                         "does not match the schema but is a shape real peers send; tolerated".into()
                     });
                     return true;
                 }
-                self.check(*a, n)
+                self.check(a, n)
             }
         }
     }
@@ -240,57 +252,71 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn literal(&mut self, lits: &[Lit], n: usize) -> bool {
-        let tape = self.tape;
+    fn literal(&mut self, lits: &'static [u16], n: usize) -> bool {
+        let (tape, rules) = (self.tape, self.rules);
         let node = &tape.nodes[n];
-        let hit = lits.iter().any(|l| match (l, node.kind) {
-            (Lit::Str(s), Kind::Str) => {
-                if node.flag {
-                    *tape.str(node) == **s
-                } else {
-                    tape.raw(node) == &**s
-                }
-            }
-            (Lit::Num(x), Kind::Num) => tape.num(node) == *x,
-            (Lit::Bool(b), Kind::Bool) => node.flag == *b,
+        let hit = lits.iter().any(|&c| match (rules.lit(c), node.kind) {
+            (Lit::Str(s), Kind::Str) => tape.str(node).as_bytes() == s,
+            (Lit::Num(x), Kind::Num) => tape.num(node) == x,
+            (Lit::Bool(b), Kind::Bool) => node.flag == b,
             _ => false,
         });
         if hit {
             return true;
         }
-        let bits = lits.iter().fold(0, |m, l| m | lit_bits(l));
+        let bits = lits.iter().fold(0, |m, &c| m | lit_bits(rules.lit(c)));
         if bits & self.bits(n) == 0 {
             let found = self.kind_name(n);
             return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
         }
         let got = tape.raw(node);
-        self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(lits)))
+        self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
     }
 
-    fn tag(&mut self, key: &'static str, variants: &'static [(Box<str>, TyId)], other: Option<TyId>, n: usize) -> bool {
-        let tape = self.tape;
+    fn tag(&mut self, key: Str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
+        let (tape, rules) = (self.tape, self.rules);
         if tape.nodes[n].kind != Kind::Obj {
             let found = self.kind_name(n);
             return self.error(codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
         }
-        let Some(v) = tape.get(n, key) else {
+        let Some(v) = tape.get(n, rules.name(key)) else {
+            let key = rules.str(key);
             return self.error(codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
         };
         if tape.nodes[v].kind != Kind::Str {
             let found = self.kind_name(v);
-            return self.error(codes::WRONG_TYPE, Some(key), || format!("expected a string, found {found}"));
+            return self.error(codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
         let value = tape.str(&tape.nodes[v]);
-        match variants.binary_search_by(|(k, _)| (**k).cmp(&*value)) {
+        match variants.binary_search_by(|&(k, _)| cmp_names(rules.name(k), value.as_bytes())) {
             Ok(i) => self.check(variants[i].1, n),
-            Err(_) => match other {
-                Some(o) => self.check(o, n),
-                None => self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
-                    let names: Vec<&str> = variants.iter().map(|(k, _)| &**k).collect();
+            Err(_) if other != NONE => self.check(other, n),
+            Err(_) => {
+                let key = rules.str(key);
+                self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
+                    let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();
                     format!("unknown `{key}` \"{value}\"; expected one of {}", names.join(", "))
-                }),
-            },
+                })
+            }
         }
+    }
+
+    /// The bounds of `b` on values of `kind`: as the rules read `(lo..hi)`, the item count
+    /// of an array type, the length of a string type, the value of any other.
+    fn bounds(&self, b: &Basic, kind: Kind) -> Option<(f64, f64)> {
+        let only = |t: u8| b.mask & t != 0 && b.mask & !(t | T_NULL) == 0;
+        let on = if only(T_ARR) {
+            Kind::Arr
+        } else if only(T_STR) {
+            Kind::Str
+        } else {
+            Kind::Num
+        };
+        let range = self.rules.ext(b)?.range;
+        if range == NONE || on != kind {
+            return None;
+        }
+        self.rules.ranges.get(range as usize).copied()
     }
 
     fn basic(&mut self, b: &'static Basic, n: usize) -> bool {
@@ -303,30 +329,29 @@ impl<'a> Walker<'a> {
         match node.kind {
             Kind::Num => {
                 let x = tape.num(&node);
-                if b.min.is_some_and(|m| x < m) || b.max.is_some_and(|m| x > m) {
-                    return self.error(codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(b.min, b.max)));
+                match self.bounds(b, Kind::Num) {
+                    Some(r) if x < r.0 || x > r.1 => self.error(codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(r))),
+                    _ => true,
                 }
-                true
             }
             Kind::Str => self.string(b, n),
             Kind::Arr => {
                 let count = node.start;
-                if b.count.0.is_some_and(|m| count < m) || b.count.1.is_some_and(|m| count > m) {
-                    return self.error(codes::OUT_OF_RANGE, None, || {
-                        let r = range(b.count.0.map(f64::from), b.count.1.map(f64::from));
-                        format!("{count} items, expected {r}")
-                    });
+                if let Some(r) = self.bounds(b, Kind::Arr).filter(|r| f64::from(count) < r.0 || f64::from(count) > r.1) {
+                    return self.error(codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
                 }
-                let Some(items) = b.items else { return true };
+                if b.sub == NONE {
+                    return true;
+                }
                 let mut ok = true;
                 for (i, v) in tape.items(n).enumerate() {
                     self.path.push(Seg::Index(i as u32));
-                    ok &= self.check(items, v);
+                    ok &= self.check(b.sub, v);
                     self.path.pop();
                 }
                 ok
             }
-            Kind::Obj if !b.props.is_empty() || b.rest.is_some() => self.object(b, n),
+            Kind::Obj if b.nprops > 0 || b.sub != NONE => self.object(b, n),
             _ => true,
         }
     }
@@ -334,23 +359,22 @@ impl<'a> Walker<'a> {
     fn string(&mut self, b: &'static Basic, n: usize) -> bool {
         let tape = self.tape;
         let node = &tape.nodes[n];
-        if b.len.0.is_some() || b.len.1.is_some() {
+        if let Some(r) = self.bounds(b, Kind::Str) {
             let len = tape.str(node).chars().count() as u32;
-            if b.len.0.is_some_and(|m| len < m) || b.len.1.is_some_and(|m| len > m) {
-                let r = range(b.len.0.map(f64::from), b.len.1.map(f64::from));
-                return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {r}"));
+            if f64::from(len) < r.0 || f64::from(len) > r.1 {
+                return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
             }
         }
-        match b.format {
-            Some(Format::Uri) if !is_uri(&tape.str(node)) => {
-                return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into())
-            }
-            Some(Format::DateTime) if !is_date_time(&tape.str(node)) => {
+        let Some(ext) = self.rules.ext(b) else { return true };
+        match ext.format {
+            F_URI if !is_uri(&tape.str(node)) => return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
+            F_DATE_TIME if !is_date_time(&tape.str(node)) => {
                 return self.error(codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
             }
             _ => {}
         }
-        if let Some(p) = &b.pattern {
+        if ext.pattern != NONE {
+            let p = self.rules.str(ext.pattern);
             if !super::pattern::matches(p, &tape.str(node)) {
                 return self.error(codes::PATTERN, None, || format!("does not match the pattern {p}"));
             }
@@ -360,34 +384,40 @@ impl<'a> Walker<'a> {
 
     fn object(&mut self, b: &'static Basic, n: usize) -> bool {
         let tape = self.tape;
-        let props = &b.props;
+        let rules = self.rules;
+        let props = rules.props(b);
         let base = self.found.len();
-        self.found.resize(base + props.len(), NONE);
+        self.found.resize(base + props.len(), ABSENT);
         let mut ok = true;
         for (k, v) in tape.members(n) {
             let hit = {
                 let key = tape.str(&tape.nodes[k]);
-                props.binary_search_by(|p| (*p.name).cmp(&*key)).ok()
+                props.binary_search_by(|p| cmp_names(rules.name(p.name & !REQUIRED), key.as_bytes())).ok()
             };
-            match (hit, b.rest) {
-                (Some(i), _) => self.found[base + i] = k as u32,
-                (None, Some(rest)) => {
+            match hit {
+                Some(i) => self.found[base + i] = k as u32,
+                None if b.sub != NONE => {
                     self.path.push(Seg::Key(k as u32));
-                    ok &= self.check(rest, v);
+                    ok &= self.check(b.sub, v);
                     self.path.pop();
                 }
-                (None, None) => {}
+                None => {}
             }
         }
+        // A tolerated older name of a member is typed `Older[name, T]`.
+        let older = |p: &Prop| match rules.ty(p.ty) {
+            Ty::Older(v) => rules.run(v).first().copied(),
+            _ => None,
+        };
+        let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found[base + j] != ABSENT);
         for (i, p) in props.iter().enumerate() {
             let k = self.found[base + i];
-            if k == NONE {
-                if p.required {
-                    let by_alias = props.iter().enumerate().any(|(j, q)| {
-                        q.alias_of.as_deref() == Some(&*p.name) && self.found[base + j] != NONE
-                    });
+            let name = || rules.str(p.name & !REQUIRED);
+            if k == ABSENT {
+                if p.name & REQUIRED != 0 {
+                    let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found[base + j] != ABSENT);
                     if !by_alias {
-                        let name: &'static str = &p.name;
+                        let name = name();
                         ok = self.error(codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
                     }
                 }
@@ -396,11 +426,8 @@ impl<'a> Walker<'a> {
             self.path.push(Seg::Key(k));
             // The older name alone is a tolerated deviation; beside the current name it is an
             // extra member for older peers, which the schema allows.
-            let target_present = p.alias_of.as_deref().is_some_and(|t| {
-                props.iter().enumerate().any(|(j, q)| &*q.name == t && self.found[base + j] != NONE)
-            });
-            if let Some(target) = p.alias_of.as_ref().filter(|_| !target_present) {
-                let name: &'static str = &p.name;
+            if let Some(target) = older(p).filter(|&t| !present(self, t)) {
+                let (name, target) = (name(), rules.str(target));
                 self.report(Severity::Warning, codes::TOLERATED, None, || {
                     format!("`{name}` is the older name of `{target}`; tolerated")
                 });
@@ -413,7 +440,7 @@ impl<'a> Walker<'a> {
     }
 }
 
-fn lit_bits(l: &Lit) -> u8 {
+fn lit_bits(l: Lit) -> u8 {
     match l {
         Lit::Str(_) => T_STR,
         Lit::Num(x) if x.fract() == 0.0 => T_INT | T_NUM,
@@ -453,13 +480,13 @@ fn quote(kind: Kind, raw: &str) -> String {
     }
 }
 
-fn list(lits: &[Lit]) -> String {
+fn list(rules: &Rules, lits: &[u16]) -> String {
     let shown: Vec<String> = lits
         .iter()
         .take(12)
-        .map(|l| match l {
-            Lit::Str(s) => format!("\"{s}\""),
-            Lit::Num(x) => plain(*x),
+        .map(|&c| match rules.lit(c) {
+            Lit::Str(s) => format!("\"{}\"", String::from_utf8_lossy(s)),
+            Lit::Num(x) => plain(x),
             Lit::Bool(b) => b.to_string(),
         })
         .collect();
@@ -467,8 +494,9 @@ fn list(lits: &[Lit]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-fn range(lo: Option<f64>, hi: Option<f64>) -> String {
-    match (lo, hi) {
+fn range((lo, hi): (f64, f64)) -> String {
+    let bound = |x: f64| Some(x).filter(|x| x.abs() != f64::MAX);
+    match (bound(lo), bound(hi)) {
         (Some(l), Some(h)) => format!("{}..={}", plain(l), plain(h)),
         (Some(l), None) => format!(">= {}", plain(l)),
         (None, Some(h)) => format!("<= {}", plain(h)),

@@ -1,7 +1,8 @@
 //! Message validation, method-aware and version-aware.
 //!
 //! What a message may hold is written in `rules/acp.rules` and `rules/mcp.rules` (a compact
-//! description of every message type of every version, read once), and checked by a small
+//! description of every message type of every version), compiled into tables at build time
+//! (`compile.rs`, run by build.rs, emits `rules.rs` values), and checked by a small
 //! interpreter (`engine`) over a flat parse of the text (`tape`). See docs/validation.md.
 
 mod engine;
@@ -11,10 +12,10 @@ mod tape;
 
 use crate::jsonrpc::{Message, Response};
 use engine::{Seg, Walker};
-use rules::{Dir, MethodRule, Profile, Rules};
+use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
-use std::sync::OnceLock;
+use std::cell::Cell;
 use tape::{Kind, Tape, TapeError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -124,7 +125,8 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
         return one(codes::TOO_LARGE, "", format!("the message is {} bytes; the limit is {}", text.len(), limits.max_bytes));
     }
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    let tape = match Tape::parse(text, depth) {
+    let mut scratch = SCRATCH.with(Cell::take);
+    let tape = match Tape::parse_in(text, depth, std::mem::take(&mut scratch.nodes)) {
         Ok(t) => t,
         Err(TapeError::TooDeep { offset }) => {
             return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels (at byte {offset})"))
@@ -136,7 +138,26 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
     let Some(chain) = profiles(ctx.protocol, ctx.version) else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
     };
-    Report::of(check_tape(&tape, &chain, ctx))
+    let report = Report::of(check_tape(&tape, chain, ctx, &mut scratch));
+    // Buffers grown by a huge message are not kept.
+    if tape.nodes.capacity() <= 1 << 16 {
+        scratch.nodes = tape.nodes;
+        SCRATCH.with(|c| c.set(scratch));
+    }
+    report
+}
+
+/// Buffers kept from one message to the next, so that validating costs no allocation
+/// once they have grown (but for the issues of an invalid message).
+#[derive(Default)]
+struct Scratch {
+    nodes: Vec<tape::Node>,
+    path: Vec<Seg>,
+    found: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
 /// Validates one message given as a JSON value.
@@ -150,7 +171,9 @@ pub fn validate_value(value: &Value, ctx: &Context, limits: &Limits) -> Report {
 }
 
 /// Validates a value against one named definition of a version's rules (`"ContentBlock"`,
-/// `"McpServer"`, `"ServerCapabilities"`, …): for parts of messages.
+/// `"McpServer"`, `"ServerCapabilities"`, …): for parts of messages. Not in the
+/// WebAssembly build, which leaves the definitions' names out of its rules.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, name: &str, limits: &Limits) -> Report {
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
     if nesting(value) > depth {
@@ -164,9 +187,7 @@ pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, nam
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {protocol:?} version {version:?}"));
     };
     let r = rules(protocol);
-    let def = r.syms.get(name).and_then(|&s| chain.iter().find_map(|p| {
-        p.defs.get(s as usize).filter(|&&t| t != rules::UNDEFINED).map(|&t| (*p, t))
-    }));
+    let def = r.sym(name).and_then(|s| chain.iter().find_map(|p| p.def(s).map(|t| (p, t))));
     let Some((prof, ty)) = def else {
         return one(codes::UNKNOWN_METHOD, "", format!("no definition `{name}` in {protocol:?} version {version}"));
     };
@@ -235,29 +256,44 @@ fn nesting(v: &Value) -> usize {
     max
 }
 
-static ACP: OnceLock<Rules> = OnceLock::new();
-static MCP: OnceLock<Rules> = OnceLock::new();
+static ACP: Rules = {
+    use rules::*;
+    include!(concat!(env!("OUT_DIR"), "/acp.rs"))
+};
+static MCP: Rules = {
+    use rules::*;
+    include!(concat!(env!("OUT_DIR"), "/mcp.rs"))
+};
 
 fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
-        Protocol::Acp => ACP.get_or_init(|| Rules::parse(include_str!(concat!(env!("OUT_DIR"), "/acp.rules"))).unwrap_or_default()),
-        Protocol::Mcp => MCP.get_or_init(|| Rules::parse(include_str!(concat!(env!("OUT_DIR"), "/mcp.rules"))).unwrap_or_default()),
+        Protocol::Acp => &ACP,
+        Protocol::Mcp => &MCP,
     }
 }
 
 /// The profiles that make up a version, newest first: a method is looked up in each in
 /// turn (ACP: the newest published schema, then the repository snapshot for the unstable
 /// methods the newest dropped).
-fn profiles(protocol: Protocol, version: &str) -> Option<Vec<&'static Profile>> {
-    let names: &[&str] = match (protocol, version) {
-        (Protocol::Acp, "1") => &["1", "1r"],
-        (Protocol::Acp, "2") => &["2", "2r"],
-        (Protocol::Mcp, "draft") => &["2026-07-28"],
-        (Protocol::Mcp, v) => return rules(protocol).profiles.get(v).map(|p| vec![p]),
-        _ => return None,
+#[derive(Clone, Copy)]
+struct Chain(&'static Profile, Option<&'static Profile>);
+
+impl Chain {
+    fn iter(self) -> impl Iterator<Item = &'static Profile> {
+        std::iter::once(self.0).chain(self.1)
+    }
+}
+
+fn profiles(protocol: Protocol, version: &str) -> Option<Chain> {
+    let (first, then) = match (protocol, version) {
+        (Protocol::Acp, "1") => ("1", Some("1r")),
+        (Protocol::Acp, "2") => ("2", Some("2r")),
+        (Protocol::Acp, _) => return None,
+        (Protocol::Mcp, "draft") => ("2026-07-28", None),
+        (Protocol::Mcp, v) => (v, None),
     };
     let r = rules(protocol);
-    names.iter().map(|n| r.profiles.get(*n)).collect()
+    Some(Chain(r.profile(first)?, then.and_then(|n| r.profile(n))))
 }
 
 /// The protocol versions there are rules for.
@@ -268,9 +304,11 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
     }
 }
 
-fn check_tape(tape: &Tape, chain: &[&'static Profile], ctx: &Context) -> Vec<Issue> {
+fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, scratch: &mut Scratch) -> Vec<Issue> {
     let batch_ok = ctx.protocol == Protocol::Mcp && ctx.version == "2025-03-26";
-    let mut w = Walker::new(rules(ctx.protocol), chain[0], tape);
+    let mut w = Walker::new(rules(ctx.protocol), chain.0, tape);
+    w.path = std::mem::take(&mut scratch.path);
+    w.found = std::mem::take(&mut scratch.found);
     match tape.nodes[0].kind {
         Kind::Arr if batch_ok && tape.nodes[0].start > 0 => {
             for (i, n) in tape.items(0).enumerate() {
@@ -285,6 +323,9 @@ fn check_tape(tape: &Tape, chain: &[&'static Profile], ctx: &Context) -> Vec<Iss
         }
         _ => check_message(&mut w, chain, ctx, 0),
     }
+    (scratch.path, scratch.found) = (std::mem::take(&mut w.path), std::mem::take(&mut w.found));
+    scratch.path.clear();
+    scratch.found.clear();
     w.issues
 }
 
@@ -293,30 +334,42 @@ fn envelope(w: &mut Walker, at: Option<&'static str>, why: &'static str) {
 }
 
 /// One JSON-RPC message: the envelope, then the method's params, result or error.
-fn check_message(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, n: usize) {
+fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     let tape = w.tape;
     if tape.nodes[n].kind != Kind::Obj {
         return envelope(w, None, "a message must be a JSON object");
     }
-    let get = |k| tape.get(n, k);
-    match get("jsonrpc") {
+    // The envelope's members in one pass (the last of duplicates counts).
+    let (mut jsonrpc, mut id, mut method, mut params, mut result, mut error) = (None, None, None, None, None, None);
+    for (k, v) in tape.members(n) {
+        let slot = match &*tape.str(&tape.nodes[k]) {
+            "jsonrpc" => &mut jsonrpc,
+            "id" => &mut id,
+            "method" => &mut method,
+            "params" => &mut params,
+            "result" => &mut result,
+            "error" => &mut error,
+            _ => continue,
+        };
+        *slot = Some(v);
+    }
+    match jsonrpc {
         Some(v) if tape.nodes[v].kind == Kind::Str && tape.str(&tape.nodes[v]) == "2.0" => {}
         Some(_) => envelope(w, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
         None => envelope(w, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
     }
-    let (id, result, error) = (get("id"), get("result"), get("error"));
-    let Some(method) = get("method") else {
+    let Some(method) = method else {
         let Some(id) = id else {
             return envelope(w, None, "neither a request (no \"method\") nor a response (no \"id\")");
         };
         // JSON-RPC: an error answering an unreadable request carries a null id.
         if !(error.is_some() && tape.nodes[id].kind == Kind::Null) {
-            check_def(w, "RequestId", "id", id);
+            check_def(w, w.rules.request_id, "id", id);
         }
         return match (result, error) {
             (Some(_), Some(_)) => envelope(w, None, "a response must not carry both \"result\" and \"error\""),
             (None, None) => envelope(w, None, "a response needs \"result\" or \"error\""),
-            (None, Some(e)) => check_def(w, "Error", "error", e),
+            (None, Some(e)) => check_def(w, w.rules.error, "error", e),
             (Some(r), None) => check_result(w, chain, ctx, r),
         };
     };
@@ -327,9 +380,8 @@ fn check_message(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, n: u
         return envelope(w, None, "a request or notification must not carry \"result\" or \"error\"");
     }
     if let Some(id) = id {
-        check_def(w, "RequestId", "id", id);
+        check_def(w, w.rules.request_id, "id", id);
     }
-    let params = get("params");
     if let Some(p) = params {
         if !matches!(tape.nodes[p].kind, Kind::Obj | Kind::Arr) {
             return envelope(w, Some("params"), "\"params\" must be an object or an array");
@@ -341,17 +393,20 @@ fn check_message(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, n: u
     }
     let Some((prof, rule)) = find(w, chain, &name, Some(id.is_some()), ctx.direction, false) else { return };
     w.prof = prof;
-    let Some(ty) = rule.params else { return };
+    let ty = rule.params;
+    if ty == NONE {
+        return;
+    }
     match params {
         Some(p) => {
             w.path.push(Seg::Name("params"));
             w.check(ty, p);
             w.path.pop();
         }
-        None if rule.params_optional => {}
+        None if rule.flags & rules::PARAMS_OPTIONAL != 0 => {}
         None => {
             let empty = Tape::parse("{}", 1);
-            let fine = rule.params_empty_ok && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t).check(ty, 0));
+            let fine = rule.flags & rules::PARAMS_EMPTY_OK != 0 && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t).check(ty, 0));
             if !fine {
                 w.report(Severity::Error, codes::MISSING_REQUIRED, Some("params"), || "`params` is required".into());
             }
@@ -359,25 +414,23 @@ fn check_message(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, n: u
     }
 }
 
-fn check_result(w: &mut Walker, chain: &[&'static Profile], ctx: &Context, r: usize) {
+fn check_result(w: &mut Walker, chain: Chain, ctx: &Context, r: usize) {
     let Some(method) = ctx.in_reply_to else { return };
     if method.starts_with('_') {
         return;
     }
     let Some((prof, rule)) = find(w, chain, method, Some(true), ctx.direction, true) else { return };
     w.prof = prof;
-    if let Some(ty) = rule.result {
+    if rule.result != NONE {
         w.path.push(Seg::Name("result"));
-        w.check(ty, r);
+        w.check(rule.result, r);
         w.path.pop();
     }
 }
 
-/// Checks member `at` of the message against the named definition of the profile.
-fn check_def(w: &mut Walker, def: &str, at: &'static str, n: usize) {
-    let Some(&sym) = w.rules.syms.get(def) else { return };
-    let Some(&ty) = w.prof.defs.get(sym as usize) else { return };
-    if ty != rules::UNDEFINED {
+/// Checks member `at` of the message against definition `sym` of the profile.
+fn check_def(w: &mut Walker, sym: u16, at: &'static str, n: usize) {
+    if let Some(ty) = w.prof.def(sym) {
         w.path.push(Seg::Name(at));
         w.check(ty, n);
         w.path.pop();
@@ -388,45 +441,46 @@ fn check_def(w: &mut Walker, def: &str, at: &'static str, n: usize) {
 /// the kind of message (request or notification) and the direction it travels.
 fn find(
     w: &mut Walker,
-    chain: &[&'static Profile],
+    chain: Chain,
     method: &str,
     request: Option<bool>,
     dir: Direction,
     response: bool,
-) -> Option<(&'static Profile, &'static MethodRule)> {
+) -> Option<(&'static Profile, &'static Method)> {
     let at = if response { None } else { Some("method") };
-    let Some((prof, all)) = chain.iter().find_map(|p| p.methods.get(method).map(|m| (*p, m))) else {
+    let rules = w.rules;
+    let Some((prof, all)) = chain.iter().map(|p| (p, rules.methods(p, method))).find(|(_, m)| !m.is_empty()) else {
         let m = method.to_string();
         w.report(Severity::Error, codes::UNKNOWN_METHOD, at, || format!("`{m}` is not a method of this protocol version"));
         return None;
     };
-    let of_kind: Vec<&MethodRule> = all.iter().filter(|r| request.is_none_or(|q| r.result.is_some() == q)).collect();
-    if of_kind.is_empty() {
+    let of_kind = |r: &&Method| request.is_none_or(|q| (r.result != NONE) == q);
+    let Some(first) = all.iter().find(of_kind) else {
         let m = method.to_string();
         let what = if request == Some(true) { "a notification; it takes no id" } else { "a request; it needs an id" };
         w.report(Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is {what}"));
         return None;
-    }
+    };
     // A response travels against its request.
     let sender = match (dir, response) {
         (d, false) => d,
         (Direction::ClientToServer, true) => Direction::ServerToClient,
         (Direction::ServerToClient, true) => Direction::ClientToServer,
     };
-    let Some(rule) = of_kind.iter().find(|r| match r.dir {
-        Dir::Both => true,
-        Dir::ClientToServer => sender == Direction::ClientToServer,
-        Dir::ServerToClient => sender == Direction::ServerToClient,
+    let Some(rule) = all.iter().filter(of_kind).find(|r| match r.dir {
+        rules::DIR_CLIENT => sender == Direction::ClientToServer,
+        rules::DIR_SERVER => sender == Direction::ServerToClient,
+        _ => true,
     }) else {
         let m = method.to_string();
-        let who = if of_kind[0].dir == Dir::ClientToServer { "the client" } else { "the server (agent)" };
+        let who = if first.dir == rules::DIR_CLIENT { "the client" } else { "the server (agent)" };
         let what = if response { "answered" } else { "sent" };
         w.report(Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is only {what} by {who}"));
         return None;
     };
-    if let Some(warning) = &rule.warning {
-        let text: &str = warning;
+    if rule.warning != NONE {
+        let text = rules.str(rule.warning);
         w.report(Severity::Warning, codes::TOLERATED, at, || text.to_string());
     }
-    Some((prof, *rule))
+    Some((prof, rule))
 }

@@ -1,20 +1,21 @@
-//! The rules language: a compact text description of every message type (see the header
-//! of `rules/acp.rules`), parsed once into an arena of type nodes. Definitions are shared
-//! by the profiles (schema versions) listed in the `@` line above them; a reference is a
-//! symbol resolved through the profile in use, so one shared body can point at each
-//! version's own `ContentBlock`.
+//! The validation rules as compiled tables. `build.rs` reads the readable source,
+//! `rules/*.rules`, with the text parser in `compile.rs` and writes each protocol's rules
+//! as one constant `Rules` of these types (included by `schema/mod.rs`): nothing is parsed
+//! at run time. Types are hash-consed, every reference is a `u16` index into a flat table,
+//! and all names live in one string: small, and laid out for gzip (see docs/validation.md).
+//!
+//! This file is also compiled into the build script (as the emitter's vocabulary), so it
+//! stands alone: no `crate::` or `super::` paths.
 
-use std::collections::HashMap;
+// Generated tables use what the rules hold; not every variant or helper occurs in both uses.
+#![allow(dead_code)]
 
-pub type TyId = u32;
-pub type Sym = u32;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    None,
-    Uri,
-    DateTime,
-}
+/// Index into `Rules::tys`.
+pub type TyId = u16;
+/// A name: its byte offset in `Rules::text`, where a length byte precedes it.
+pub type Str = u16;
+/// No type / no name.
+pub const NONE: u16 = u16::MAX;
 
 /// JSON type bits for `Basic::mask`.
 pub const T_NULL: u8 = 1;
@@ -25,514 +26,219 @@ pub const T_STR: u8 = 16;
 pub const T_ARR: u8 = 32;
 pub const T_OBJ: u8 = 64;
 
-#[derive(Clone, Debug, PartialEq)]
+/// `Ext::format` values (other formats are annotations).
+pub const F_URI: u8 = 1;
+pub const F_DATE_TIME: u8 = 2;
+
+/// `Method::flags`: `params` may be omitted; may be omitted where `{}` would be valid.
+pub const PARAMS_OPTIONAL: u8 = 1;
+pub const PARAMS_EMPTY_OK: u8 = 2;
+
+/// `Method::dir`.
+pub const DIR_CLIENT: u8 = 0;
+pub const DIR_SERVER: u8 = 1;
+pub const DIR_BOTH: u8 = 2;
+
+/// `Prop::name` bit: the member is required.
+pub const REQUIRED: u16 = 0x8000;
+
+/// A literal in a `Ty::Lits` run: a name (`Str`), `LIT_NUM | i` (`Rules::nums[i]`), or
+/// `LIT_BOOL | 0/1`.
+pub const LIT_NUM: u16 = 0x8000;
+pub const LIT_BOOL: u16 = 0xC000;
+
+/// A type. Runs (`u16` lists) are stored length-first in `Rules::runs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Any,
+    /// `Rules::basics[i]`.
+    Basic(u16),
+    /// Any of the literals in this run.
+    Lits(u16),
+    /// Types in this run.
+    All(u16),
+    AnyOf(u16),
+    OneOf(u16),
+    Not(TyId),
+    /// `Rules::tags[i]`.
+    Tag(u16),
+    /// A definition, resolved through the profile in use (`Profile::defs`).
+    Ref(u16),
+    /// Run [A, B]: A; if it fails but B holds, a tolerated deviation (warning).
+    Tolerate(u16),
+    /// Run [name, T]: a member holding T that is a tolerated older name of member `name`.
+    Older(u16),
+}
+
+/// Keyword constraints of one schema, each applying only to values of its own type (as in
+/// JSON Schema); `mask == 0` means any type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Basic {
+    pub mask: u8,
+    /// `Rules::exts[ext - 1]`, or 0 for none.
+    pub ext: u8,
+    /// Declared members, sorted by name: `Rules::props[props..props + nprops]`.
+    pub nprops: u8,
+    pub props: u16,
+    /// The type of undeclared members (objects) or of items (arrays), or `NONE`.
+    pub sub: TyId,
+}
+
+/// The rarer keywords: format, pattern (`Str` or `NONE`), and `Rules::ranges` index or
+/// `NONE` (the item count of an array type, the length of a string type, the value of
+/// any other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ext {
+    pub format: u8,
+    pub pattern: Str,
+    pub range: u16,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Prop {
+    /// `Str`, with `REQUIRED` set for a required member.
+    pub name: u16,
+    pub ty: TyId,
+}
+
+/// Dispatch on the string member `key`: (value, type) pairs sorted by value in
+/// `Rules::variants[at..at + n]`, and the type of any other string value (open unions)
+/// or `NONE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tag {
+    pub key: Str,
+    pub at: u16,
+    pub n: u16,
+    pub other: TyId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Method {
+    pub name: Str,
+    pub dir: u8,
+    pub flags: u8,
+    /// `NONE`: no params member is described (any is accepted).
+    pub params: TyId,
+    /// `NONE`: a notification.
+    pub result: TyId,
+    /// A tolerated name: every use is reported with this warning (or `NONE`).
+    pub warning: Str,
+}
+
+#[derive(Debug)]
+pub struct Profile {
+    pub name: &'static str,
+    /// Definition per symbol (`NONE` where this profile does not define it).
+    pub defs: &'static [TyId],
+    /// Sorted by name; the rules of one name (request, notification, directions) adjacent.
+    pub methods: &'static [Method],
+}
+
+#[derive(Debug)]
+pub struct Rules {
+    pub tys: &'static [Ty],
+    pub basics: &'static [Basic],
+    pub exts: &'static [Ext],
+    pub props: &'static [Prop],
+    pub tags: &'static [Tag],
+    pub variants: &'static [(Str, TyId)],
+    pub runs: &'static [u16],
+    pub nums: &'static [f64],
+    /// Inclusive bounds; ±`f64::MAX` where there is none.
+    pub ranges: &'static [(f64, f64)],
+    /// Symbol names sorted, so a symbol is its position here (empty in the WebAssembly
+    /// build, which has no use for them).
+    pub syms: &'static [Str],
+    /// The symbols of the envelope's definitions (`NONE` if undefined).
+    pub request_id: u16,
+    pub error: u16,
+    /// All names, each after its length byte, in name order.
+    pub text: &'static str,
+    pub profiles: &'static [Profile],
+}
+
+/// A literal, decoded.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Lit {
-    Str(Box<str>),
+    Str(&'static [u8]),
     Num(f64),
     Bool(bool),
 }
 
-#[derive(Clone, Debug)]
-pub struct Prop {
-    pub name: Box<str>,
-    pub ty: TyId,
-    pub required: bool,
-    /// A tolerated older name of the member `alias_of`: accepted with a warning.
-    pub alias_of: Option<Box<str>>,
-}
-
-/// Keyword constraints of one schema, each applying only to values of its own type
-/// (as in JSON Schema); `mask == 0` means any type.
-#[derive(Clone, Debug, Default)]
-pub struct Basic {
-    pub mask: u8,
-    pub min: Option<f64>,
-    pub max: Option<f64>,
-    pub len: (Option<u32>, Option<u32>),
-    pub format: Option<Format>,
-    pub pattern: Option<Box<str>>,
-    /// Declared members, sorted by name.
-    pub props: Vec<Prop>,
-    pub rest: Option<TyId>,
-    pub items: Option<TyId>,
-    pub count: (Option<u32>, Option<u32>),
-}
-
-#[derive(Clone, Debug)]
-pub enum Ty {
-    Any,
-    Basic(Box<Basic>),
-    Const(Lit),
-    /// Any of these literals (an enum).
-    Enum(Vec<Lit>),
-    All(Vec<TyId>),
-    AnyOf(Vec<TyId>),
-    OneOf(Vec<TyId>),
-    Not(TyId),
-    /// An object dispatched on the string member `key`: sorted (value, type) pairs, and the
-    /// type for any other string value (open unions), if allowed.
-    Tag { key: Box<str>, variants: Vec<(Box<str>, TyId)>, other: Option<TyId> },
-    Ref(Sym),
-    /// The first type; if it fails but the second holds, a tolerated deviation (warning).
-    Tolerate(TyId, TyId),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    ClientToServer,
-    ServerToClient,
-    Both,
-}
-
-#[derive(Clone, Debug)]
-pub struct MethodRule {
-    pub dir: Dir,
-    /// `None`: no params member is described (any is accepted).
-    pub params: Option<TyId>,
-    /// `params` may be omitted.
-    pub params_optional: bool,
-    /// `params` may be omitted where `{}` would be valid.
-    pub params_empty_ok: bool,
-    /// `None`: a notification.
-    pub result: Option<TyId>,
-    /// A tolerated name: every use is reported with this warning.
-    pub warning: Option<Box<str>>,
-}
-
-#[derive(Debug, Default)]
-pub struct Profile {
-    /// Definition per symbol (`u32::MAX` when this profile does not define it).
-    pub defs: Vec<TyId>,
-    pub methods: HashMap<Box<str>, Vec<MethodRule>>,
-}
-
-#[derive(Debug, Default)]
-pub struct Rules {
-    pub tys: Vec<Ty>,
-    pub syms: HashMap<Box<str>, Sym>,
-    pub profiles: HashMap<Box<str>, Profile>,
-}
-
-pub const UNDEFINED: TyId = u32::MAX;
-
 impl Rules {
-    pub fn parse(text: &str) -> Result<Rules, String> {
-        let mut r = Rules::default();
-        r.tys.push(Ty::Any); // TyId 0
-        let mut current: Vec<Box<str>> = Vec::new();
-        for (no, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let at = |e: String| format!("rules line {}: {e}", no + 1);
-            if let Some(names) = line.strip_prefix('@') {
-                current = names.split_whitespace().map(Box::from).collect();
-                for p in &current {
-                    r.profiles.entry(p.clone()).or_default();
-                }
-            } else if let Some(dir) = line.chars().next().and_then(dir_of) {
-                let (name, rule) = r.method_line(dir, &line[1..]).map_err(at)?;
-                for p in &current {
-                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
-                    prof.methods.entry(name.clone()).or_default().push(rule.clone());
-                }
-            } else {
-                let (name, body) = line.split_once(" = ").ok_or_else(|| at("expected `Name = type`".into()))?;
-                let ty = r.expr_text(body).map_err(at)?;
-                let sym = r.sym(name.trim());
-                for p in &current {
-                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
-                    if prof.defs.len() <= sym as usize {
-                        prof.defs.resize(sym as usize + 1, UNDEFINED);
-                    }
-                    prof.defs[sym as usize] = ty;
-                }
-            }
-        }
-        Ok(r)
+    /// The bytes of a name: what lookups compare (no char-boundary checks).
+    #[inline(always)]
+    pub fn name(&self, s: Str) -> &'static [u8] {
+        let text = self.text.as_bytes();
+        let at = s as usize + 1;
+        let len = text.get(s as usize).copied().unwrap_or(0) as usize;
+        text.get(at..at + len).unwrap_or(&[])
     }
 
-    pub fn sym(&mut self, name: &str) -> Sym {
-        let n = self.syms.len() as Sym;
-        *self.syms.entry(Box::from(name)).or_insert(n)
+    pub fn str(&self, s: Str) -> &'static str {
+        std::str::from_utf8(self.name(s)).unwrap_or("")
     }
 
-    fn push(&mut self, t: Ty) -> TyId {
-        self.tys.push(t);
-        (self.tys.len() - 1) as TyId
+    #[inline(always)]
+    pub fn ty(&self, t: TyId) -> Ty {
+        self.tys.get(t as usize).copied().unwrap_or(Ty::Any)
     }
 
-    fn expr_text(&mut self, s: &str) -> Result<TyId, String> {
-        let mut p = Cursor { s: s.as_bytes(), i: 0 };
-        let t = self.expr(&mut p)?;
-        p.ws();
-        if p.i != p.s.len() {
-            return Err(format!("unexpected `{}`", &s[p.i..]));
-        }
-        Ok(t)
+    /// The run that starts at `at`.
+    pub fn run(&self, at: u16) -> &'static [u16] {
+        let at = at as usize;
+        let len = self.runs.get(at).copied().unwrap_or(0) as usize;
+        self.runs.get(at + 1..at + 1 + len).unwrap_or(&[])
     }
 
-    /// `> method Params Result ["warning"]`: `?Params` may be omitted, `~Params` where `{}`
-    /// would do, `-` none / notification.
-    fn method_line(&mut self, dir: Dir, rest: &str) -> Result<(Box<str>, MethodRule), String> {
-        let (head, warning) = match rest.find('"') {
-            Some(q) => (&rest[..q], Some(Box::from(rest[q..].trim().trim_matches('"')))),
-            None => (rest, None),
-        };
-        let f: Vec<&str> = head.split_whitespace().collect();
-        let [name, params, result] = f[..] else { return Err("expected `dir method params result`".into()) };
-        let (params_optional, params) = match params.strip_prefix('?') {
-            Some(p) => (true, p),
-            None => (false, params),
-        };
-        let (params_empty_ok, params) = match params.strip_prefix('~') {
-            Some(p) => (true, p),
-            None => (false, params),
-        };
-        let params = if params == "-" { None } else { Some(self.expr_text(params)?) };
-        let result = if result == "-" { None } else { Some(self.expr_text(result)?) };
-        Ok((Box::from(name), MethodRule { dir, params, params_optional, params_empty_ok, result, warning }))
-    }
-
-    // expr := alt ('~' alt)?
-    fn expr(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let a = self.alt(p)?;
-        if p.eat(b'~') {
-            let b = self.alt(p)?;
-            return Ok(self.push(Ty::Tolerate(a, b)));
-        }
-        Ok(a)
-    }
-
-    // alt := one ('|' one)*
-    fn alt(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let mut v = vec![self.oneof(p)?];
-        while p.eat(b'|') {
-            v.push(self.oneof(p)?);
-        }
-        Ok(self.union(v))
-    }
-
-    /// `A|B|…`, simplified where that is exact: literals become an enum, `T|null` joins null
-    /// into T's type mask.
-    fn union(&mut self, v: Vec<TyId>) -> TyId {
-        if v.len() == 1 {
-            return v[0];
-        }
-        if v.iter().all(|&t| matches!(self.tys[t as usize], Ty::Const(_))) {
-            let lits = v.iter().map(|&t| match &self.tys[t as usize] {
-                Ty::Const(l) => l.clone(),
-                _ => Lit::Bool(false),
-            });
-            let lits = lits.collect();
-            return self.push(Ty::Enum(lits));
-        }
-        if v.len() == 2 {
-            let null = |t: &Ty| matches!(t, Ty::Basic(b) if b.mask == T_NULL);
-            for (x, y) in [(v[0], v[1]), (v[1], v[0])] {
-                if null(&self.tys[y as usize]) {
-                    if let Ty::Basic(b) = &self.tys[x as usize] {
-                        if b.mask != 0 {
-                            let mut b = b.clone();
-                            b.mask |= T_NULL;
-                            return self.push(Ty::Basic(b));
-                        }
-                    }
-                }
-            }
-        }
-        self.push(Ty::AnyOf(v))
-    }
-
-    // oneof := all ('^' all)*
-    fn oneof(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let mut v = vec![self.all(p)?];
-        while p.eat(b'^') {
-            v.push(self.all(p)?);
-        }
-        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::OneOf(v)) })
-    }
-
-    // all := not ('&' not)*
-    fn all(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let mut v = vec![self.not(p)?];
-        while p.eat(b'&') {
-            v.push(self.not(p)?);
-        }
-        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::All(v)) })
-    }
-
-    fn not(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        if p.eat(b'!') {
-            let t = self.not(p)?;
-            return Ok(self.push(Ty::Not(t)));
-        }
-        self.atom(p)
-    }
-
-    fn atom(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        p.ws();
-        match p.peek() {
-            Some(b'(') => {
-                p.i += 1;
-                let t = self.expr(p)?;
-                p.expect(b')')?;
-                Ok(t)
-            }
-            Some(b'"') => {
-                let s = p.string()?;
-                Ok(self.push(Ty::Const(Lit::Str(s.into()))))
-            }
-            Some(b'-' | b'0'..=b'9') => {
-                let n = p.number()?;
-                Ok(self.push(Ty::Const(Lit::Num(n))))
-            }
-            Some(b'{') => {
-                let mut b = Basic { mask: T_OBJ, ..Basic::default() };
-                self.object(p, &mut b)?;
-                self.suffixes(p, b)
-            }
-            Some(b'[') => {
-                let mut b = Basic { mask: T_ARR, ..Basic::default() };
-                self.array(p, &mut b)?;
-                self.suffixes(p, b)
-            }
-            _ => {
-                let w = p.word();
-                let mask = match w {
-                    "any" => 0,
-                    "null" => T_NULL,
-                    "bool" => T_BOOL,
-                    "int" => T_INT,
-                    "num" => T_NUM,
-                    "str" => T_STR,
-                    "arr" => T_ARR,
-                    "obj" => T_OBJ,
-                    "true" | "false" => return Ok(self.push(Ty::Const(Lit::Bool(w == "true")))),
-                    "tag" => return self.tag(p),
-                    "" => return Err(format!("expected a type at `{}`", p.rest())),
-                    name => {
-                        let s = self.sym(name);
-                        return Ok(self.push(Ty::Ref(s)));
-                    }
-                };
-                let mut b = Basic { mask, ..Basic::default() };
-                match p.peek() {
-                    Some(b'{') => self.object(p, &mut b)?,
-                    Some(b'[') => self.array(p, &mut b)?,
-                    _ => {}
-                }
-                if w == "any" && b.props.is_empty() && b.rest.is_none() && b.items.is_none() && p.peek() != Some(b'(') {
-                    return Ok(0);
-                }
-                self.suffixes(p, b)
-            }
+    pub fn lit(&self, code: u16) -> Lit {
+        match code & LIT_BOOL {
+            LIT_BOOL => Lit::Bool(code & 1 == 1),
+            LIT_NUM => Lit::Num(self.nums.get((code & !LIT_BOOL) as usize).copied().unwrap_or(f64::NAN)),
+            _ => Lit::Str(self.name(code)),
         }
     }
 
-    /// `(lo..hi)` ranges, `/format`, `%"pattern"` right after a basic type.
-    fn suffixes(&mut self, p: &mut Cursor, mut b: Basic) -> Result<TyId, String> {
-        loop {
-            match p.peek_raw() {
-                Some(b'(') => {
-                    p.i += 1;
-                    let lo = if p.peek() == Some(b'.') { None } else { Some(p.number()?) };
-                    p.expect(b'.')?;
-                    p.expect(b'.')?;
-                    let hi = if p.peek() == Some(b')') { None } else { Some(p.number()?) };
-                    p.expect(b')')?;
-                    let count = |v: Option<f64>| v.map(|v| v as u32);
-                    if b.mask & T_ARR != 0 && b.mask & !(T_ARR | T_NULL) == 0 {
-                        b.count = (count(lo), count(hi));
-                    } else if b.mask & T_STR != 0 && b.mask & !(T_STR | T_NULL) == 0 {
-                        b.len = (count(lo), count(hi));
-                    } else {
-                        b.min = lo;
-                        b.max = hi;
-                    }
-                }
-                Some(b'/') => {
-                    p.i += 1;
-                    b.format = Some(match p.word() {
-                        "uri" => Format::Uri,
-                        "date-time" => Format::DateTime,
-                        _ => Format::None, // annotations only (uri-template, regex, byte, email)
-                    });
-                }
-                Some(b'%') => {
-                    p.i += 1;
-                    let pat = p.string()?;
-                    super::pattern::check_syntax(&pat)?;
-                    b.pattern = Some(pat.into());
-                }
-                _ => return Ok(self.push(Ty::Basic(Box::new(b)))),
-            }
-        }
+    pub fn props(&self, b: &Basic) -> &'static [Prop] {
+        self.props.get(b.props as usize..b.props as usize + b.nprops as usize).unwrap_or(&[])
     }
 
-    fn object(&mut self, p: &mut Cursor, b: &mut Basic) -> Result<(), String> {
-        p.expect(b'{')?;
-        loop {
-            p.ws();
-            if p.eat(b'}') {
-                break;
-            }
-            if p.s[p.i..].starts_with(b"..") {
-                p.i += 2;
-                b.rest = Some(self.expr(p)?);
-                continue;
-            }
-            let name: String = if p.peek() == Some(b'"') { p.string()? } else { p.word_with(true).to_string() };
-            if name.is_empty() {
-                return Err(format!("expected a member name at `{}`", p.rest()));
-            }
-            let alias_of = if p.eat_raw(b'@') { Some(Box::from(p.word())) } else { None };
-            let required = !p.eat_raw(b'?');
-            p.expect(b':')?;
-            let ty = self.expr(p)?;
-            // Kept sorted by name as they come (a stable insertion: few members, no sort code).
-            let at = b.props.partition_point(|q| *q.name <= *name);
-            b.props.insert(at, Prop { name: name.into(), ty, required, alias_of });
-        }
-        Ok(())
+    pub fn ext(&self, b: &Basic) -> Option<&'static Ext> {
+        self.exts.get((b.ext as usize).wrapping_sub(1))
     }
 
-    fn array(&mut self, p: &mut Cursor, b: &mut Basic) -> Result<(), String> {
-        p.expect(b'[')?;
-        b.items = Some(self.expr(p)?);
-        p.expect(b']')
+    pub fn profile(&self, name: &str) -> Option<&'static Profile> {
+        self.profiles.iter().find(|p| p.name == name)
     }
 
-    fn tag(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        p.expect(b'(')?;
-        let key: Box<str> = p.word().into();
-        p.expect(b')')?;
-        p.expect(b'{')?;
-        let (mut variants, mut other) = (Vec::new(), None);
-        loop {
-            p.ws();
-            if p.eat(b'}') {
-                break;
-            }
-            let value: String = match p.peek() {
-                Some(b'"') => p.string()?,
-                Some(b'*') => {
-                    p.i += 1;
-                    p.expect(b':')?;
-                    other = Some(self.expr(p)?);
-                    continue;
-                }
-                _ => p.word_with(true).to_string(),
-            };
-            p.expect(b':')?;
-            let at = variants.partition_point(|(v, _): &(Box<str>, TyId)| **v <= *value);
-            variants.insert(at, (value.into_boxed_str(), self.expr(p)?));
-        }
-        Ok(self.push(Ty::Tag { key, variants, other }))
+    /// The symbol of a definition name.
+    pub fn sym(&self, name: &str) -> Option<u16> {
+        self.syms.binary_search_by(|&s| cmp_names(self.name(s), name.as_bytes())).ok().map(|i| i as u16)
+    }
+
+    /// The rules of `method` in profile `p` (empty when it has none).
+    pub fn methods(&self, p: &Profile, method: &str) -> &'static [Method] {
+        let m = p.methods;
+        let method = method.as_bytes();
+        let lo = m.partition_point(|r| cmp_names(self.name(r.name), method).is_lt());
+        let hi = lo + m[lo..].partition_point(|r| cmp_names(self.name(r.name), method).is_eq());
+        &m[lo..hi]
     }
 }
 
-fn dir_of(c: char) -> Option<Dir> {
-    match c {
-        '>' => Some(Dir::ClientToServer),
-        '<' => Some(Dir::ServerToClient),
-        '=' => Some(Dir::Both),
-        _ => None,
+/// Byte order of two names, settled by the first bytes where they differ there (most
+/// comparisons of a lookup) without a `memcmp` call.
+#[inline(always)]
+pub fn cmp_names(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
     }
 }
 
-struct Cursor<'s> {
-    s: &'s [u8],
-    i: usize,
-}
-
-impl<'s> Cursor<'s> {
-    fn ws(&mut self) {
-        while self.s.get(self.i) == Some(&b' ') {
-            self.i += 1;
-        }
-    }
-    fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.s.get(self.i).copied()
-    }
-    fn peek_raw(&self) -> Option<u8> {
-        self.s.get(self.i).copied()
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        self.ws();
-        self.eat_raw(c)
-    }
-    fn eat_raw(&mut self, c: u8) -> bool {
-        if self.s.get(self.i) == Some(&c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn expect(&mut self, c: u8) -> Result<(), String> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            Err(format!("expected `{}` at `{}`", c as char, self.rest()))
-        }
-    }
-    fn rest(&self) -> String {
-        String::from_utf8_lossy(&self.s[self.i..self.s.len().min(self.i + 40)]).into_owned()
-    }
-    /// A name: letters, digits and `_ $ . -`.
-    fn word(&mut self) -> &'s str {
-        self.word_with(false)
-    }
-    /// A name that may also hold `/` (member names, tag values).
-    fn word_with(&mut self, slash: bool) -> &'s str {
-        self.ws();
-        let st = self.i;
-        while let Some(&c) = self.s.get(self.i) {
-            if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-') || (slash && c == b'/') {
-                // `..` starts a range or rest, never part of a name.
-                if c == b'.' && self.s.get(self.i + 1) == Some(&b'.') {
-                    break;
-                }
-                self.i += 1;
-            } else {
-                break;
-            }
-        }
-        std::str::from_utf8(&self.s[st..self.i]).unwrap_or("")
-    }
-    fn number(&mut self) -> Result<f64, String> {
-        self.ws();
-        let st = self.i;
-        while let Some(&c) = self.s.get(self.i) {
-            let dots = c == b'.' && self.s.get(self.i + 1) == Some(&b'.');
-            if (c.is_ascii_digit() || matches!(c, b'-' | b'.' | b'e' | b'E' | b'+')) && !dots {
-                self.i += 1;
-            } else {
-                break;
-            }
-        }
-        let t = std::str::from_utf8(&self.s[st..self.i]).unwrap_or("");
-        super::tape::number(t).ok_or_else(|| format!("bad number `{t}`"))
-    }
-    /// A JSON string literal.
-    fn string(&mut self) -> Result<String, String> {
-        self.ws();
-        let st = self.i;
-        self.i += 1;
-        while let Some(&c) = self.s.get(self.i) {
-            self.i += 1;
-            match c {
-                b'\\' => self.i += 1,
-                b'"' => {
-                    let inner = std::str::from_utf8(&self.s[st + 1..self.i - 1]).map_err(|e| e.to_string())?;
-                    return Ok(super::tape::unescape(inner));
-                }
-                _ => {}
-            }
-        }
-        Err("unterminated string".into())
+impl Profile {
+    /// The definition of symbol `sym` here, if any.
+    pub fn def(&self, sym: u16) -> Option<TyId> {
+        self.defs.get(sym as usize).copied().filter(|&t| t != NONE)
     }
 }

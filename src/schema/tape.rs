@@ -43,17 +43,26 @@ impl<'a> Tape<'a> {
     /// Parses `src` fully (RFC 8259, as strict as serde_json), allowing at most `max_depth`
     /// nested arrays/objects.
     pub fn parse(src: &'a str, max_depth: usize) -> Result<Tape<'a>, TapeError> {
-        let mut p = Parser { b: src.as_bytes(), i: 0, nodes: Vec::with_capacity(src.len() / 8 + 4) };
+        Self::parse_in(src, max_depth, Vec::new())
+    }
+
+    /// As `parse`, building in `nodes` (cleared first): a buffer kept from an earlier text.
+    pub fn parse_in(src: &'a str, max_depth: usize, mut nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
+        nodes.clear();
+        nodes.reserve(src.len() / 8 + 4);
+        let mut p = Parser { b: src.as_bytes(), i: 0, nodes };
         p.document(max_depth)?;
         Ok(Tape { src, nodes: p.nodes })
     }
 
+    #[inline(always)]
     pub fn raw(&self, n: &Node) -> &'a str {
         // Ranges come from the parser and fall on ASCII delimiters, so they are char boundaries.
         self.src.get(n.start as usize..n.end as usize).unwrap_or("")
     }
 
     /// The text of a string node, unescaped.
+    #[inline(always)]
     pub fn str(&self, n: &Node) -> Cow<'a, str> {
         let raw = self.raw(n);
         if n.flag {
@@ -74,6 +83,7 @@ impl<'a> Tape<'a> {
 
     /// Index of the first child of a container, and the children (values for arrays;
     /// key, value pairs for objects) follow each other through `next`.
+    #[inline(always)]
     pub fn next(&self, i: usize) -> usize {
         match self.nodes[i].kind {
             Kind::Arr | Kind::Obj => self.nodes[i].end as usize,
@@ -92,16 +102,16 @@ impl<'a> Tape<'a> {
     }
 
     /// The value of member `key` (the last one, as JSON parsers keep it).
-    pub fn get(&self, obj: usize, key: &str) -> Option<usize> {
+    pub fn get(&self, obj: usize, key: &[u8]) -> Option<usize> {
         self.members(obj).filter(|&(k, _)| self.key_is(k, key)).map(|(_, v)| v).last()
     }
 
-    pub fn key_is(&self, k: usize, key: &str) -> bool {
+    pub fn key_is(&self, k: usize, key: &[u8]) -> bool {
         let n = &self.nodes[k];
         if n.flag {
-            self.str(n) == key
+            self.str(n).as_bytes() == key
         } else {
-            self.raw(n) == key
+            self.raw(n).as_bytes() == key
         }
     }
 }
@@ -114,6 +124,7 @@ pub struct Members<'t, 'a> {
 
 impl Iterator for Members<'_, '_> {
     type Item = (usize, usize);
+    #[inline(always)]
     fn next(&mut self) -> Option<(usize, usize)> {
         if self.left == 0 {
             return None;
@@ -134,6 +145,7 @@ pub struct Items<'t, 'a> {
 
 impl Iterator for Items<'_, '_> {
     type Item = usize;
+    #[inline(always)]
     fn next(&mut self) -> Option<usize> {
         if self.left == 0 {
             return None;
@@ -162,13 +174,15 @@ impl Parser<'_> {
         TapeError::Syntax { offset: self.i, what }
     }
 
+    /// The byte at the cursor; 0 at the end (never valid where a byte is looked for).
+    #[inline(always)]
+    fn at(&self) -> u8 {
+        self.b.get(self.i).copied().unwrap_or(0)
+    }
+
     fn ws(&mut self) {
-        while let Some(&c) = self.b.get(self.i) {
-            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
-                self.i += 1;
-            } else {
-                break;
-            }
+        while matches!(self.at(), b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
         }
     }
 
@@ -190,7 +204,7 @@ impl Parser<'_> {
                     self.i += 1;
                     self.ws();
                     let close = if is_obj { b'}' } else { b']' };
-                    if self.b.get(self.i) == Some(&close) {
+                    if self.at() == close {
                         self.i += 1;
                         self.nodes[node].end = self.nodes.len() as u32;
                     } else {
@@ -242,12 +256,12 @@ impl Parser<'_> {
     }
 
     fn key(&mut self) -> Result<(), TapeError> {
-        if self.b.get(self.i) != Some(&b'"') {
+        if self.at() != b'"' {
             return Err(self.err("expected a string key"));
         }
         self.string()?;
         self.ws();
-        if self.b.get(self.i) != Some(&b':') {
+        if self.at() != b':' {
             return Err(self.err("expected ':' after the key"));
         }
         self.i += 1;
@@ -284,7 +298,7 @@ impl Parser<'_> {
             _ => return Err(self.err("invalid number")),
         }
         let mut frac = false;
-        if self.b.get(self.i) == Some(&b'.') {
+        if self.at() == b'.' {
             self.i += 1;
             frac = true;
             if self.digits() == 0 {
@@ -325,6 +339,7 @@ impl Parser<'_> {
         let start = self.i;
         let mut esc = false;
         loop {
+            self.i += plain_run(self.b.get(self.i..).unwrap_or(&[]));
             let c = *self.b.get(self.i).ok_or_else(|| self.err("unterminated string"))?;
             match c {
                 b'"' => break,
@@ -361,6 +376,32 @@ impl Parser<'_> {
         self.i += 1;
         Ok(())
     }
+}
+
+/// The length of the run of bytes before a quote, backslash or control character: eight
+/// bytes at a time (SWAR), then one at a time.
+fn plain_run(b: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(chunk);
+        let (q, bs) = (x ^ (ONES * u64::from(b'"')), x ^ (ONES * u64::from(b'\\')));
+        // A zero byte in q or bs, or a byte below 0x20 in x (never one from 0x80: high bit).
+        let hit = (q.wrapping_sub(ONES) & !q) | (bs.wrapping_sub(ONES) & !bs) | (x.wrapping_sub(ONES * 0x20) & !x);
+        if hit & HIGH != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// The value of JSON number syntax; `None` outside `f64`'s range. Integers of up to 15
@@ -444,7 +485,7 @@ mod tests {
     fn structure_and_strings() {
         let t = Tape::parse(r#"{"a":[1,2.5,"x\n"],"b":{"c":null},"a":true}"#, 8).unwrap();
         assert_eq!(t.nodes[0].start, 3);
-        let a = t.get(0, "a").unwrap();
+        let a = t.get(0, b"a").unwrap();
         assert_eq!(t.nodes[a].kind, Kind::Bool, "the last duplicate wins");
         let items: Vec<_> = t.items(2).map(|i| t.nodes[i].kind).collect();
         assert_eq!(items, vec![Kind::Num, Kind::Num, Kind::Str]);
