@@ -199,6 +199,51 @@ export function createApi(wasm) {
   }
   class McpServerConnection extends Connected {}
 
+  const DIRECTIONS = { clientToServer: false, clientToAgent: false, serverToClient: true, agentToClient: true };
+  const finite = (key, value) => {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw new ProtocolError(codes.INVALID_PARAMS, `${value} at ${JSON.stringify(key)} is not a JSON number`);
+    }
+    return value;
+  };
+
+  /** Validation of one protocol version; the rules live in the wasm module. */
+  class Validator {
+    #inner;
+    constructor(options) {
+      this.#inner = new wasm.Validator(options);
+    }
+    /** Validates a message (text, or a parsed object) → `{ ok, issues }`. */
+    validate(message, context) {
+      const { direction, inReplyTo } = context ?? {};
+      const serverToClient = DIRECTIONS[direction];
+      if (serverToClient === undefined) {
+        throw new ProtocolError(codes.INVALID_PARAMS, `direction must be "clientToServer" or "serverToClient", not ${JSON.stringify(direction)}`);
+      }
+      let text = message;
+      if (typeof message !== "string") {
+        try {
+          text = JSON.stringify(message, finite);
+        } catch (e) {
+          if (e instanceof ProtocolError) throw e;
+          throw new ProtocolError(codes.INVALID_PARAMS, `the message cannot be written as JSON: ${e.message}`);
+        }
+      }
+      if (typeof text !== "string") throw new ProtocolError(codes.INVALID_PARAMS, "nothing to validate");
+      const found = this.#inner.validateText(text, serverToClient, typeof inReplyTo === "string" ? inReplyTo : undefined);
+      if (found === undefined) return { ok: true, issues: [] };
+      const issues = JSON.parse(found);
+      return { ok: !issues.some((i) => i.severity === "error"), issues };
+    }
+    /** The versions this build has rules for. */
+    static versions(protocol) {
+      return wasm.Validator.versions(protocol);
+    }
+    free() {
+      this.#inner.free();
+    }
+  }
+
   const connectable = [
     [wasm.AcpClient, AcpConnection],
     [wasm.AcpAgent, AcpAgentConnection],
@@ -219,7 +264,7 @@ export function createApi(wasm) {
     AcpAgent: wasm.AcpAgent,
     McpClient: wasm.McpClient,
     McpServer: wasm.McpServer,
-    Validator: wasm.Validator,
+    Validator,
     parseMessage: textOnly(wasm.parseMessage, "parseMessage", 1),
     serializeMessage: wasm.serializeMessage,
     AcpConnection,

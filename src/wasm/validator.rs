@@ -50,34 +50,16 @@ impl Validator {
         Ok(Validator { protocol, version, limits })
     }
 
-    /// Validates one message (text, or an already parsed object) sent in `direction`
-    /// (`"clientToServer"` | `"serverToClient"`); a response needs `inReplyTo`, the method
-    /// it answers. Returns `{ ok, issues: [{ path, code, message, severity }] }`.
-    pub fn validate(&self, message: JsValue, context: JsValue) -> Result<JsValue, JsValue> {
-        // Read the two context fields directly: this runs once per message, so no JSON round trip.
-        let field = |name: &str| js_sys::Reflect::get(&context, &name.into()).ok().and_then(|v| v.as_string());
-        let direction = match field("direction").as_deref() {
-            Some("clientToServer") | Some("clientToAgent") => Direction::ClientToServer,
-            Some("serverToClient") | Some("agentToClient") => Direction::ServerToClient,
-            other => return Err(invalid(format!("direction must be \"clientToServer\" or \"serverToClient\", not {other:?}"))),
-        };
-        let in_reply_to = field("inReplyTo");
+    /// Validates one message's text. `server_to_client` is its direction; `in_reply_to`, for a
+    /// response, the method it answers. Returns nothing when there is no issue (the common
+    /// case costs no allocation on the JS side), else the issues as JSON text. The public
+    /// `validate` (js/api.js) builds the report from that.
+    #[wasm_bindgen(js_name = validateText)]
+    pub fn validate_text(&self, text: &str, server_to_client: bool, in_reply_to: Option<String>) -> Option<String> {
+        let direction = if server_to_client { Direction::ServerToClient } else { Direction::ClientToServer };
         let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to: in_reply_to.as_deref() };
-        let report = match message.as_string() {
-            Some(text) => schema::validate_text(&text, &ctx, &self.limits),
-            None => match from_js(&message)? {
-                Some(v) => schema::validate_value(&v, &ctx, &self.limits),
-                None => return Err(invalid("nothing to validate".into())),
-            },
-        };
-        if report.issues.is_empty() {
-            // The common case, built without serializing.
-            let out = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&out, &"ok".into(), &JsValue::TRUE);
-            let _ = js_sys::Reflect::set(&out, &"issues".into(), &js_sys::Array::new());
-            return Ok(out.into());
-        }
-        Ok(to_js(&serde_json::to_value(&report).unwrap_or(Value::Null)))
+        let report = schema::validate_text(text, &ctx, &self.limits);
+        (!report.issues.is_empty()).then(|| serde_json::to_string(&report.issues).unwrap_or_default())
     }
 
     /// The versions this build has rules for.
