@@ -69,6 +69,15 @@ macro_rules! session_common {
             pub fn own_capabilities(&self) -> &$own_ty {
                 &self.session.$own
             }
+            /// Our capabilities as the negotiated version can say them (v2 has no `fs` or
+            /// `terminal`, so those read as absent there); before that, as configured.
+            pub fn own_capabilities_declared(&self) -> $own_ty {
+                use crate::acp::capabilities::CapabilityModel;
+                match (self.session.own_wire.as_ref(), self.protocol_version()) {
+                    (Some(wire), Some(v)) => <$own_ty>::from_wire(wire, v),
+                    _ => self.session.$own.clone(),
+                }
+            }
             pub fn peer_capabilities(&self) -> &$peer_ty {
                 &self.session.$peer
             }

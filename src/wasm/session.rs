@@ -196,7 +196,7 @@ impl AcpClient {
     /// The negotiated version, both sides' capabilities (model and wire), peer info.
     pub fn state(&self) -> JsValue {
         let i = &self.inner;
-        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(i.own_capabilities()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(&i.own_capabilities_declared()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
     }
 }
 
@@ -242,7 +242,7 @@ impl AcpAgent {
     }
     pub fn state(&self) -> JsValue {
         let i = &self.inner;
-        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(i.own_capabilities()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(&i.own_capabilities_declared()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
     }
 }
 

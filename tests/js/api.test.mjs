@@ -194,3 +194,13 @@ test("connected ACP: a per-call timeoutMs rejects with -32001 and tells the agen
   await later(5);
   assert.ok(ct.sent.some((t) => t.includes("$/cancel_request")));
 });
+
+test("state: own capabilities read as the negotiated version says them (v2 has no fs)", () => {
+  for (const [versions, fs] of [[[1], true], [[2], false]]) {
+    const c = new AcpClient({ clientInfo, protocolVersions: versions, capabilities: { fs: { readTextFile: true } } });
+    const a = new AcpAgent({ agentInfo, protocolVersions: versions });
+    c.receive(a.receive(c.initialize().text).find((e) => e.type === "send").text);
+    assert.equal(c.state().protocolVersion, versions[0]);
+    assert.equal(c.state().ownCapabilities.fs.readTextFile, fs, `v${versions[0]}`);
+  }
+});
