@@ -26,7 +26,9 @@ step() {
   fi
 }
 
-step "native tests" cargo test --workspace --color never
+step "native tests" cargo test --workspace --color never -- --skip agrees_with_the_official_schemas
+# Shown in full: per protocol and version, messages checked against the official schemas and disagreements.
+step "validator vs the official schemas" cargo test --color never --test schema_agreement -- --nocapture
 step "fuzzing, bounded (cargo-fuzz, every target)" bash scripts/fuzz.sh 5
 step "relay and demo agent (release)" cargo build --release -q -p agentwire-relay -p agentwire-demo-agent
 step "package build + size budget" node scripts/build.mjs
