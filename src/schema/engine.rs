@@ -58,7 +58,7 @@ impl<'a> Walker<'a> {
         };
         for s in &self.path {
             match *s {
-                Seg::Key(k) => seg(&self.tape.str(&self.tape.nodes[k as usize])),
+                Seg::Key(k) => seg(&self.tape.str(self.tape.node(k as usize))),
                 Seg::Index(i) => seg(&i.to_string()),
                 Seg::Name(n) => seg(n),
             }
@@ -106,7 +106,7 @@ impl<'a> Walker<'a> {
     }
 
     fn kind_name(&self, n: usize) -> &'static str {
-        let node = &self.tape.nodes[n];
+        let node = self.tape.node(n);
         match node.kind {
             Kind::Null => "null",
             Kind::Bool => "a boolean",
@@ -119,7 +119,7 @@ impl<'a> Walker<'a> {
     }
 
     fn bits(&self, n: usize) -> u8 {
-        let node = &self.tape.nodes[n];
+        let node = self.tape.node(n);
         match node.kind {
             Kind::Null => T_NULL,
             Kind::Bool => T_BOOL,
@@ -254,7 +254,7 @@ impl<'a> Walker<'a> {
 
     fn literal(&mut self, lits: &'static [u16], n: usize) -> bool {
         let (tape, rules) = (self.tape, self.rules);
-        let node = &tape.nodes[n];
+        let node = tape.node(n);
         let hit = lits.iter().any(|&c| match (rules.lit(c), node.kind) {
             (Lit::Str(s), Kind::Str) => tape.str(node).as_bytes() == s,
             (Lit::Num(x), Kind::Num) => tape.num(node) == x,
@@ -275,7 +275,7 @@ impl<'a> Walker<'a> {
 
     fn tag(&mut self, key: Str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
         let (tape, rules) = (self.tape, self.rules);
-        if tape.nodes[n].kind != Kind::Obj {
+        if tape.node(n).kind != Kind::Obj {
             let found = self.kind_name(n);
             return self.error(codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
         }
@@ -283,11 +283,11 @@ impl<'a> Walker<'a> {
             let key = rules.str(key);
             return self.error(codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
         };
-        if tape.nodes[v].kind != Kind::Str {
+        if tape.node(v).kind != Kind::Str {
             let found = self.kind_name(v);
             return self.error(codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
-        let value = tape.str(&tape.nodes[v]);
+        let value = tape.str(tape.node(v));
         match variants.binary_search_by(|&(k, _)| cmp_names(rules.name(k), value.as_bytes())) {
             Ok(i) => self.check(variants[i].1, n),
             Err(_) if other != NONE => self.check(other, n),
@@ -321,7 +321,7 @@ impl<'a> Walker<'a> {
 
     fn basic(&mut self, b: &'static Basic, n: usize) -> bool {
         let tape = self.tape;
-        let node = tape.nodes[n];
+        let node = tape.node(n);
         if b.mask != 0 && self.bits(n) & b.mask == 0 {
             let found = self.kind_name(n);
             return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(b.mask)));
@@ -358,7 +358,7 @@ impl<'a> Walker<'a> {
 
     fn string(&mut self, b: &'static Basic, n: usize) -> bool {
         let tape = self.tape;
-        let node = &tape.nodes[n];
+        let node = tape.node(n);
         if let Some(r) = self.bounds(b, Kind::Str) {
             let len = tape.str(node).chars().count() as u32;
             if f64::from(len) < r.0 || f64::from(len) > r.1 {
@@ -391,7 +391,7 @@ impl<'a> Walker<'a> {
         let mut ok = true;
         for (k, v) in tape.members(n) {
             let hit = {
-                let key = tape.str(&tape.nodes[k]);
+                let key = tape.str(tape.node(k));
                 props.binary_search_by(|p| cmp_names(rules.name(p.name & !REQUIRED), key.as_bytes())).ok()
             };
             match hit {

@@ -309,8 +309,8 @@ fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, scratch: &mut Scratch) -
     let mut w = Walker::new(rules(ctx.protocol), chain.0, tape);
     w.path = std::mem::take(&mut scratch.path);
     w.found = std::mem::take(&mut scratch.found);
-    match tape.nodes[0].kind {
-        Kind::Arr if batch_ok && tape.nodes[0].start > 0 => {
+    match tape.node(0).kind {
+        Kind::Arr if batch_ok && tape.node(0).start > 0 => {
             for (i, n) in tape.items(0).enumerate() {
                 w.path.push(Seg::Index(i as u32));
                 check_message(&mut w, chain, ctx, n);
@@ -336,13 +336,13 @@ fn envelope(w: &mut Walker, at: Option<&'static str>, why: &'static str) {
 /// One JSON-RPC message: the envelope, then the method's params, result or error.
 fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     let tape = w.tape;
-    if tape.nodes[n].kind != Kind::Obj {
+    if tape.node(n).kind != Kind::Obj {
         return envelope(w, None, "a message must be a JSON object");
     }
     // The envelope's members in one pass (the last of duplicates counts).
     let (mut jsonrpc, mut id, mut method, mut params, mut result, mut error) = (None, None, None, None, None, None);
     for (k, v) in tape.members(n) {
-        let slot = match &*tape.str(&tape.nodes[k]) {
+        let slot = match &*tape.str(tape.node(k)) {
             "jsonrpc" => &mut jsonrpc,
             "id" => &mut id,
             "method" => &mut method,
@@ -354,7 +354,7 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         *slot = Some(v);
     }
     match jsonrpc {
-        Some(v) if tape.nodes[v].kind == Kind::Str && tape.str(&tape.nodes[v]) == "2.0" => {}
+        Some(v) if tape.node(v).kind == Kind::Str && tape.str(tape.node(v)) == "2.0" => {}
         Some(_) => envelope(w, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
         None => envelope(w, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
     }
@@ -363,7 +363,7 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
             return envelope(w, None, "neither a request (no \"method\") nor a response (no \"id\")");
         };
         // JSON-RPC: an error answering an unreadable request carries a null id.
-        if !(error.is_some() && tape.nodes[id].kind == Kind::Null) {
+        if !(error.is_some() && tape.node(id).kind == Kind::Null) {
             check_def(w, w.rules.request_id, "id", id);
         }
         return match (result, error) {
@@ -373,7 +373,7 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
             (Some(r), None) => check_result(w, chain, ctx, r),
         };
     };
-    if tape.nodes[method].kind != Kind::Str {
+    if tape.node(method).kind != Kind::Str {
         return envelope(w, Some("method"), "\"method\" must be a string");
     }
     if result.is_some() || error.is_some() {
@@ -383,11 +383,11 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         check_def(w, w.rules.request_id, "id", id);
     }
     if let Some(p) = params {
-        if !matches!(tape.nodes[p].kind, Kind::Obj | Kind::Arr) {
+        if !matches!(tape.node(p).kind, Kind::Obj | Kind::Arr) {
             return envelope(w, Some("params"), "\"params\" must be an object or an array");
         }
     }
-    let name = tape.str(&tape.nodes[method]);
+    let name = tape.str(tape.node(method));
     if name.starts_with('_') {
         return; // extension methods carry whatever they like
     }

@@ -81,24 +81,31 @@ impl<'a> Tape<'a> {
         !n.flag || self.num(n).fract() == 0.0
     }
 
+    /// Node `i`, indexed as a slice: `Vec`'s `Index` is a call in the size-optimized build.
+    #[inline(always)]
+    pub fn node(&self, i: usize) -> &Node {
+        &self.nodes.as_slice()[i]
+    }
+
     /// Index of the first child of a container, and the children (values for arrays;
     /// key, value pairs for objects) follow each other through `next`.
     #[inline(always)]
     pub fn next(&self, i: usize) -> usize {
-        match self.nodes[i].kind {
-            Kind::Arr | Kind::Obj => self.nodes[i].end as usize,
+        let n = self.node(i);
+        match n.kind {
+            Kind::Arr | Kind::Obj => n.end as usize,
             _ => i + 1,
         }
     }
 
     /// Member (key index, value index) pairs of the object at `i`.
     pub fn members(&self, i: usize) -> Members<'_, 'a> {
-        Members { tape: self, at: i + 1, left: self.nodes[i].start as usize }
+        Members { tape: self, at: i + 1, left: self.node(i).start as usize }
     }
 
     /// Element indices of the array at `i`.
     pub fn items(&self, i: usize) -> Items<'_, 'a> {
-        Items { tape: self, at: i + 1, left: self.nodes[i].start as usize }
+        Items { tape: self, at: i + 1, left: self.node(i).start as usize }
     }
 
     /// The value of member `key` (the last one, as JSON parsers keep it).
@@ -107,7 +114,7 @@ impl<'a> Tape<'a> {
     }
 
     pub fn key_is(&self, k: usize, key: &[u8]) -> bool {
-        let n = &self.nodes[k];
+        let n = self.node(k);
         if n.flag {
             self.str(n).as_bytes() == key
         } else {
