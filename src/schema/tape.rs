@@ -386,7 +386,7 @@ impl Parser<'_> {
 }
 
 /// The length of the run of bytes before a quote, backslash or control character: eight
-/// bytes at a time (SWAR), then one at a time.
+/// bytes at a time (SWAR), then one at a time for the last few bytes of the text.
 fn plain_run(b: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -395,9 +395,10 @@ fn plain_run(b: &[u8]) -> usize {
         let x = u64::from_le_bytes(chunk);
         let (q, bs) = (x ^ (ONES * u64::from(b'"')), x ^ (ONES * u64::from(b'\\')));
         // A zero byte in q or bs, or a byte below 0x20 in x (never one from 0x80: high bit).
-        let hit = (q.wrapping_sub(ONES) & !q) | (bs.wrapping_sub(ONES) & !bs) | (x.wrapping_sub(ONES * 0x20) & !x);
-        if hit & HIGH != 0 {
-            break;
+        let hit = ((q.wrapping_sub(ONES) & !q) | (bs.wrapping_sub(ONES) & !bs) | (x.wrapping_sub(ONES * 0x20) & !x)) & HIGH;
+        if hit != 0 {
+            // Borrows run only upward from a true hit, so the lowest flagged byte is one.
+            return i + (hit.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
@@ -498,6 +499,21 @@ mod tests {
         assert_eq!(items, vec![Kind::Num, Kind::Num, Kind::Str]);
         assert_eq!(t.str(&t.nodes[5]), "x\n");
         assert!(t.is_integer(&t.nodes[3]) && !t.is_integer(&t.nodes[4]));
+    }
+
+    #[test]
+    fn plain_runs_stop_at_the_first_special_byte() {
+        // Every stop byte at every offset of a word, after bytes that could mislead SWAR.
+        for fill in [b'a', 0x01 + 0x20, 0x80, 0xA0, 0xFF] {
+            for stop in [b'"', b'\\', 0x00, 0x1F] {
+                for at in 0..20 {
+                    let mut b = vec![fill; 24];
+                    b[at] = stop;
+                    b[(at + 1).min(23)] = b'"';
+                    assert_eq!(super::plain_run(&b), at, "fill {fill:#x} stop {stop:#x} at {at}");
+                }
+            }
+        }
     }
 
     #[test]
