@@ -17,14 +17,8 @@ pub enum Format {
     DateTime,
 }
 
-/// JSON type bits for `Basic::mask`.
-pub const T_NULL: u8 = 1;
-pub const T_BOOL: u8 = 2;
-pub const T_INT: u8 = 4;
-pub const T_NUM: u8 = 8; // any number, integers included
-pub const T_STR: u8 = 16;
-pub const T_ARR: u8 = 32;
-pub const T_OBJ: u8 = 64;
+/// JSON type bits for `Basic::mask`: the tables' own (one definition for both sides).
+pub use super::rules::{T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Lit {
