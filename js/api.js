@@ -6,6 +6,7 @@
 
 import { Connection } from "./connection.js";
 import { ProtocolError, codes } from "./errors.js";
+import { inputWriter } from "./input.js";
 
 // wasm-bindgen copies a string argument into wasm memory without checking its type: a number
 // or an object there traps inside the module ("memory access out of bounds"). These are the
@@ -207,6 +208,7 @@ export function createApi(wasm) {
     return value;
   };
 
+  let writeInput; // made at the first validation: the web build instantiates the module in init()
   /** Validation of one protocol version; the rules live in the wasm module. */
   class Validator {
     #inner;
@@ -230,7 +232,8 @@ export function createApi(wasm) {
         }
       }
       if (typeof text !== "string") throw new ProtocolError(codes.INVALID_PARAMS, "nothing to validate");
-      const found = this.#inner.validateText(text, serverToClient, typeof inReplyTo === "string" ? inReplyTo : undefined);
+      const { text: n, method } = (writeInput ??= inputWriter(wasm))(text, typeof inReplyTo === "string" ? inReplyTo : undefined);
+      const found = this.#inner.validateInput(n, method, serverToClient);
       if (found === undefined) return { ok: true, issues: [] };
       const issues = JSON.parse(found);
       return { ok: !issues.some((i) => i.severity === "error"), issues };

@@ -4,7 +4,38 @@ use super::convert::{from_js, to_js, to_js_error};
 use crate::jsonrpc::ProtocolError;
 use crate::schema::{self, Context, Direction, Limits, Protocol};
 use serde_json::Value;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// Where JS writes the text to validate, with `TextEncoder.encodeInto`: one native copy,
+    /// where wasm-bindgen's string argument is copied a character at a time by a JS loop.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Above this, the input buffer is not kept once a smaller message comes.
+const KEPT_INPUT: usize = 1 << 20;
+
+/// The address of the input buffer, with room for at least `len` bytes. It moves only here,
+/// so JS uses the address this returns for the text it writes next.
+#[wasm_bindgen(js_name = inputBuffer)]
+pub fn input_buffer(len: usize) -> *mut u8 {
+    INPUT.with_borrow_mut(|b| {
+        if b.len() > KEPT_INPUT && len <= KEPT_INPUT {
+            *b = Vec::new();
+        }
+        if b.len() < len {
+            b.resize(len, 0);
+        }
+        b.as_mut_ptr()
+    })
+}
+
+/// The module's memory, for writing into the input buffer.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
 
 /// Validates messages of one protocol version:
 /// `new Validator({ protocol: "acp", version: "1" }).validate(text, { direction, inReplyTo })`.
@@ -17,6 +48,11 @@ pub struct Validator {
 
 fn invalid(message: String) -> JsValue {
     to_js_error(&ProtocolError::invalid_params(message))
+}
+
+/// encodeInto writes UTF-8, so this fails only for a caller that breaks the contract.
+fn utf8(b: &[u8]) -> Result<&str, JsValue> {
+    std::str::from_utf8(b).map_err(|_| invalid("the input is not UTF-8".into()))
 }
 
 #[wasm_bindgen]
@@ -50,16 +86,24 @@ impl Validator {
         Ok(Validator { protocol, version, limits })
     }
 
-    /// Validates one message's text. `server_to_client` is its direction; `in_reply_to`, for a
-    /// response, the method it answers. Returns nothing when there is no issue (the common
-    /// case costs no allocation on the JS side), else the issues as JSON text. The public
-    /// `validate` (js/api.js) builds the report from that.
-    #[wasm_bindgen(js_name = validateText)]
-    pub fn validate_text(&self, text: &str, server_to_client: bool, in_reply_to: Option<String>) -> Option<String> {
+    /// Validates the message JS wrote into the input buffer (`inputBuffer`): its first
+    /// `text_len` bytes, then `method_len` bytes of the method a response answers (negative:
+    /// none). `server_to_client` is the direction. Returns nothing when there is no issue
+    /// (the common case costs no allocation on the JS side), else the issues as JSON text.
+    /// The public `validate` (js/api.js) writes the input and builds the report.
+    #[wasm_bindgen(js_name = validateInput)]
+    pub fn validate_input(&self, text_len: usize, method_len: i32, server_to_client: bool) -> Result<Option<String>, JsValue> {
         let direction = if server_to_client { Direction::ServerToClient } else { Direction::ClientToServer };
-        let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to: in_reply_to.as_deref() };
-        let report = schema::validate_text(text, &ctx, &self.limits);
-        (!report.issues.is_empty()).then(|| serde_json::to_string(&report.issues).unwrap_or_default())
+        INPUT.with_borrow(|input| {
+            let (text, rest) = input.split_at_checked(text_len).ok_or_else(|| invalid("the input is longer than its buffer".into()))?;
+            let in_reply_to = match usize::try_from(method_len) {
+                Ok(n) => Some(utf8(rest.get(..n).ok_or_else(|| invalid("the method is longer than the buffer".into()))?)?),
+                Err(_) => None,
+            };
+            let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to };
+            let report = schema::validate_text(utf8(text)?, &ctx, &self.limits);
+            Ok((!report.issues.is_empty()).then(|| serde_json::to_string(&report.issues).unwrap_or_default()))
+        })
     }
 
     /// The versions this build has rules for.

@@ -69,6 +69,36 @@ test("Validator: issues with JSON pointers, codes and severities", () => {
   assert.equal(v.validate(deep, { direction: "clientToServer" }).issues[0].code, "too_deep");
 });
 
+test("Validator: text of any script and size reaches the module whole, message after message", () => {
+  const v = new Validator({ protocol: "mcp", version: "2025-11-25" });
+  const reply = { direction: "serverToClient", inReplyTo: "tools/call" };
+  const result = (text) => JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } });
+  // Multi-byte UTF-8 is valid text; so is a raw lone surrogate, which crosses as U+FFFD
+  // (JSON.stringify would escape it as \ud800, which JSON parsers here refuse).
+  for (const text of ["héllo wörld", "日本語のテキスト", "😀 ".repeat(50000)]) {
+    assert.deepEqual(v.validate(result(text), reply), { ok: true, issues: [] }, text.slice(0, 20));
+  }
+  assert.deepEqual(v.validate(result("a_b").replace("_", "\ud800"), reply), { ok: true, issues: [] });
+  // A non-ASCII key is named in the pointer; a non-ASCII method name in the message.
+  const named = v.validate('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":1,"ünïcode":true}]}}', reply);
+  assert.deepEqual(named.issues.map((i) => i.path), ["/result/content/0/text"]);
+  const unknown = v.validate('{"jsonrpc":"2.0","id":1,"result":{}}', { direction: "serverToClient", inReplyTo: "wërkzeug/ƒ" });
+  assert.match(unknown.issues[0].message, /wërkzeug\/ƒ/);
+  // Large messages (past what the module keeps between messages), then small ones again:
+  // each verdict is of its own text, never of bytes left from a longer one before it.
+  const big = result("x".repeat(3 << 20));
+  assert.equal(v.validate(big, reply).ok, true);
+  assert.equal(v.validate(big.replace('"text":"x', '"text":9,"x":"x'), reply).issues[0].code, "wrong_type");
+  assert.equal(v.validate('{"jsonrpc":"2.0","id":1,"result":{"content":[]}}', reply).ok, true);
+  assert.equal(v.validate('{"jsonrpc":"2.0","id":1,"result":{"content":[{}]}}', reply).ok, false);
+  assert.equal(v.validate('{"jsonrpc":"2.0","id":1,"result":{"content":[]}} ', reply).ok, true);
+  assert.equal(v.validate('{"jsonrpc":"2.0"', reply).issues[0].code, "invalid_json");
+  // Two validators share the module's buffer without mixing their messages.
+  const acp = new Validator({ protocol: "acp", version: 1 });
+  assert.equal(acp.validate('{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}', { direction: "clientToServer" }).ok, true);
+  assert.equal(v.validate(result("ok"), reply).ok, true);
+});
+
 /** An agent written with agentwire in JS: streams updates, asks permission, reads a file. */
 async function startAgent(transport) {
   const agent = await AcpAgent.connect(transport, { agentInfo, protocolVersions: [1], capabilities: { session: { load: true } } });
