@@ -68,6 +68,19 @@ fn fields_are_kept_raw() {
 }
 
 #[test]
+fn integral_ids_are_integers_however_written() {
+    for (text, want) in [("1.0", 1), ("-0", 0), ("-0.0", 0), ("1e3", 1000), ("-2E0", -2), ("9007199254740992.0", 1 << 53)] {
+        let m = single(&format!(r#"{{"jsonrpc":"2.0","id":{text},"method":"m"}}"#)).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(m.id(), Some(&Id::Number(want)), "{text}");
+    }
+    for (text, why) in [("1.5", "fractional"), ("1e-1", "fractional"), ("9.3e18", "range"), ("-1e19", "range")] {
+        let e = single(&format!(r#"{{"jsonrpc":"2.0","id":{text},"method":"m"}}"#)).unwrap_err();
+        let reason = e.error.data.as_ref().and_then(Value::as_str).unwrap_or_default();
+        assert!(e.error.code == -32600 && reason.contains(why), "{text}: {reason}");
+    }
+}
+
+#[test]
 fn invalid_messages_are_classified() {
     // (text, code, id in the failure, words the reason must contain)
     let table: &[(&str, i64, Id, &str)] = &[

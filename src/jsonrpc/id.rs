@@ -1,5 +1,7 @@
 //! Request ids: a string or an integer (JSON-RPC 2.0 §4), or `null` where a protocol
-//! allows it. Fractional numbers are refused: they cannot be matched reliably.
+//! allows it. Fractional numbers are refused: they cannot be matched reliably. A number with
+//! no fractional part is an integer however it is written (`1.0`, `-0`, `1e3`), as in JSON
+//! Schema and the validator.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,10 +25,12 @@ impl Id {
             Value::String(s) => Ok(Id::String(s.clone())),
             Value::Number(n) => match (n.as_i64(), n.as_f64()) {
                 (Some(i), _) => Ok(Id::Number(i)),
-                // Integers past 64 bits reach here as floats.
+                // Integers past 64 bits reach here as floats, or as u64.
                 (None, Some(f)) if n.is_u64() || (f.fract() == 0.0 && f.abs() >= 2f64.powi(63)) => {
                     Err("id is an integer out of the signed 64-bit range")
                 }
+                // In range, so the conversion is exact (and -0 is 0).
+                (None, Some(f)) if f.fract() == 0.0 => Ok(Id::Number(f as i64)),
                 (None, _) => Err("id must not be a fractional number"),
             },
             Value::Bool(_) => Err("id must be a string or an integer, not a boolean"),

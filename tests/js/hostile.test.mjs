@@ -106,6 +106,9 @@ test("Validator.validate: hostile text and objects give a report or a ProtocolEr
     cyclic,
     { jsonrpc: "2.0", id: 1n, method: "ping" },
     undefined,
+    // JSON has no Infinity or NaN; JSON.stringify would quietly write null.
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: { n: Infinity } } },
+    { jsonrpc: "2.0", id: NaN, method: "ping" },
   ];
   for (const message of objects) {
     const { error } = outcome(() => v.validate(message, ctx));
