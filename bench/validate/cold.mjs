@@ -1,0 +1,155 @@
+// Cold start of the validator, sampled many times: each sample is a fresh page in its own
+// browser context (headless Chromium, Debian's) or a fresh Node process, so that no HTTP
+// cache and no JS or wasm code cache carries over from an earlier sample. Ajv compiling the
+// same schema is measured the same way, interleaved with agentwire.
+//   node bench/validate/cold.mjs [--runs 15] [--only chromium|node] [--js-flags="<V8 flags>"] [--warm]
+// --warm reuses one browser context and lets the files be cached: a returning visitor.
+// Needs `node scripts/build.mjs` (pkg/) and ../shared. The phases are timed in the page and
+// in the process by cold/probe.mjs; the .wasm is served as application/wasm, from localhost.
+import { createServer } from "node:http";
+import { readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, extname, dirname, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { build as esbuild } from "esbuild";
+import { chromium } from "playwright-core";
+import { versions, schemaPath } from "./contenders.mjs";
+
+const { values: opts } = parseArgs({ options: {
+  runs: { type: "string", default: "15" },
+  only: { type: "string" },
+  "js-flags": { type: "string", default: "" },
+  warm: { type: "boolean", default: false },
+} });
+const runs = Number(opts.runs);
+const jsFlags = opts["js-flags"].split(/\s+/).filter(Boolean);
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "../..");
+const shared = process.env.AGENTWIRE_SHARED ?? join(root, "../shared/");
+const out = join(root, "bench/results/cold");
+mkdirSync(out, { recursive: true });
+
+// What both sides get before the clock starts: the first message of the recorded corpus (an
+// ACP initialize request), the ACP schema, and the definitions the other benchmarks compile.
+const corpus = JSON.parse(readFileSync(join(here, "recorded/corpus.json"), "utf8"));
+const version = versions(corpus).acp;
+const acp = corpus.filter((m) => m.protocol === "acp");
+const data = { message: acp[0], doc: JSON.parse(readFileSync(join(shared, schemaPath("acp", version)), "utf8")), defs: acp.map((m) => m.def) };
+const dataPath = join(out, "data.json");
+writeFileSync(dataPath, JSON.stringify(data));
+
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(q * xs.length) - 1)];
+const ms = (x) => `${x.toFixed(1).padStart(7)} ms`;
+const width = 50;
+function report(title, rows) {
+  console.log(`${title.padEnd(width + 2)}  median        p90`);
+  for (const [label, xs] of rows) console.log(`  ${label.padEnd(width)}${ms(quantile(xs, 0.5))} ${ms(quantile(xs, 0.9))}`);
+}
+const column = (samples, f) => samples.map(f);
+/** Every sample validated the message: a cold start that rejects it took another path. */
+function judgedValid(name, samples) {
+  if (samples.some((s) => !s.phases.ok)) throw new Error(`${name} judged the first message invalid: ${data.message.text}`);
+}
+
+if (opts.only !== "node") await chromiumRuns();
+if (opts.only !== "chromium") nodeRuns();
+
+async function chromiumRuns() {
+  await esbuild({ entryPoints: [join(here, "cold/ajv.mjs")], bundle: true, format: "esm", minify: true, target: "es2022",
+    outfile: join(out, "ajv.js"), logLevel: "warning" });
+  const files = { "/": join(here, "cold/page.html"), "/ajv.js": join(out, "ajv.js") };
+  const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
+  const server = createServer((req, res) => {
+    const url = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const path = files[url] ?? resolve(root, `.${url}`);
+    const served = files[url] || path.startsWith(join(root, "pkg") + sep) || path.startsWith(join(root, "bench/validate") + sep);
+    if (!served || !existsSync(path)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream",
+      "cache-control": opts.warm ? "max-age=3600" : "no-store" }).end(readFileSync(path));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu",
+    "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic", ...(jsFlags.length ? [`--js-flags=${jsFlags.join(" ")}`] : [])] });
+  const warmContext = opts.warm ? await browser.newContext() : null;
+  const sample = async (which) => {
+    const context = warmContext ?? await browser.newContext();
+    try {
+      const page = await context.newPage();
+      page.on("pageerror", (e) => console.error(e.message));
+      page.on("console", (m) => m.type() === "warning" && console.error(m.text()));
+      await page.goto(origin);
+      await page.waitForFunction(() => document.title === "ready");
+      const result = await page.evaluate(([w, d]) => window.coldStart(w, d), [which, data]);
+      await page.close();
+      return result;
+    } finally {
+      if (!warmContext) await context.close();
+    }
+  };
+  try {
+    const aw = [], ajv = [];
+    for (let i = 0; i < runs; i++) {
+      aw.push(await sample("agentwire"));
+      ajv.push(await sample("ajv"));
+    }
+    judgedValid("agentwire", aw);
+    judgedValid("Ajv", ajv);
+    console.log(`Chromium ${browser.version()}: ${runs} ${opts.warm ? "reloads in one context (cached)" : "fresh contexts"}${jsFlags.length ? `, --js-flags=${jsFlags.join(" ")}` : ""}`);
+    const wasm = aw.map((s) => s.resources.filter((r) => r.name.endsWith(".wasm")));
+    const apis = new Set(aw.map((s) => s.wasmApi.map((c) => c.name).join("+")));
+    const first = wasm[0][0];
+    console.log(`wasm: ${wasm.map((w) => w.length).join("") === "1".repeat(runs) ? "fetched once per load" : "fetch count differs from one per load!"}` +
+      ` (${first?.name}, ${first?.body} B, transferred ${first?.transfer} B); compiled by WebAssembly.${[...apis].join(" | ")}`);
+    report("agentwire (pkg/index.js)", [
+      ["import pkg/index.js", column(aw, (s) => s.phases.import)],
+      ["init(): fetch + compile + instantiate", column(aw, (s) => s.phases.init)],
+      ["  init() called to the .wasm request", column(aw, (s, i) => wasm[i][0].start - s.phases.import)],
+      ["  the .wasm request to its response's end", column(wasm, (w) => w[0].end - w[0].start)],
+      ["  the response's end to the module instantiated", column(aw, (s, i) => s.wasmApi[0].resolved - wasm[i][0].end)],
+      ["  the module instantiated to init() resolved", column(aw, (s) => s.phases.import + s.phases.init - s.wasmApi[0].resolved)],
+      ["new Validator()", column(aw, (s) => s.phases.construct)],
+      ["first validate()", column(aw, (s) => s.phases.validate)],
+      ["init + first validation", column(aw, ({ phases: p }) => p.init + p.construct + p.validate)],
+      ["import + init + first validation", column(aw, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
+    ]);
+    report(`Ajv ${"(bundled, minified)"}, ACP v${version} schema`, ajvRows(ajv.map((s) => s.phases)));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+function nodeRuns() {
+  const child = (which) => JSON.parse(execFileSync(process.execPath, [...jsFlags, join(here, "cold/node.mjs"), which, dataPath], { encoding: "utf8" }));
+  const aw = [], ajv = [];
+  for (let i = 0; i < runs; i++) {
+    aw.push(child("agentwire"));
+    ajv.push(child("ajv"));
+  }
+  judgedValid("agentwire", aw);
+  judgedValid("Ajv", ajv);
+  console.log(`Node ${process.version}: ${runs} fresh processes${jsFlags.length ? `, flags ${jsFlags.join(" ")}` : ""}`);
+  report("agentwire (pkg/node.js)", [
+    ["import pkg/node.js (read + compile + instantiate)", column(aw, (s) => s.phases.import)],
+    ["new Validator()", column(aw, (s) => s.phases.construct)],
+    ["first validate()", column(aw, (s) => s.phases.validate)],
+    ["import + first validation", column(aw, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
+    ["process start to first validation", column(aw, (s) => s.sinceProcessStart)],
+  ]);
+  report(`Ajv, ACP v${version} schema`, [...ajvRows(ajv.map((s) => s.phases)), ["process start to first validation", column(ajv, (s) => s.sinceProcessStart)]]);
+}
+
+function ajvRows(phases) {
+  return [
+    ["import", column(phases, (p) => p.import)],
+    ["compile: top-level", column(phases, (p) => p.compileTop)],
+    ["compile: top-level + per method (as node.mjs)", column(phases, (p) => p.compile)],
+    ["first validation", column(phases, (p) => p.validate)],
+    ["compile + first validation", column(phases, (p) => p.compile + p.validate)],
+    ["import + compile + first validation", column(phases, (p) => p.import + p.compile + p.validate)],
+  ];
+}
