@@ -101,9 +101,11 @@ async function chromiumRuns() {
     console.log(`Chromium ${browser.version()}: ${runs} ${opts.warm ? "reloads in one context (cached)" : "fresh contexts"}${jsFlags.length ? `, --js-flags=${jsFlags.join(" ")}` : ""}`);
     const wasm = aw.map((s) => s.resources.filter((r) => r.name.endsWith(".wasm")));
     const apis = new Set(aw.map((s) => s.wasmApi.map((c) => c.name).join("+")));
-    const first = wasm[0][0];
-    console.log(`wasm: ${wasm.map((w) => w.length).join("") === "1".repeat(runs) ? "fetched once per load" : "fetch count differs from one per load!"}` +
-      ` (${first?.name}, ${first?.body} B, transferred ${first?.transfer} B); compiled by WebAssembly.${[...apis].join(" | ")}`);
+    if (wasm.some((w) => w.length !== 1)) throw new Error(`the .wasm was fetched ${wasm.map((w) => w.length)} times`);
+    const { name, body } = wasm[0][0];
+    const network = wasm.filter((w) => w[0].transfer > 0).length;
+    console.log(`wasm: ${name} (${body} B) fetched once per load, from the network in ${network} of ${runs} loads (the others from the HTTP cache);` +
+      ` compiled by WebAssembly.${[...apis].join(" | ")}`);
     report("agentwire (pkg/index.js)", [
       ["import pkg/index.js", column(aw, (s) => s.phases.import)],
       ["init(): fetch + compile + instantiate", column(aw, (s) => s.phases.init)],
