@@ -2,12 +2,14 @@
 // browser context (headless Chromium, Debian's) or a fresh Node process, so that no HTTP
 // cache and no JS or wasm code cache carries over from an earlier sample. Ajv compiling the
 // same schema is measured the same way, interleaved with agentwire.
-//   node bench/validate/cold.mjs [--runs 15] [--only chromium|node] [--js-flags="<V8 flags>"] [--warm]
+//   node bench/validate/cold.mjs [--runs 15] [--only chromium|node] [--js-flags="<V8 flags>"] [--warm] [--pkg <dir>]...
 // --warm reuses one browser context and lets the files be cached: a returning visitor.
+// --pkg (repeatable; default pkg/) compares builds of the package, interleaved in one run,
+// since the load of a shared machine drifts between runs.
 // Needs `node scripts/build.mjs` (pkg/) and ../shared. The phases are timed in the page and
 // in the process by cold/probe.mjs; the .wasm is served as application/wasm, from localhost.
 import { createServer } from "node:http";
-import { readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, extname, dirname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
@@ -21,6 +23,7 @@ const { values: opts } = parseArgs({ options: {
   only: { type: "string" },
   "js-flags": { type: "string", default: "" },
   warm: { type: "boolean", default: false },
+  pkg: { type: "string", multiple: true },
 } });
 const runs = Number(opts.runs);
 const jsFlags = opts["js-flags"].split(/\s+/).filter(Boolean);
@@ -29,6 +32,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
 const shared = process.env.AGENTWIRE_SHARED ?? join(root, "../shared/");
 const out = join(root, "bench/results/cold");
+const builds = opts.pkg?.map((dir) => ({ name: dir, dir: resolve(dir) })) ?? [{ name: "pkg", dir: join(root, "pkg") }];
 mkdirSync(out, { recursive: true });
 
 // What both sides get before the clock starts: the first message of the recorded corpus (an
@@ -42,7 +46,7 @@ writeFileSync(dataPath, JSON.stringify(data));
 
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(q * xs.length) - 1)];
 const ms = (x) => `${x.toFixed(1).padStart(7)} ms`;
-const width = 50;
+const width = 52;
 function report(title, rows) {
   console.log(`${title.padEnd(width + 2)}  median        p90`);
   for (const [label, xs] of rows) console.log(`  ${label.padEnd(width)}${ms(quantile(xs, 0.5))} ${ms(quantile(xs, 0.9))}`);
@@ -60,11 +64,18 @@ async function chromiumRuns() {
   await esbuild({ entryPoints: [join(here, "cold/ajv.mjs")], bundle: true, format: "esm", minify: true, target: "es2022",
     outfile: join(out, "ajv.js"), logLevel: "warning" });
   const files = { "/": join(here, "cold/page.html"), "/ajv.js": join(out, "ajv.js") };
+  const pages = { "/load": (q) => loadPage(Number(q.get("build")), q.get("hints") === "1") };
   const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
+  // Build i is served under /pkg/ (the first) or /pkg-i/; the page's own scripts from bench/validate/.
+  const prefix = (i) => (i === 0 ? "/pkg/" : `/pkg-${i}/`);
+  const within = (dir, path) => path.startsWith(dir + sep);
   const server = createServer((req, res) => {
-    const url = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const path = files[url] ?? resolve(root, `.${url}`);
-    const served = files[url] || path.startsWith(join(root, "pkg") + sep) || path.startsWith(join(root, "bench/validate") + sep);
+    const { pathname, searchParams } = new URL(req.url, "http://x");
+    const url = decodeURIComponent(pathname);
+    if (pages[url]) return res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store" }).end(pages[url](searchParams));
+    const i = builds.findIndex((_, i) => url.startsWith(prefix(i)));
+    const path = files[url] ?? (i >= 0 ? resolve(builds[i].dir, `.${url.slice(prefix(i).length - 1)}`) : resolve(root, `.${url}`));
+    const served = files[url] || (i >= 0 ? within(builds[i].dir, path) : within(here, path));
     if (!served || !existsSync(path)) return res.writeHead(404).end();
     res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream",
       "cache-control": opts.warm ? "max-age=3600" : "no-store" }).end(readFileSync(path));
@@ -75,7 +86,34 @@ async function chromiumRuns() {
     "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--no-first-run", "--disable-quic", ...(jsFlags.length ? [`--js-flags=${jsFlags.join(" ")}`] : [])] });
   const warmContext = opts.warm ? await browser.newContext() : null;
-  const sample = async (which) => {
+  // A page as an application would write it: index.js imported statically, init() and the
+  // first validation at once; with hints, the modules and the .wasm are requested from the
+  // HTML, beside the script, instead of one level of imports after another.
+  const loadPage = (b, hints) => {
+    const modules = ["index.js", "web/agentwire.js", ...readdirSync(builds[b].dir).filter((f) => f.endsWith(".js") && !["index.js", "node.js"].includes(f))];
+    const head = hints ? modules.map((f) => `<link rel="modulepreload" href="${prefix(b)}${f}">`).join("") +
+      `<link rel="preload" href="${prefix(b)}web/agentwire_bg.wasm" as="fetch" crossorigin>` : "";
+    return `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${head}<script type="module">
+      import init, { Validator } from "${prefix(b)}index.js";
+      const imported = performance.now();
+      await init();
+      const m = ${JSON.stringify(data.message)};
+      const { ok } = new Validator({ protocol: m.protocol, version: m.version }).validate(m.text, { direction: m.direction });
+      window.loaded = { phases: { imported, ready: performance.now(), ok } };
+    </script>`;
+  };
+  const load = async (b, hints) => {
+    const context = warmContext ?? await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${origin}/load?build=${b}&hints=${hints ? 1 : 0}`);
+      await page.waitForFunction(() => window.loaded);
+      return await page.evaluate(() => window.loaded);
+    } finally {
+      if (!warmContext) await context.close();
+    }
+  };
+  const sample = async (which, entry) => {
     const context = warmContext ?? await browser.newContext();
     try {
       const page = await context.newPage();
@@ -83,7 +121,7 @@ async function chromiumRuns() {
       page.on("console", (m) => m.type() === "warning" && console.error(m.text()));
       await page.goto(origin);
       await page.waitForFunction(() => document.title === "ready");
-      const result = await page.evaluate(([w, d]) => window.coldStart(w, d), [which, data]);
+      const result = await page.evaluate(([w, d, e]) => window.coldStart(w, d, e), [which, data, entry]);
       await page.close();
       return result;
     } finally {
@@ -91,33 +129,25 @@ async function chromiumRuns() {
     }
   };
   try {
-    const aw = [], ajv = [];
+    const aw = builds.map(() => []), plain = builds.map(() => []), hinted = builds.map(() => []), ajv = [];
     for (let i = 0; i < runs; i++) {
-      aw.push(await sample("agentwire"));
+      for (const [b, samples] of aw.entries()) {
+        samples.push(await sample("agentwire", `${prefix(b)}index.js`));
+        plain[b].push(await load(b, false));
+        hinted[b].push(await load(b, true));
+      }
       ajv.push(await sample("ajv"));
     }
-    judgedValid("agentwire", aw);
+    [...aw, ...plain, ...hinted].forEach((samples) => judgedValid("agentwire", samples));
     judgedValid("Ajv", ajv);
     console.log(`Chromium ${browser.version()}: ${runs} ${opts.warm ? "reloads in one context (cached)" : "fresh contexts"}${jsFlags.length ? `, --js-flags=${jsFlags.join(" ")}` : ""}`);
-    const wasm = aw.map((s) => s.resources.filter((r) => r.name.endsWith(".wasm")));
-    const apis = new Set(aw.map((s) => s.wasmApi.map((c) => c.name).join("+")));
-    if (wasm.some((w) => w.length !== 1)) throw new Error(`the .wasm was fetched ${wasm.map((w) => w.length)} times`);
-    const { name, body } = wasm[0][0];
-    const network = wasm.filter((w) => w[0].transfer > 0).length;
-    console.log(`wasm: ${name} (${body} B) fetched once per load, from the network in ${network} of ${runs} loads (the others from the HTTP cache);` +
-      ` compiled by WebAssembly.${[...apis].join(" | ")}`);
-    report("agentwire (pkg/index.js)", [
-      ["import pkg/index.js", column(aw, (s) => s.phases.import)],
-      ["init(): fetch + compile + instantiate", column(aw, (s) => s.phases.init)],
-      ["  init() called to the .wasm request", column(aw, (s, i) => wasm[i][0].start - s.phases.import)],
-      ["  the .wasm request to its response's end", column(wasm, (w) => w[0].end - w[0].start)],
-      ["  the response's end to the module instantiated", column(aw, (s, i) => s.wasmApi[0].resolved - wasm[i][0].end)],
-      ["  the module instantiated to init() resolved", column(aw, (s) => s.phases.import + s.phases.init - s.wasmApi[0].resolved)],
-      ["new Validator()", column(aw, (s) => s.phases.construct)],
-      ["first validate()", column(aw, (s) => s.phases.validate)],
-      ["init + first validation", column(aw, ({ phases: p }) => p.init + p.construct + p.validate)],
-      ["import + init + first validation", column(aw, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
-    ]);
+    aw.forEach((samples, b) => chromiumReport(samples, builds[b]));
+    builds.forEach((build, b) => report(`a page importing ${build.name}/index.js, from navigation start`, [
+      ["index.js imported", column(plain[b], (s) => s.phases.imported)],
+      ["first validation done", column(plain[b], (s) => s.phases.ready)],
+      ["with modulepreload + preload hints: imported", column(hinted[b], (s) => s.phases.imported)],
+      ["with modulepreload + preload hints: validated", column(hinted[b], (s) => s.phases.ready)],
+    ]));
     report(`Ajv ${"(bundled, minified)"}, ACP v${version} schema`, ajvRows(ajv.map((s) => s.phases)));
   } finally {
     await browser.close();
@@ -125,23 +155,47 @@ async function chromiumRuns() {
   }
 }
 
-function nodeRuns() {
-  const child = (which) => JSON.parse(execFileSync(process.execPath, [...jsFlags, join(here, "cold/node.mjs"), which, dataPath], { encoding: "utf8" }));
-  const aw = [], ajv = [];
-  for (let i = 0; i < runs; i++) {
-    aw.push(child("agentwire"));
-    ajv.push(child("ajv"));
-  }
-  judgedValid("agentwire", aw);
-  judgedValid("Ajv", ajv);
-  console.log(`Node ${process.version}: ${runs} fresh processes${jsFlags.length ? `, flags ${jsFlags.join(" ")}` : ""}`);
-  report("agentwire (pkg/node.js)", [
-    ["import pkg/node.js (read + compile + instantiate)", column(aw, (s) => s.phases.import)],
+function chromiumReport(aw, build) {
+  const wasm = aw.map((s) => s.resources.filter((r) => r.name.endsWith(".wasm")));
+  if (wasm.some((w) => w.length !== 1)) throw new Error(`the .wasm was fetched ${wasm.map((w) => w.length)} times`);
+  const apis = new Set(aw.map((s) => s.wasmApi.map((c) => c.name).join("+")));
+  const { name, body } = wasm[0][0];
+  const network = wasm.filter((w) => w[0].transfer > 0).length;
+  const scripts = aw.map((s) => s.resources.filter((r) => r.type === "script"));
+  console.log(`wasm: ${name} (${body} B) fetched once per load, from the network in ${network} of ${runs} loads (the others from the HTTP cache);` +
+    ` compiled by WebAssembly.${[...apis].join(" | ")}; ${scripts[0].length} scripts imported`);
+  report(`agentwire (${build.name}/index.js)`, [
+    ["import index.js", column(aw, (s) => s.phases.import)],
+    ["  of which the last script's response", column(scripts, (r) => Math.max(...r.map((x) => x.end)))],
+    ["init(): fetch + compile + instantiate", column(aw, (s) => s.phases.init)],
+    ["  init() called to the .wasm request", column(aw, (s, i) => wasm[i][0].start - s.phases.import)],
+    ["  the .wasm request to its response's end", column(wasm, (w) => w[0].end - w[0].start)],
+    ["  the response's end to the module instantiated", column(aw, (s, i) => s.wasmApi[0].resolved - wasm[i][0].end)],
+    ["  the module instantiated to init() resolved", column(aw, (s) => s.phases.import + s.phases.init - s.wasmApi[0].resolved)],
     ["new Validator()", column(aw, (s) => s.phases.construct)],
     ["first validate()", column(aw, (s) => s.phases.validate)],
-    ["import + first validation", column(aw, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
-    ["process start to first validation", column(aw, (s) => s.sinceProcessStart)],
+    ["init + first validation", column(aw, ({ phases: p }) => p.init + p.construct + p.validate)],
+    ["import + init + first validation", column(aw, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
   ]);
+}
+
+function nodeRuns() {
+  const child = (...args) => JSON.parse(execFileSync(process.execPath, [...jsFlags, join(here, "cold/node.mjs"), ...args], { encoding: "utf8" }));
+  const aw = builds.map(() => []), ajv = [];
+  for (let i = 0; i < runs; i++) {
+    for (const [b, samples] of aw.entries()) samples.push(child("agentwire", dataPath, builds[b].dir));
+    ajv.push(child("ajv", dataPath));
+  }
+  aw.forEach((samples) => judgedValid("agentwire", samples));
+  judgedValid("Ajv", ajv);
+  console.log(`Node ${process.version}: ${runs} fresh processes${jsFlags.length ? `, flags ${jsFlags.join(" ")}` : ""}`);
+  aw.forEach((samples, b) => report(`agentwire (${builds[b].name}/node.js)`, [
+    ["import node.js (read + compile + instantiate)", column(samples, (s) => s.phases.import)],
+    ["new Validator()", column(samples, (s) => s.phases.construct)],
+    ["first validate()", column(samples, (s) => s.phases.validate)],
+    ["import + first validation", column(samples, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
+    ["process start to first validation", column(samples, (s) => s.sinceProcessStart)],
+  ]));
   report(`Ajv, ACP v${version} schema`, [...ajvRows(ajv.map((s) => s.phases)), ["process start to first validation", column(ajv, (s) => s.sinceProcessStart)]]);
 }
 
