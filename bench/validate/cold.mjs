@@ -1,7 +1,9 @@
 // Cold start of the validator, sampled many times: each sample is a fresh page in its own
 // browser context (headless Chromium, Debian's) or a fresh Node process, so that no HTTP
-// cache and no JS or wasm code cache carries over from an earlier sample. Ajv compiling the
-// same schema is measured the same way, interleaved with agentwire.
+// cache and no JS or wasm code cache carries over from an earlier sample (Chromium keeps
+// compiled code beside the HTTP cache of a profile; each context has its own, and the files
+// are served no-store besides). Ajv compiling the same schema is measured the same way,
+// interleaved with agentwire.
 //   node bench/validate/cold.mjs [--runs 15] [--only chromium|node] [--js-flags="<V8 flags>"] [--warm] [--pkg <dir>]...
 // --warm reuses one browser context and lets the files be cached: a returning visitor.
 // --pkg (repeatable; default pkg/) compares builds of the package, interleaved in one run,
@@ -51,7 +53,6 @@ function report(title, rows) {
   console.log(`${title.padEnd(width + 2)}  median        p90`);
   for (const [label, xs] of rows) console.log(`  ${label.padEnd(width)}${ms(quantile(xs, 0.5))} ${ms(quantile(xs, 0.9))}`);
 }
-const column = (samples, f) => samples.map(f);
 /** Every sample validated the message: a cold start that rejects it took another path. */
 function judgedValid(name, samples) {
   if (samples.some((s) => !s.phases.ok)) throw new Error(`${name} judged the first message invalid: ${data.message.text}`);
@@ -99,7 +100,9 @@ async function chromiumRuns() {
       await init();
       const m = ${JSON.stringify(data.message)};
       const { ok } = new Validator({ protocol: m.protocol, version: m.version }).validate(m.text, { direction: m.direction });
-      window.loaded = { phases: { imported, ready: performance.now(), ok } };
+      const ready = performance.now();
+      const wasm = performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).map((e) => e.initiatorType);
+      window.loaded = { phases: { imported, ready, ok }, wasm };
     </script>`;
   };
   const load = async (b, hints) => {
@@ -139,16 +142,19 @@ async function chromiumRuns() {
       ajv.push(await sample("ajv"));
     }
     [...aw, ...plain, ...hinted].forEach((samples) => judgedValid("agentwire", samples));
+    // A preload that init()'s request cannot use would show as a second fetch of the .wasm.
+    const wasmFetches = [...plain, ...hinted].flat().map((s) => s.wasm.join("+"));
+    if (wasmFetches.some((w) => w !== "fetch" && w !== "link")) throw new Error(`the .wasm was fetched as ${[...new Set(wasmFetches)]}`);
     judgedValid("Ajv", ajv);
     console.log(`Chromium ${browser.version()}: ${runs} ${opts.warm ? "reloads in one context (cached)" : "fresh contexts"}${jsFlags.length ? `, --js-flags=${jsFlags.join(" ")}` : ""}`);
     aw.forEach((samples, b) => chromiumReport(samples, builds[b]));
     builds.forEach((build, b) => report(`a page importing ${build.name}/index.js, from navigation start`, [
-      ["index.js imported", column(plain[b], (s) => s.phases.imported)],
-      ["first validation done", column(plain[b], (s) => s.phases.ready)],
-      ["with modulepreload + preload hints: imported", column(hinted[b], (s) => s.phases.imported)],
-      ["with modulepreload + preload hints: validated", column(hinted[b], (s) => s.phases.ready)],
+      ["index.js imported", plain[b].map((s) => s.phases.imported)],
+      ["first validation done", plain[b].map((s) => s.phases.ready)],
+      ["with modulepreload + preload hints: imported", hinted[b].map((s) => s.phases.imported)],
+      ["with modulepreload + preload hints: validated", hinted[b].map((s) => s.phases.ready)],
     ]));
-    report(`Ajv ${"(bundled, minified)"}, ACP v${version} schema`, ajvRows(ajv.map((s) => s.phases)));
+    report(`Ajv (bundled, minified), ACP v${version} schema`, ajvRows(ajv.map((s) => s.phases)));
   } finally {
     await browser.close();
     server.close();
@@ -165,17 +171,17 @@ function chromiumReport(aw, build) {
   console.log(`wasm: ${name} (${body} B) fetched once per load, from the network in ${network} of ${runs} loads (the others from the HTTP cache);` +
     ` compiled by WebAssembly.${[...apis].join(" | ")}; ${scripts[0].length} scripts imported`);
   report(`agentwire (${build.name}/index.js)`, [
-    ["import index.js", column(aw, (s) => s.phases.import)],
-    ["  of which the last script's response", column(scripts, (r) => Math.max(...r.map((x) => x.end)))],
-    ["init(): fetch + compile + instantiate", column(aw, (s) => s.phases.init)],
-    ["  init() called to the .wasm request", column(aw, (s, i) => wasm[i][0].start - s.phases.import)],
-    ["  the .wasm request to its response's end", column(wasm, (w) => w[0].end - w[0].start)],
-    ["  the response's end to the module instantiated", column(aw, (s, i) => s.wasmApi[0].resolved - wasm[i][0].end)],
-    ["  the module instantiated to init() resolved", column(aw, (s) => s.phases.import + s.phases.init - s.wasmApi[0].resolved)],
-    ["new Validator()", column(aw, (s) => s.phases.construct)],
-    ["first validate()", column(aw, (s) => s.phases.validate)],
-    ["init + first validation", column(aw, ({ phases: p }) => p.init + p.construct + p.validate)],
-    ["import + init + first validation", column(aw, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
+    ["import index.js", aw.map((s) => s.phases.import)],
+    ["  of which the last script's response", scripts.map((r) => Math.max(...r.map((x) => x.end)))],
+    ["init(): fetch + compile + instantiate", aw.map((s) => s.phases.init)],
+    ["  init() called to the .wasm request", aw.map((s, i) => wasm[i][0].start - s.phases.import)],
+    ["  the .wasm request to its response's end", wasm.map((w) => w[0].end - w[0].start)],
+    ["  the response's end to the module instantiated", aw.map((s, i) => s.wasmApi[0].resolved - wasm[i][0].end)],
+    ["  the module instantiated to init() resolved", aw.map((s) => s.phases.import + s.phases.init - s.wasmApi[0].resolved)],
+    ["new Validator()", aw.map((s) => s.phases.construct)],
+    ["first validate()", aw.map((s) => s.phases.validate)],
+    ["init + first validation", aw.map(({ phases: p }) => p.init + p.construct + p.validate)],
+    ["import + init + first validation", aw.map(({ phases: p }) => p.import + p.init + p.construct + p.validate)],
   ]);
 }
 
@@ -190,22 +196,22 @@ function nodeRuns() {
   judgedValid("Ajv", ajv);
   console.log(`Node ${process.version}: ${runs} fresh processes${jsFlags.length ? `, flags ${jsFlags.join(" ")}` : ""}`);
   aw.forEach((samples, b) => report(`agentwire (${builds[b].name}/node.js)`, [
-    ["import node.js (read + compile + instantiate)", column(samples, (s) => s.phases.import)],
-    ["new Validator()", column(samples, (s) => s.phases.construct)],
-    ["first validate()", column(samples, (s) => s.phases.validate)],
-    ["import + first validation", column(samples, ({ phases: p }) => p.import + p.init + p.construct + p.validate)],
-    ["process start to first validation", column(samples, (s) => s.sinceProcessStart)],
+    ["import node.js (read + compile + instantiate)", samples.map((s) => s.phases.import)],
+    ["new Validator()", samples.map((s) => s.phases.construct)],
+    ["first validate()", samples.map((s) => s.phases.validate)],
+    ["import + first validation", samples.map(({ phases: p }) => p.import + p.init + p.construct + p.validate)],
+    ["process start to first validation", samples.map((s) => s.sinceProcessStart)],
   ]));
-  report(`Ajv, ACP v${version} schema`, [...ajvRows(ajv.map((s) => s.phases)), ["process start to first validation", column(ajv, (s) => s.sinceProcessStart)]]);
+  report(`Ajv, ACP v${version} schema`, [...ajvRows(ajv.map((s) => s.phases)), ["process start to first validation", ajv.map((s) => s.sinceProcessStart)]]);
 }
 
 function ajvRows(phases) {
   return [
-    ["import", column(phases, (p) => p.import)],
-    ["compile: top-level", column(phases, (p) => p.compileTop)],
-    ["compile: top-level + per method (as node.mjs)", column(phases, (p) => p.compile)],
-    ["first validation", column(phases, (p) => p.validate)],
-    ["compile + first validation", column(phases, (p) => p.compile + p.validate)],
-    ["import + compile + first validation", column(phases, (p) => p.import + p.compile + p.validate)],
+    ["import", phases.map((p) => p.import)],
+    ["compile: top-level", phases.map((p) => p.compileTop)],
+    ["compile: top-level + per method (as node.mjs)", phases.map((p) => p.compile)],
+    ["first validation", phases.map((p) => p.validate)],
+    ["compile + first validation", phases.map((p) => p.compile + p.validate)],
+    ["import + compile + first validation", phases.map((p) => p.import + p.compile + p.validate)],
   ];
 }
