@@ -94,7 +94,8 @@ async function chromiumRuns() {
     const modules = ["index.js", "web/agentwire.js", ...readdirSync(builds[b].dir).filter((f) => f.endsWith(".js") && !["index.js", "node.js"].includes(f))];
     const head = hints ? modules.map((f) => `<link rel="modulepreload" href="${prefix(b)}${f}">`).join("") +
       `<link rel="preload" href="${prefix(b)}web/agentwire_bg.wasm" as="fetch" crossorigin>` : "";
-    return `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${head}<script type="module">
+    return `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${head}
+      <script>window.parsed = performance.now();</script><script type="module">
       import init, { Validator } from "${prefix(b)}index.js";
       const imported = performance.now();
       await init();
@@ -104,7 +105,7 @@ async function chromiumRuns() {
       // Resource timing may report the .wasm a moment after its body was consumed.
       const entries = () => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm"));
       while (!entries().length && performance.now() - ready < 2000) await new Promise((r) => setTimeout(r, 10));
-      window.loaded = { phases: { imported, ready, ok }, wasm: entries().map((e) => e.initiatorType) };
+      window.loaded = { phases: { parsed: window.parsed, imported, ready, ok }, wasm: entries().map((e) => e.initiatorType) };
     </script>`;
   };
   const load = async (b, hints) => {
@@ -151,6 +152,7 @@ async function chromiumRuns() {
     console.log(`Chromium ${browser.version()}: ${runs} ${opts.warm ? "reloads in one context (cached)" : "fresh contexts"}${jsFlags.length ? `, --js-flags=${jsFlags.join(" ")}` : ""}`);
     aw.forEach((samples, b) => chromiumReport(samples, builds[b]));
     builds.forEach((build, b) => report(`a page importing ${build.name}/index.js, from navigation start`, [
+      ["the page's HTML parsed (a script before the module)", plain[b].map((s) => s.phases.parsed)],
       ["index.js imported", plain[b].map((s) => s.phases.imported)],
       ["first validation done", plain[b].map((s) => s.phases.ready)],
       ["with modulepreload + preload hints: imported", hinted[b].map((s) => s.phases.imported)],
