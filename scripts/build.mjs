@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib";
 import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "smol-toml";
-import { transform } from "esbuild";
+import { build as esbuild, transform } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const config = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
@@ -47,15 +47,24 @@ for (const target of others) {
   rmSync(copy);
 }
 
-// The hand-written JS layer, types and manifest (js/) complete the package in pkg/.
-for (const file of readdirSync(join(root, "js"))) copyFileSync(join(root, "js", file), join(root, "pkg", file));
+// The hand-written JS layer, types and manifest (js/) complete the package in pkg/. api.js
+// and the modules it imports ship as one module: a page importing index.js unbundled finds
+// every module it needs one level below index.js instead of three levels deep (one round
+// trip per level), so init() fetches the .wasm that much sooner. errors.js stays its own module, shared with the entries
+// (one ProtocolError class); `ws` is an optional peer, imported only when used.
+const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
+  external: ["./errors.js", "ws"], outfile: join(root, "pkg/api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+const bundled = new Set(Object.keys(layer.metafile.inputs).map((f) => join(root, f)));
+for (const file of readdirSync(join(root, "js"))) {
+  if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(root, "pkg", file));
+}
 
 // What ships: every target's .wasm and glue, and the JS layer. Scripts are minified
 // (whitespace, syntax, local names; exports keep their names): the readable sources are js/
 // and wasm-bindgen's output.
 const shippedFiles = [
   ...config.target.flatMap((t) => readdirSync(join(root, t["out-dir"])).map((f) => join(root, t["out-dir"], f))),
-  ...readdirSync(join(root, "js")).map((f) => join(root, "pkg", f)),
+  ...readdirSync(join(root, "pkg")).map((f) => join(root, "pkg", f)),
 ].filter((f) => /\.(wasm|js)$/.test(f));
 const sizes = [];
 for (const path of shippedFiles) {

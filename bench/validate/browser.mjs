@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { build as vite } from "vite";
 import { chromium } from "playwright-core";
 import { table, versions, schemaPath } from "./contenders.mjs";
+import { coldLine } from "./cold/probe.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
@@ -41,9 +42,9 @@ try {
   page.on("pageerror", (e) => console.error(e.message));
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
   await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 120000 });
-  const { coldMs, compileMs, rows } = JSON.parse(await page.textContent("#out"));
+  const { cold, compileMs, rows } = JSON.parse(await page.textContent("#out"));
   console.log(`Chromium ${browser.version()}`);
-  console.log(`cold start: agentwire fetch + instantiate + first validation ${coldMs.toFixed(1)} ms; Ajv compile ACP v${version.acp} ${compileMs.acp.toFixed(0)} ms, MCP ${version.mcp} ${compileMs.mcp.toFixed(0)} ms`);
+  console.log(coldLine(cold, compileMs, version));
   console.log(table(rows));
 } finally {
   await browser.close();

@@ -8,6 +8,7 @@ import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import * as mcpZod from "@modelcontextprotocol/sdk/types.js";
 import { build, measure, table, versions, schemaPath } from "./contenders.mjs";
+import { agentwireCold, coldLine } from "./cold/probe.mjs";
 
 // The ACP SDK does not export its zod schemas; they are loaded from the installed files.
 const acpZod = await import(new URL("../../node_modules/@agentclientprotocol/sdk/dist/schema/zod.gen.js", import.meta.url).href);
@@ -17,13 +18,12 @@ const version = versions(corpus);
 const schemas = Object.fromEntries(Object.entries(version).map(([p, v]) => [p, JSON.parse(readFileSync(`${shared}${schemaPath(p, v)}`, "utf8"))]));
 const now = () => performance.now();
 
-// Cold start: loading the module, instantiating the wasm, and the first validation.
-const t0 = now();
-const agentwire = await import(new URL("../../pkg/node.js", import.meta.url).href);
-new agentwire.Validator({ protocol: corpus[0].protocol, version: corpus[0].version }).validate(corpus[0].text, { direction: corpus[0].direction });
-const coldMs = now() - t0;
+// One cold start: loading the module (which instantiates the wasm) and the first validation.
+const entry = new URL("../../pkg/node.js", import.meta.url).href;
+const cold = await agentwireCold({ load: () => import(entry), message: corpus[0], now });
+const agentwire = await import(entry);
 
 const { contenders, compileMs } = build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas, corpus, now });
 console.log(`corpus: ${corpus.length} messages (${corpus.filter((m) => m.protocol === "acp").length} ACP v${version.acp}, ${corpus.filter((m) => m.protocol === "mcp").length} MCP ${version.mcp})`);
-console.log(`cold start: agentwire load + instantiate + first validation ${coldMs.toFixed(1)} ms; Ajv compile ACP v${version.acp} ${compileMs.acp.toFixed(0)} ms, MCP ${version.mcp} ${compileMs.mcp.toFixed(0)} ms`);
+console.log(coldLine(cold, compileMs, version));
 console.log(table(measure(contenders, corpus, { now })));
