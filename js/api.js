@@ -213,7 +213,14 @@ export function createApi(wasm) {
   class Validator {
     #inner;
     constructor(options) {
-      this.#inner = new wasm.Validator(options);
+      const { protocol, version, maxBytes, maxDepth } = options ?? {};
+      // Plain values cross as such; anything else is left for the module to name in its error.
+      const text = (v) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined);
+      const count = (n, name) => {
+        if (n === undefined || typeof n === "number") return n;
+        throw new ProtocolError(codes.INVALID_PARAMS, `${name} must be a number, not ${n === null ? "null" : typeof n}`);
+      };
+      this.#inner = new wasm.Validator(typeof protocol === "string" ? protocol : undefined, text(version), count(maxBytes, "maxBytes"), count(maxDepth, "maxDepth"));
     }
     /** Validates a message (text, or a parsed object) → `{ ok, issues }`. */
     validate(message, context) {

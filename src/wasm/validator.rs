@@ -1,6 +1,6 @@
 //! `Validator`: message validation on its own, for any protocol version.
 
-use super::convert::{from_js, to_js, to_js_error};
+use super::convert::{to_js, to_js_error};
 use crate::jsonrpc::ProtocolError;
 use crate::schema::{self, Context, Direction, Limits, Protocol};
 use serde_json::Value;
@@ -57,32 +57,31 @@ fn utf8(b: &[u8]) -> Result<&str, JsValue> {
 
 #[wasm_bindgen]
 impl Validator {
-    /// Options: `{ protocol: "acp" | "mcp", version, maxBytes?, maxDepth? }`. The version of ACP
-    /// may be given as a number or a string.
+    /// The options as plain values (`js/api.js` takes them from `{ protocol, version,
+    /// maxBytes?, maxDepth? }`; an ACP version given as a number arrives as its text): no
+    /// JSON round trip, so the first `new Validator` runs little code not yet compiled.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<Validator, JsValue> {
-        let o = from_js(&options)?.unwrap_or(Value::Null);
-        let protocol = match o.get("protocol").and_then(Value::as_str) {
+    pub fn new(protocol: Option<String>, version: Option<String>, max_bytes: Option<f64>, max_depth: Option<f64>) -> Result<Validator, JsValue> {
+        let protocol = match protocol.as_deref() {
             Some("acp") => Protocol::Acp,
             Some("mcp") => Protocol::Mcp,
             other => return Err(invalid(format!("protocol must be \"acp\" or \"mcp\", not {other:?}"))),
         };
-        let version = match o.get("version") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Number(n)) => n.to_string(),
-            _ => return Err(invalid("version is required (ACP: 1 or 2; MCP: a date such as \"2025-11-25\")".into())),
+        let Some(version) = version else {
+            return Err(invalid("version is required (ACP: 1 or 2; MCP: a date such as \"2025-11-25\")".into()));
         };
         if !schema::versions(protocol).iter().any(|v| *v == version) {
             let known = schema::versions(protocol).join(", ");
             return Err(invalid(format!("no rules for version {version:?}; known: {known}")));
         }
-        let mut limits = Limits::default();
-        if let Some(n) = o.get("maxBytes").and_then(Value::as_u64) {
-            limits.max_bytes = n as usize;
-        }
-        if let Some(n) = o.get("maxDepth").and_then(Value::as_u64) {
-            limits.max_depth = n as usize;
-        }
+        let count = |name: &str, n: Option<f64>, default: usize| match n {
+            None => Ok(default),
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n.min(usize::MAX as f64) as usize),
+            // The value is not echoed: printing an f64 would pull core's float formatting in.
+            Some(_) => Err(invalid(format!("{name} must be a whole number of at least 0"))),
+        };
+        let d = Limits::default();
+        let limits = Limits { max_bytes: count("maxBytes", max_bytes, d.max_bytes)?, max_depth: count("maxDepth", max_depth, d.max_depth)? };
         Ok(Validator { protocol, version, limits })
     }
 

@@ -65,6 +65,18 @@ test("Validator: issues with JSON pointers, codes and severities", () => {
   assert.equal(loaded.ok, true);
   assert.equal(loaded.issues[0].severity, "warning");
   assert.throws(() => new Validator({ protocol: "mcp", version: "1999-01-01" }), (e) => e.code === -32602 && /known/.test(e.message));
+  // Every wrong option is named in a -32602, whatever its type.
+  for (const [options, words] of [
+    [undefined, /protocol/], [null, /protocol/], [{ protocol: 7, version: 1 }, /protocol/], [{ protocol: "acp" }, /version is required/],
+    [{ protocol: "acp", version: {} }, /version is required/], [{ protocol: "acp", version: 3 }, /known: 1, 2/],
+    [{ protocol: "acp", version: 1, maxBytes: -1 }, /maxBytes/], [{ protocol: "acp", version: 1, maxDepth: 2.5 }, /maxDepth/],
+    [{ protocol: "acp", version: 1, maxBytes: "10" }, /maxBytes must be a number/],
+  ]) {
+    assert.throws(() => new Validator(options), (e) => e instanceof ProtocolError && e.code === -32602 && words.test(e.message), JSON.stringify(options));
+  }
+  const small = new Validator({ protocol: "acp", version: "2", maxBytes: 64, maxDepth: 3 });
+  assert.equal(small.validate(`{"jsonrpc":"2.0","method":"_x","params":{"s":"${"x".repeat(64)}"}}`, { direction: "clientToServer" }).issues[0].code, "too_large");
+  assert.equal(small.validate('{"jsonrpc":"2.0","method":"_x","params":[[[1]]]}', { direction: "clientToServer" }).issues[0].code, "too_deep");
   const deep = "[".repeat(100000) + "]".repeat(100000);
   assert.equal(v.validate(deep, { direction: "clientToServer" }).issues[0].code, "too_deep");
 });

@@ -20,7 +20,7 @@ const HOSTILE = [
   ["an 8 MB string", request(2, "x/big", `{"s":"${"x".repeat(8 << 20)}"}`), { code: codes.METHOD_NOT_FOUND, id: 2 }],
   ["an array of 10^6 items", request(3, "x/long", `{"a":[${new Array(1e6).fill(0).join(",")}]}`), { code: codes.METHOD_NOT_FOUND, id: 3 }],
   ["id 1e400", request("1e400", "x/n"), { code: codes.PARSE_ERROR, id: null }],
-  ["id -0", request("-0", "x/n"), { code: codes.INVALID_REQUEST, id: null }],
+  ["id -0 (an integer: 0)", request("-0", "x/n"), { code: codes.METHOD_NOT_FOUND, id: 0 }],
   ["id 2^64+1", request("18446744073709551617", "x/n"), { code: codes.INVALID_REQUEST, id: null }],
   ["1e400 in params", request(4, "x/n", '{"n":1e400}'), { code: codes.PARSE_ERROR, id: null }],
   ["-0 and 2^64+1 in params", request(5, "x/n", '{"z":-0,"big":18446744073709551617}'), { code: codes.METHOD_NOT_FOUND, id: 5 }],
