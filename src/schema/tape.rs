@@ -29,6 +29,8 @@ pub struct Node {
 
 pub struct Tape<'a> {
     pub src: &'a str,
+    /// The nodes of `src` come first; the buffer may hold more, left from an earlier
+    /// text (overwriting them is cheaper than truncating and refilling).
     pub nodes: Vec<Node>,
 }
 
@@ -46,11 +48,9 @@ impl<'a> Tape<'a> {
         Self::parse_in(src, max_depth, Vec::new())
     }
 
-    /// As `parse`, building in `nodes` (cleared first): a buffer kept from an earlier text.
-    pub fn parse_in(src: &'a str, max_depth: usize, mut nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
-        nodes.clear();
-        nodes.reserve(src.len() / 8 + 4);
-        let mut p = Parser { b: src.as_bytes(), i: 0, nodes };
+    /// As `parse`, building in `nodes`: a buffer kept from an earlier text, overwritten.
+    pub fn parse_in(src: &'a str, max_depth: usize, nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
+        let mut p = Parser { b: src.as_bytes(), i: 0, nodes, len: 0 };
         p.document(max_depth)?;
         Ok(Tape { src, nodes: p.nodes })
     }
@@ -167,16 +167,39 @@ impl Iterator for Items<'_, '_> {
 struct Parser<'b> {
     b: &'b [u8],
     i: usize,
+    /// Nodes `..len` are this text's; the rest of the buffer is free to overwrite.
     nodes: Vec<Node>,
+    len: usize,
 }
 
-/// An open container: its node index and whether a key is expected next (objects).
-struct Open {
-    node: usize,
-    is_obj: bool,
-}
+/// No open container (the `end` of an open one links to the one around it).
+const TOP: u32 = u32::MAX;
 
 impl Parser<'_> {
+    /// Appends a node: a store into the buffer, growing it (rarely) out of line.
+    #[inline(always)]
+    fn push(&mut self, n: Node) {
+        match self.nodes.as_mut_slice().get_mut(self.len) {
+            Some(slot) => *slot = n,
+            None => self.grow(n),
+        }
+        self.len += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: Node) {
+        self.nodes.truncate(self.len);
+        self.nodes.push(n);
+        // Filled to capacity, so that the stores above find their slots.
+        self.nodes.resize(self.nodes.capacity().max(self.b.len() / 8 + 4), n);
+    }
+
+    #[inline(always)]
+    fn node(&mut self, i: usize) -> &mut Node {
+        &mut self.nodes.as_mut_slice()[i]
+    }
+
     fn err(&self, what: &'static str) -> TapeError {
         TapeError::Syntax { offset: self.i, what }
     }
@@ -193,8 +216,11 @@ impl Parser<'_> {
         }
     }
 
+    /// Parses the text. Open containers form a list through their nodes' `end` (each
+    /// links to the container around it) until they close: no stack to allocate.
     fn document(&mut self, max_depth: usize) -> Result<(), TapeError> {
-        let mut stack: Vec<Open> = Vec::new();
+        let mut open = TOP;
+        let mut depth = 0;
         self.ws();
         // State machine: parse a value; after it, close containers or read separators.
         'value: loop {
@@ -202,20 +228,22 @@ impl Parser<'_> {
             let c = *self.b.get(self.i).ok_or_else(|| self.err("unexpected end of input, expected a value"))?;
             match c {
                 b'{' | b'[' => {
-                    if stack.len() >= max_depth {
+                    if depth >= max_depth {
                         return Err(TapeError::TooDeep { offset: self.i });
                     }
                     let is_obj = c == b'{';
-                    let node = self.nodes.len();
-                    self.nodes.push(Node { kind: if is_obj { Kind::Obj } else { Kind::Arr }, flag: false, start: 0, end: 0 });
+                    let node = self.len;
+                    self.push(Node { kind: if is_obj { Kind::Obj } else { Kind::Arr }, flag: false, start: 0, end: open });
                     self.i += 1;
                     self.ws();
                     let close = if is_obj { b'}' } else { b']' };
                     if self.at() == close {
                         self.i += 1;
-                        self.nodes[node].end = self.nodes.len() as u32;
+                        let end = self.len as u32;
+                        self.node(node).end = end;
                     } else {
-                        stack.push(Open { node, is_obj });
+                        open = node as u32;
+                        depth += 1;
                         if is_obj {
                             self.key()?;
                         }
@@ -231,19 +259,20 @@ impl Parser<'_> {
             }
             // A value is complete: separators and closings.
             loop {
-                let Some(top) = stack.last() else {
+                if open == TOP {
                     self.ws();
                     if self.i != self.b.len() {
                         return Err(self.err("trailing characters after the JSON value"));
                     }
                     return Ok(());
-                };
-                let (node, is_obj) = (top.node, top.is_obj);
+                }
+                let node = open as usize;
+                let is_obj = self.node(node).kind == Kind::Obj;
                 self.ws();
                 match self.b.get(self.i) {
                     Some(b',') => {
                         self.i += 1;
-                        self.nodes[node].start += 1;
+                        self.node(node).start += 1;
                         if is_obj {
                             self.ws();
                             self.key()?;
@@ -255,9 +284,11 @@ impl Parser<'_> {
                     _ => return Err(self.err(if is_obj { "expected ',' or '}'" } else { "expected ',' or ']'" })),
                 }
                 self.i += 1;
-                self.nodes[node].start += 1;
-                self.nodes[node].end = self.nodes.len() as u32;
-                stack.pop();
+                let end = self.len as u32;
+                let n = self.node(node);
+                n.start += 1;
+                open = std::mem::replace(&mut n.end, end);
+                depth -= 1;
             }
         }
     }
@@ -279,7 +310,7 @@ impl Parser<'_> {
         if self.b.get(self.i..self.i + w.len()) != Some(w) {
             return Err(self.err("invalid literal"));
         }
-        self.nodes.push(Node { kind, flag, start: self.i as u32, end: (self.i + w.len()) as u32 });
+        self.push(Node { kind, flag, start: self.i as u32, end: (self.i + w.len()) as u32 });
         self.i += w.len();
         Ok(())
     }
@@ -326,7 +357,7 @@ impl Parser<'_> {
         if (frac || raw.len() > 300) && number(raw).is_none() {
             return Err(self.err("number out of range"));
         }
-        self.nodes.push(Node { kind: Kind::Num, flag: frac, start: start as u32, end: self.i as u32 });
+        self.push(Node { kind: Kind::Num, flag: frac, start: start as u32, end: self.i as u32 });
         Ok(())
     }
 
@@ -379,7 +410,7 @@ impl Parser<'_> {
                 _ => self.i += 1,
             }
         }
-        self.nodes.push(Node { kind: Kind::Str, flag: esc, start: start as u32, end: self.i as u32 });
+        self.push(Node { kind: Kind::Str, flag: esc, start: start as u32, end: self.i as u32 });
         self.i += 1;
         Ok(())
     }
