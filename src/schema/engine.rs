@@ -1,7 +1,7 @@
 //! The interpreter: walks one value of a tape against one type of the rules, recording
 //! issues with JSON-pointer paths. Alternatives are tried quietly (counting, not
 //! describing, failures); only the branch that explains a failure best is walked again
-//! to describe it, so valid messages cost no allocation beyond the path stack.
+//! to describe it, so valid messages cost no allocation.
 
 use super::rules::{
     cmp_names, Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
@@ -13,19 +13,10 @@ use super::{codes, Issue, Severity};
 /// At most this many issues are described per message.
 pub const MAX_ISSUES: usize = 64;
 
-#[derive(Clone, Copy)]
-pub enum Seg {
-    /// A member, by the tape index of its key.
-    Key(u32),
-    Index(u32),
-    Name(&'static str),
-}
-
 pub struct Walker<'a> {
     pub rules: &'static Rules,
     pub prof: &'static Profile,
     pub tape: &'a Tape<'a>,
-    pub path: Vec<Seg>,
     pub issues: Vec<Issue>,
     /// > 0 while trying alternatives: failures are only counted.
     quiet: u32,
@@ -40,36 +31,39 @@ const ABSENT: u32 = u32::MAX;
 
 impl<'a> Walker<'a> {
     pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>) -> Self {
-        Walker { rules, prof, tape, path: Vec::new(), issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found: Vec::new() }
+        Walker { rules, prof, tape, issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found: Vec::new() }
     }
 
-    /// The JSON pointer of the current position, with `extra` appended.
-    pub fn pointer(&self, extra: Option<&str>) -> String {
+    /// The JSON pointer of node `n`, with `extra` appended. Found from the root down when
+    /// an issue is told (rarely), rather than kept as a path while walking.
+    pub fn pointer(&self, n: usize, extra: Option<&str>) -> String {
+        let tape = self.tape;
+        let holds = |v: usize| v <= n && n < tape.next(v);
         let mut out = String::new();
-        let mut seg = |s: &str| {
-            out.push('/');
-            for c in s.chars() {
-                match c {
-                    '~' => out.push_str("~0"),
-                    '/' => out.push_str("~1"),
-                    c => out.push(c),
+        let mut at = 0;
+        while at != n {
+            at = match tape.node(at).kind {
+                Kind::Obj => {
+                    let Some((k, v)) = tape.members(at).find(|&(_, v)| holds(v)) else { break };
+                    segment(&mut out, &tape.str(tape.node(k)));
+                    v
                 }
-            }
-        };
-        for s in &self.path {
-            match *s {
-                Seg::Key(k) => seg(&self.tape.str(self.tape.node(k as usize))),
-                Seg::Index(i) => seg(&i.to_string()),
-                Seg::Name(n) => seg(n),
-            }
+                Kind::Arr => {
+                    let Some((i, v)) = tape.items(at).enumerate().find(|&(_, v)| holds(v)) else { break };
+                    segment(&mut out, &i.to_string());
+                    v
+                }
+                _ => break,
+            };
         }
         if let Some(e) = extra {
-            seg(e);
+            segment(&mut out, e);
         }
         out
     }
 
-    pub fn report(&mut self, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
+    /// Tells an issue at node `n` (member `at` of it, if given).
+    pub fn report(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
         if self.quiet > 0 {
             match severity {
                 Severity::Error => self.qerrors += 1,
@@ -78,13 +72,13 @@ impl<'a> Walker<'a> {
             return;
         }
         if self.issues.len() < MAX_ISSUES {
-            let path = self.pointer(at);
+            let path = self.pointer(n, at);
             self.issues.push(Issue { path, code, message: message(), severity });
         }
     }
 
-    fn error(&mut self, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) -> bool {
-        self.report(Severity::Error, code, at, message);
+    fn error(&mut self, n: usize, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) -> bool {
+        self.report(n, Severity::Error, code, at, message);
         false
     }
 
@@ -184,7 +178,7 @@ impl<'a> Walker<'a> {
             Ty::Older(v) => rules.run(v).get(1).is_none_or(|&x| self.check(x, n)),
             Ty::Not(x) => {
                 let (ok, _, _) = self.trial(x, n);
-                !ok || self.error(codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
+                !ok || self.error(n, codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
             }
             Ty::Tag(i) => {
                 let Some(tag) = rules.tags.get(i as usize) else { return true };
@@ -200,7 +194,7 @@ impl<'a> Walker<'a> {
                 let (ok, _, w) = self.trial(b, n);
                 if ok {
                     self.accept(b, n, w);
-                    self.report(Severity::Warning, codes::TOLERATED, None, || {
+                    self.report(n, Severity::Warning, codes::TOLERATED, None, || {
                         "does not match the schema but is a shape real peers send; tolerated".into()
                     });
                     return true;
@@ -228,7 +222,7 @@ impl<'a> Walker<'a> {
                     return self.accept(x, n, warnings);
                 }
                 if passed.is_some() {
-                    return self.error(codes::AMBIGUOUS, None, || "matches more than one of the alternatives".into());
+                    return self.error(n, codes::AMBIGUOUS, None, || "matches more than one of the alternatives".into());
                 }
                 passed = Some((x, warnings));
                 continue;
@@ -244,10 +238,10 @@ impl<'a> Walker<'a> {
         }
         match best {
             Some((_, x)) if self.quiet == 0 => self.check(x, n),
-            Some(_) => self.error(codes::WRONG_TYPE, None, String::new),
+            Some(_) => self.error(n, codes::WRONG_TYPE, None, String::new),
             None => {
                 let found = self.kind_name(n);
-                self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(admitted)))
+                self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(admitted)))
             }
         }
     }
@@ -267,25 +261,25 @@ impl<'a> Walker<'a> {
         let bits = lits.iter().fold(0, |m, &c| m | lit_bits(rules.lit(c)));
         if bits & self.bits(n) == 0 {
             let found = self.kind_name(n);
-            return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
+            return self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
         }
         let got = tape.raw(node);
-        self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
+        self.error(n, codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
     }
 
     fn tag(&mut self, key: Str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
         let (tape, rules) = (self.tape, self.rules);
         if tape.node(n).kind != Kind::Obj {
             let found = self.kind_name(n);
-            return self.error(codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
+            return self.error(n, codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
         }
         let Some(v) = tape.get(n, rules.name(key)) else {
             let key = rules.str(key);
-            return self.error(codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
+            return self.error(n, codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
         };
         if tape.node(v).kind != Kind::Str {
             let found = self.kind_name(v);
-            return self.error(codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
+            return self.error(n, codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
         let value = tape.str(tape.node(v));
         match variants.binary_search_by(|&(k, _)| cmp_names(rules.name(k), value.as_bytes())) {
@@ -293,7 +287,7 @@ impl<'a> Walker<'a> {
             Err(_) if other != NONE => self.check(other, n),
             Err(_) => {
                 let key = rules.str(key);
-                self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
+                self.error(n, codes::UNKNOWN_ENUM_VALUE, Some(key), || {
                     let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();
                     format!("unknown `{key}` \"{value}\"; expected one of {}", names.join(", "))
                 })
@@ -324,13 +318,13 @@ impl<'a> Walker<'a> {
         let node = tape.node(n);
         if b.mask != 0 && self.bits(n) & b.mask == 0 {
             let found = self.kind_name(n);
-            return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(b.mask)));
+            return self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(b.mask)));
         }
         match node.kind {
             Kind::Num => {
                 let x = tape.num(&node);
                 match self.bounds(b, Kind::Num) {
-                    Some(r) if x < r.0 || x > r.1 => self.error(codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(r))),
+                    Some(r) if x < r.0 || x > r.1 => self.error(n, codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(r))),
                     _ => true,
                 }
             }
@@ -338,16 +332,14 @@ impl<'a> Walker<'a> {
             Kind::Arr => {
                 let count = node.start;
                 if let Some(r) = self.bounds(b, Kind::Arr).filter(|r| f64::from(count) < r.0 || f64::from(count) > r.1) {
-                    return self.error(codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
+                    return self.error(n, codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
                 }
                 if b.sub == NONE {
                     return true;
                 }
                 let mut ok = true;
-                for (i, v) in tape.items(n).enumerate() {
-                    self.path.push(Seg::Index(i as u32));
+                for v in tape.items(n) {
                     ok &= self.check(b.sub, v);
-                    self.path.pop();
                 }
                 ok
             }
@@ -362,21 +354,21 @@ impl<'a> Walker<'a> {
         if let Some(r) = self.bounds(b, Kind::Str) {
             let len = tape.str(node).chars().count() as u32;
             if f64::from(len) < r.0 || f64::from(len) > r.1 {
-                return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
+                return self.error(n, codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
             }
         }
         let Some(ext) = self.rules.ext(b) else { return true };
         match ext.format {
-            F_URI if !is_uri(&tape.str(node)) => return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
+            F_URI if !is_uri(&tape.str(node)) => return self.error(n, codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
             F_DATE_TIME if !is_date_time(&tape.str(node)) => {
-                return self.error(codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
+                return self.error(n, codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
             }
             _ => {}
         }
         if ext.pattern != NONE {
             let p = self.rules.str(ext.pattern);
             if !super::pattern::matches(p, &tape.str(node)) {
-                return self.error(codes::PATTERN, None, || format!("does not match the pattern {p}"));
+                return self.error(n, codes::PATTERN, None, || format!("does not match the pattern {p}"));
             }
         }
         true
@@ -397,9 +389,7 @@ impl<'a> Walker<'a> {
             match hit {
                 Some(i) => self.found[base + i] = k as u32,
                 None if b.sub != NONE => {
-                    self.path.push(Seg::Key(k as u32));
                     ok &= self.check(b.sub, v);
-                    self.path.pop();
                 }
                 None => {}
             }
@@ -418,25 +408,35 @@ impl<'a> Walker<'a> {
                     let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found[base + j] != ABSENT);
                     if !by_alias {
                         let name = name();
-                        ok = self.error(codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
+                        ok = self.error(n, codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
                     }
                 }
                 continue;
             }
-            self.path.push(Seg::Key(k));
             // The older name alone is a tolerated deviation; beside the current name it is an
             // extra member for older peers, which the schema allows.
             if let Some(target) = older(p).filter(|&t| !present(self, t)) {
                 let (name, target) = (name(), rules.str(target));
-                self.report(Severity::Warning, codes::TOLERATED, None, || {
+                self.report(k as usize + 1, Severity::Warning, codes::TOLERATED, None, || {
                     format!("`{name}` is the older name of `{target}`; tolerated")
                 });
             }
             ok &= self.check(p.ty, k as usize + 1);
-            self.path.pop();
         }
         self.found.truncate(base);
         ok
+    }
+}
+
+/// Appends one JSON-pointer segment (`~` and `/` escaped).
+fn segment(out: &mut String, s: &str) {
+    out.push('/');
+    for c in s.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
     }
 }
 
