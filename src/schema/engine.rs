@@ -384,7 +384,8 @@ impl<'a> Walker<'a> {
         for (k, v) in tape.members(n) {
             let hit = {
                 let key = tape.str(tape.node(k));
-                props.binary_search_by(|p| cmp_names(rules.name(p.name & !REQUIRED), key.as_bytes())).ok()
+                // Objects declare few members (at most a dozen): a scan beats a search.
+                props.iter().position(|p| rules.is(p.name & !REQUIRED, key.as_bytes()))
             };
             match hit {
                 Some(i) => self.found[base + i] = k as u32,
