@@ -4,7 +4,7 @@
 //! to describe it, so valid messages cost no allocation.
 
 use super::rules::{
-    cmp_names, Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
+    same, Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
     T_OBJ, T_STR,
 };
 use super::tape::{Kind, Tape};
@@ -250,7 +250,7 @@ impl<'a> Walker<'a> {
         let (tape, rules) = (self.tape, self.rules);
         let node = tape.node(n);
         let hit = lits.iter().any(|&c| match (rules.lit(c), node.kind) {
-            (Lit::Str(s), Kind::Str) => tape.str(node).as_bytes() == s,
+            (Lit::Str(s), Kind::Str) => same(tape.str(node).as_bytes(), s),
             (Lit::Num(x), Kind::Num) => tape.num(node) == x,
             (Lit::Bool(b), Kind::Bool) => node.flag == b,
             _ => false,
@@ -282,10 +282,10 @@ impl<'a> Walker<'a> {
             return self.error(n, codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
         let value = tape.str(tape.node(v));
-        match variants.binary_search_by(|&(k, _)| cmp_names(rules.name(k), value.as_bytes())) {
-            Ok(i) => self.check(variants[i].1, n),
-            Err(_) if other != NONE => self.check(other, n),
-            Err(_) => {
+        match variants.iter().find(|&&(k, _)| rules.is(k, value.as_bytes())) {
+            Some(&(_, t)) => self.check(t, n),
+            None if other != NONE => self.check(other, n),
+            None => {
                 let key = rules.str(key);
                 self.error(n, codes::UNKNOWN_ENUM_VALUE, Some(key), || {
                     let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();

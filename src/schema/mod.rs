@@ -12,7 +12,7 @@ mod tape;
 
 use crate::jsonrpc::{Message, Response};
 use engine::Walker;
-use rules::{Method, Profile, Rules, NONE};
+use rules::{same, Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
@@ -304,7 +304,7 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
 }
 
 fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, scratch: &mut Scratch) -> Vec<Issue> {
-    let batch_ok = ctx.protocol == Protocol::Mcp && ctx.version == "2025-03-26";
+    let batch_ok = ctx.protocol == Protocol::Mcp && same(ctx.version.as_bytes(), b"2025-03-26");
     let mut w = Walker::new(rules(ctx.protocol), chain.0, tape);
     w.found = std::mem::take(&mut scratch.found);
     match tape.node(0).kind {
@@ -328,6 +328,14 @@ fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static st
     w.report(n, Severity::Error, codes::INVALID_ENVELOPE, at, || why.into());
 }
 
+/// The members of a JSON-RPC message, in the order `check_message` reads them.
+const ENVELOPE: [&[u8]; 6] = [b"jsonrpc", b"id", b"method", b"params", b"result", b"error"];
+
+/// Extension methods (`_`-prefixed) carry whatever they like.
+fn is_extension(method: &str) -> bool {
+    method.as_bytes().first() == Some(&b'_')
+}
+
 /// One JSON-RPC message: the envelope, then the method's params, result or error.
 fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     let tape = w.tape;
@@ -335,21 +343,16 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         return envelope(w, n, None, "a message must be a JSON object");
     }
     // The envelope's members in one pass (the last of duplicates counts).
-    let (mut jsonrpc, mut id, mut method, mut params, mut result, mut error) = (None, None, None, None, None, None);
+    let mut found = [None; ENVELOPE.len()];
     for (k, v) in tape.members(n) {
-        let slot = match &*tape.str(tape.node(k)) {
-            "jsonrpc" => &mut jsonrpc,
-            "id" => &mut id,
-            "method" => &mut method,
-            "params" => &mut params,
-            "result" => &mut result,
-            "error" => &mut error,
-            _ => continue,
-        };
-        *slot = Some(v);
+        let key = tape.str(tape.node(k));
+        if let Some(i) = ENVELOPE.iter().position(|name| same(name, key.as_bytes())) {
+            found[i] = Some(v);
+        }
     }
+    let [jsonrpc, id, method, params, result, error] = found;
     match jsonrpc {
-        Some(v) if tape.node(v).kind == Kind::Str && tape.str(tape.node(v)) == "2.0" => {}
+        Some(v) if tape.node(v).kind == Kind::Str && same(tape.str(tape.node(v)).as_bytes(), b"2.0") => {}
         Some(_) => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
         None => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
     }
@@ -383,7 +386,7 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         }
     }
     let name = tape.str(tape.node(method));
-    if name.starts_with('_') {
+    if is_extension(&name) {
         return; // extension methods carry whatever they like
     }
     let Some((prof, rule)) = find(w, n, chain, &name, Some(id.is_some()), ctx.direction, false) else { return };
@@ -410,7 +413,7 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
 /// The result `r` of the response `n`.
 fn check_result(w: &mut Walker, chain: Chain, ctx: &Context, n: usize, r: usize) {
     let Some(method) = ctx.in_reply_to else { return };
-    if method.starts_with('_') {
+    if is_extension(method) {
         return;
     }
     let Some((prof, rule)) = find(w, n, chain, method, Some(true), ctx.direction, true) else { return };

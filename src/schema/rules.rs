@@ -208,7 +208,7 @@ impl Rules {
     }
 
     pub fn profile(&self, name: &str) -> Option<&'static Profile> {
-        self.profiles.iter().find(|p| p.name == name)
+        self.profiles.iter().find(|p| same(p.name.as_bytes(), name.as_bytes()))
     }
 
     /// The symbol of a definition name.
@@ -219,7 +219,7 @@ impl Rules {
     /// Whether name `s` is `key`: the length byte first, which settles most comparisons.
     #[inline(always)]
     pub fn is(&self, s: Str, key: &[u8]) -> bool {
-        self.text.as_bytes().get(s as usize).is_some_and(|&len| len as usize == key.len()) && cmp_names(self.name(s), key).is_eq()
+        self.text.as_bytes().get(s as usize).is_some_and(|&len| len as usize == key.len()) && same(self.name(s), key)
     }
 
     /// The rules of `method` in profile `p` (empty when it has none).
@@ -230,6 +230,12 @@ impl Rules {
         let n = m[lo..].iter().take_while(|r| self.is(r.name, method)).count();
         &m[lo..lo + n]
     }
+}
+
+/// Whether two names are the same (lengths first), without a `memcmp` call.
+#[inline(always)]
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && cmp_names(a, b).is_eq()
 }
 
 /// Byte order of two names, eight bytes at a time (a `memcmp` call costs more than these

@@ -3,6 +3,7 @@
 //! depth costs heap (bounded by the limit), never stack; strings stay in the source and
 //! are unescaped only when something needs their text.
 
+use super::rules::same;
 use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,12 +115,7 @@ impl<'a> Tape<'a> {
     }
 
     pub fn key_is(&self, k: usize, key: &[u8]) -> bool {
-        let n = self.node(k);
-        if n.flag {
-            self.str(n).as_bytes() == key
-        } else {
-            self.raw(n).as_bytes() == key
-        }
+        same(self.str(self.node(k)).as_bytes(), key)
     }
 }
 
@@ -176,12 +172,19 @@ struct Parser<'b> {
 const TOP: u32 = u32::MAX;
 
 impl Parser<'_> {
-    /// Appends a node: a store into the buffer, growing it (rarely) out of line.
+    /// Appends a node: stores into the buffer, growing it (rarely) out of line. Field by
+    /// field: a node assembled on the stack is reloaded in wider words than it was written,
+    /// which stalls store forwarding.
     #[inline(always)]
-    fn push(&mut self, n: Node) {
+    fn push(&mut self, kind: Kind, flag: bool, start: u32, end: u32) {
         match self.nodes.as_mut_slice().get_mut(self.len) {
-            Some(slot) => *slot = n,
-            None => self.grow(n),
+            Some(slot) => {
+                slot.kind = kind;
+                slot.flag = flag;
+                slot.start = start;
+                slot.end = end;
+            }
+            None => self.grow(Node { kind, flag, start, end }),
         }
         self.len += 1;
     }
@@ -233,7 +236,7 @@ impl Parser<'_> {
                     }
                     let is_obj = c == b'{';
                     let node = self.len;
-                    self.push(Node { kind: if is_obj { Kind::Obj } else { Kind::Arr }, flag: false, start: 0, end: open });
+                    self.push(if is_obj { Kind::Obj } else { Kind::Arr }, false, 0, open);
                     self.i += 1;
                     self.ws();
                     let close = if is_obj { b'}' } else { b']' };
@@ -310,7 +313,7 @@ impl Parser<'_> {
         if self.b.get(self.i..self.i + w.len()) != Some(w) {
             return Err(self.err("invalid literal"));
         }
-        self.push(Node { kind, flag, start: self.i as u32, end: (self.i + w.len()) as u32 });
+        self.push(kind, flag, self.i as u32, (self.i + w.len()) as u32);
         self.i += w.len();
         Ok(())
     }
@@ -357,7 +360,7 @@ impl Parser<'_> {
         if (frac || raw.len() > 300) && number(raw).is_none() {
             return Err(self.err("number out of range"));
         }
-        self.push(Node { kind: Kind::Num, flag: frac, start: start as u32, end: self.i as u32 });
+        self.push(Kind::Num, frac, start as u32, self.i as u32);
         Ok(())
     }
 
@@ -410,7 +413,7 @@ impl Parser<'_> {
                 _ => self.i += 1,
             }
         }
-        self.push(Node { kind: Kind::Str, flag: esc, start: start as u32, end: self.i as u32 });
+        self.push(Kind::Str, esc, start as u32, self.i as u32);
         self.i += 1;
         Ok(())
     }
