@@ -4,7 +4,7 @@
 //! to describe it, so valid messages cost no allocation.
 
 use super::rules::{
-    same, Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
+    Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
     T_OBJ, T_STR,
 };
 use super::tape::{Kind, Tape};
@@ -155,14 +155,24 @@ impl<'a> Walker<'a> {
         }
     }
 
-    pub fn check(&mut self, t: TyId, n: usize) -> bool {
+    pub fn check(&mut self, mut t: TyId, n: usize) -> bool {
         let rules = self.rules;
-        match rules.ty(t) {
-            Ty::Any => true,
-            Ty::Ref(s) => match self.prof.def(s) {
-                Some(d) => self.check(d, n),
-                None => true,
-            },
+        // References and older names lead to their types without a call.
+        let ty = loop {
+            match rules.ty(t) {
+                Ty::Ref(s) => match self.prof.def(s) {
+                    Some(d) => t = d,
+                    None => return true,
+                },
+                Ty::Older(v) => match rules.run(v).get(1) {
+                    Some(&x) => t = x,
+                    None => return true,
+                },
+                ty => break ty,
+            }
+        };
+        match ty {
+            Ty::Any | Ty::Ref(_) | Ty::Older(_) => true,
             Ty::Basic(b) => self.basic(&rules.basics[b as usize], n),
             Ty::Lits(l) => self.literal(rules.run(l), n),
             Ty::All(v) => {
@@ -175,7 +185,6 @@ impl<'a> Walker<'a> {
             }
             Ty::AnyOf(v) => self.any_of(rules.run(v), n, false),
             Ty::OneOf(v) => self.any_of(rules.run(v), n, true),
-            Ty::Older(v) => rules.run(v).get(1).is_none_or(|&x| self.check(x, n)),
             Ty::Not(x) => {
                 let (ok, _, _) = self.trial(x, n);
                 !ok || self.error(n, codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
@@ -250,7 +259,7 @@ impl<'a> Walker<'a> {
         let (tape, rules) = (self.tape, self.rules);
         let node = tape.node(n);
         let hit = lits.iter().any(|&c| match (rules.lit(c), node.kind) {
-            (Lit::Str(s), Kind::Str) => same(tape.str(node).as_bytes(), s),
+            (Lit::Str(s), Kind::Str) => tape.reads(node, s),
             (Lit::Num(x), Kind::Num) => tape.num(node) == x,
             (Lit::Bool(b), Kind::Bool) => node.flag == b,
             _ => false,
@@ -281,15 +290,22 @@ impl<'a> Walker<'a> {
             let found = self.kind_name(v);
             return self.error(n, codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
-        let value = tape.str(tape.node(v));
-        match variants.iter().find(|&&(k, _)| rules.is(k, value.as_bytes())) {
+        let escaped;
+        let value = match tape.plain(tape.node(v)) {
+            Some(b) => b,
+            None => {
+                escaped = tape.str(tape.node(v));
+                escaped.as_bytes()
+            }
+        };
+        match variants.iter().find(|&&(k, _)| rules.is(k, value)) {
             Some(&(_, t)) => self.check(t, n),
             None if other != NONE => self.check(other, n),
             None => {
                 let key = rules.str(key);
                 self.error(n, codes::UNKNOWN_ENUM_VALUE, Some(key), || {
                     let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();
-                    format!("unknown `{key}` \"{value}\"; expected one of {}", names.join(", "))
+                    format!("unknown `{key}` \"{}\"; expected one of {}", tape.str(tape.node(v)), names.join(", "))
                 })
             }
         }
@@ -382,11 +398,17 @@ impl<'a> Walker<'a> {
         self.found.resize(base + props.len(), ABSENT);
         let mut ok = true;
         for (k, v) in tape.members(n) {
-            let hit = {
-                let key = tape.str(tape.node(k));
-                // Objects declare few members (at most a dozen): a scan beats a search.
-                props.iter().position(|p| rules.is(p.name & !REQUIRED, key.as_bytes()))
+            let node = tape.node(k);
+            let escaped;
+            let key = match tape.plain(node) {
+                Some(b) => b,
+                None => {
+                    escaped = tape.str(node);
+                    escaped.as_bytes()
+                }
             };
+            // Objects declare few members (at most a dozen): a scan beats a search.
+            let hit = props.iter().position(|p| rules.is(p.name & !REQUIRED, key));
             match hit {
                 Some(i) => self.found[base + i] = k as u32,
                 None if b.sub != NONE => {

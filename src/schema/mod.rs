@@ -345,14 +345,13 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     // The envelope's members in one pass (the last of duplicates counts).
     let mut found = [None; ENVELOPE.len()];
     for (k, v) in tape.members(n) {
-        let key = tape.str(tape.node(k));
-        if let Some(i) = ENVELOPE.iter().position(|name| same(name, key.as_bytes())) {
+        if let Some(i) = ENVELOPE.iter().position(|name| tape.key_is(k, name)) {
             found[i] = Some(v);
         }
     }
     let [jsonrpc, id, method, params, result, error] = found;
     match jsonrpc {
-        Some(v) if tape.node(v).kind == Kind::Str && same(tape.str(tape.node(v)).as_bytes(), b"2.0") => {}
+        Some(v) if tape.node(v).kind == Kind::Str && tape.reads(tape.node(v), b"2.0") => {}
         Some(_) => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
         None => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
     }

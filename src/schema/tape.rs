@@ -73,6 +73,25 @@ impl<'a> Tape<'a> {
         }
     }
 
+    /// The bytes of a string node that holds no escape, straight from the text (`None`
+    /// for one that does: `str` unescapes it). Cheaper than `str` where bytes will do.
+    #[inline(always)]
+    pub fn plain(&self, n: &Node) -> Option<&'a [u8]> {
+        if n.flag {
+            return None;
+        }
+        self.src.as_bytes().get(n.start as usize..n.end as usize)
+    }
+
+    /// Whether string node `n` reads `text`.
+    #[inline(always)]
+    pub fn reads(&self, n: &Node, text: &[u8]) -> bool {
+        match self.plain(n) {
+            Some(b) => same(b, text),
+            None => same(self.str(n).as_bytes(), text),
+        }
+    }
+
     pub fn num(&self, n: &Node) -> f64 {
         number(self.raw(n)).unwrap_or(f64::NAN)
     }
@@ -115,7 +134,7 @@ impl<'a> Tape<'a> {
     }
 
     pub fn key_is(&self, k: usize, key: &[u8]) -> bool {
-        same(self.str(self.node(k)).as_bytes(), key)
+        self.reads(self.node(k), key)
     }
 }
 
@@ -213,7 +232,16 @@ impl Parser<'_> {
         self.b.get(self.i).copied().unwrap_or(0)
     }
 
+    /// Skips whitespace; most calls find none, which is told without a call.
+    #[inline(always)]
     fn ws(&mut self) {
+        if self.at() <= b' ' {
+            self.ws_run();
+        }
+    }
+
+    #[inline(never)]
+    fn ws_run(&mut self) {
         while matches!(self.at(), b' ' | b'\t' | b'\n' | b'\r') {
             self.i += 1;
         }
