@@ -345,7 +345,16 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     // The envelope's members in one pass (the last of duplicates counts).
     let mut found = [None; ENVELOPE.len()];
     for (k, v) in tape.members(n) {
-        if let Some(i) = ENVELOPE.iter().position(|name| tape.key_is(k, name)) {
+        let key = tape.node(k);
+        let escaped;
+        let key = match tape.plain(key) {
+            Some(b) => b,
+            None => {
+                escaped = tape.str(key);
+                escaped.as_bytes()
+            }
+        };
+        if let Some(i) = ENVELOPE.iter().position(|name| same(name, key)) {
             found[i] = Some(v);
         }
     }

@@ -384,9 +384,12 @@ impl Parser<'_> {
                 return Err(self.err("invalid number: digits expected in the exponent"));
             }
         }
-        let raw = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
-        if (frac || raw.len() > 300) && number(raw).is_none() {
-            return Err(self.err("number out of range"));
+        // Only these can fall outside f64's range.
+        if frac || self.i - start > 300 {
+            let raw = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
+            if number(raw).is_none() {
+                return Err(self.err("number out of range"));
+            }
         }
         self.push(Kind::Num, frac, start as u32, self.i as u32);
         Ok(())
