@@ -410,7 +410,7 @@ impl<'a> Walker<'a> {
             // Objects declare few members (at most a dozen): a scan beats a search.
             let hit = props.iter().position(|p| rules.is(p.name & !REQUIRED, key));
             match hit {
-                Some(i) => self.found[base + i] = k as u32,
+                Some(i) => self.found.as_mut_slice()[base + i] = k as u32,
                 None if b.sub != NONE => {
                     ok &= self.check(b.sub, v);
                 }
@@ -422,13 +422,13 @@ impl<'a> Walker<'a> {
             Ty::Older(v) => rules.run(v).first().copied(),
             _ => None,
         };
-        let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found[base + j] != ABSENT);
+        let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found.as_slice()[base + j] != ABSENT);
         for (i, p) in props.iter().enumerate() {
-            let k = self.found[base + i];
+            let k = self.found.as_slice()[base + i];
             let name = || rules.str(p.name & !REQUIRED);
             if k == ABSENT {
                 if p.name & REQUIRED != 0 {
-                    let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found[base + j] != ABSENT);
+                    let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found.as_slice()[base + j] != ABSENT);
                     if !by_alias {
                         let name = name();
                         ok = self.error(n, codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;

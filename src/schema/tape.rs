@@ -119,11 +119,13 @@ impl<'a> Tape<'a> {
     }
 
     /// Member (key index, value index) pairs of the object at `i`.
+    #[inline(always)]
     pub fn members(&self, i: usize) -> Members<'_, 'a> {
         Members { tape: self, at: i + 1, left: self.node(i).start as usize }
     }
 
     /// Element indices of the array at `i`.
+    #[inline(always)]
     pub fn items(&self, i: usize) -> Items<'_, 'a> {
         Items { tape: self, at: i + 1, left: self.node(i).start as usize }
     }
