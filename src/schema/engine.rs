@@ -62,19 +62,32 @@ impl<'a> Walker<'a> {
         out
     }
 
-    /// Tells an issue at node `n` (member `at` of it, if given).
+    /// Tells an issue at node `n` (member `at` of it, if given). The message is written
+    /// only when the issue is told: not while alternatives are tried.
     pub fn report(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
+        if self.to_tell(severity) {
+            let message = message();
+            self.tell(n, severity, code, at, message);
+        }
+    }
+
+    /// Counts an issue while alternatives are tried; whether it is to be told.
+    #[inline(never)]
+    fn to_tell(&mut self, severity: Severity) -> bool {
         if self.quiet > 0 {
             match severity {
                 Severity::Error => self.qerrors += 1,
                 Severity::Warning => self.qwarnings += 1,
             }
-            return;
+            return false;
         }
-        if self.issues.len() < MAX_ISSUES {
-            let path = self.pointer(n, at);
-            self.issues.push(Issue { path, code, message: message(), severity });
-        }
+        self.issues.len() < MAX_ISSUES
+    }
+
+    #[inline(never)]
+    fn tell(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: String) {
+        let path = self.pointer(n, at);
+        self.issues.push(Issue { path, code, message, severity });
     }
 
     fn error(&mut self, n: usize, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) -> bool {
