@@ -483,7 +483,7 @@ fn plain_run(b: &[u8]) -> usize {
 /// digits are exact here; the rest is read by serde_json, whose reader the module has
 /// anyway (core's `f64` parser would add its own code and tables).
 pub fn number(raw: &str) -> Option<f64> {
-    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    let digits = if raw.as_bytes().first() == Some(&b'-') { raw.get(1..).unwrap_or("") } else { raw };
     if (1..=15).contains(&digits.len()) && digits.bytes().all(|c| c.is_ascii_digit()) {
         let n = digits.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64;
         return Some(if digits.len() < raw.len() { -n } else { n });
