@@ -51,9 +51,11 @@ impl<'a> Tape<'a> {
 
     /// As `parse`, building in `nodes`: a buffer kept from an earlier text, overwritten.
     pub fn parse_in(src: &'a str, max_depth: usize, nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
-        let mut p = Parser { b: src.as_bytes(), i: 0, nodes, len: 0 };
-        p.document(max_depth)?;
-        Ok(Tape { src, nodes: p.nodes })
+        let mut p = Parser { b: src.as_bytes(), i: 0, nodes, len: 0, error: TapeError::TooDeep { offset: 0 } };
+        match p.document(max_depth) {
+            Ok(()) => Ok(Tape { src, nodes: p.nodes }),
+            Err(Stop) => Err(p.error),
+        }
     }
 
     #[inline(always)]
@@ -187,7 +189,13 @@ struct Parser<'b> {
     /// Nodes `..len` are this text's; the rest of the buffer is free to overwrite.
     nodes: Vec<Node>,
     len: usize,
+    /// Why the parse stopped, once it has.
+    error: TapeError,
 }
+
+/// A parse that stopped early: the error is kept in the parser (a unit result travels
+/// in a register; the error itself would go through memory on every call).
+struct Stop;
 
 /// No open container (the `end` of an open one links to the one around it).
 const TOP: u32 = u32::MAX;
@@ -224,8 +232,11 @@ impl Parser<'_> {
         &mut self.nodes.as_mut_slice()[i]
     }
 
-    fn err(&self, what: &'static str) -> TapeError {
-        TapeError::Syntax { offset: self.i, what }
+    /// Stops the parse, keeping why (at the cursor) for `parse_in` to report.
+    #[cold]
+    fn err(&mut self, what: &'static str) -> Stop {
+        self.error = TapeError::Syntax { offset: self.i, what };
+        Stop
     }
 
     /// The byte at the cursor; 0 at the end (never valid where a byte is looked for).
@@ -251,18 +262,19 @@ impl Parser<'_> {
 
     /// Parses the text. Open containers form a list through their nodes' `end` (each
     /// links to the container around it) until they close: no stack to allocate.
-    fn document(&mut self, max_depth: usize) -> Result<(), TapeError> {
+    fn document(&mut self, max_depth: usize) -> Result<(), Stop> {
         let mut open = TOP;
         let mut depth = 0;
         self.ws();
         // State machine: parse a value; after it, close containers or read separators.
         'value: loop {
             self.ws();
-            let c = *self.b.get(self.i).ok_or_else(|| self.err("unexpected end of input, expected a value"))?;
+            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unexpected end of input, expected a value")) };
             match c {
                 b'{' | b'[' => {
                     if depth >= max_depth {
-                        return Err(TapeError::TooDeep { offset: self.i });
+                        self.error = TapeError::TooDeep { offset: self.i };
+                        return Err(Stop);
                     }
                     let is_obj = c == b'{';
                     let node = self.len;
@@ -326,7 +338,7 @@ impl Parser<'_> {
         }
     }
 
-    fn key(&mut self) -> Result<(), TapeError> {
+    fn key(&mut self) -> Result<(), Stop> {
         if self.at() != b'"' {
             return Err(self.err("expected a string key"));
         }
@@ -339,7 +351,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn word(&mut self, w: &'static [u8], kind: Kind, flag: bool) -> Result<(), TapeError> {
+    fn word(&mut self, w: &'static [u8], kind: Kind, flag: bool) -> Result<(), Stop> {
         if self.b.get(self.i..self.i + w.len()) != Some(w) {
             return Err(self.err("invalid literal"));
         }
@@ -356,7 +368,7 @@ impl Parser<'_> {
         self.i - s
     }
 
-    fn number(&mut self) -> Result<(), TapeError> {
+    fn number(&mut self) -> Result<(), Stop> {
         let start = self.i;
         if self.b[self.i] == b'-' {
             self.i += 1;
@@ -397,30 +409,30 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn hex4(&mut self) -> Result<u32, TapeError> {
+    fn hex4(&mut self) -> Result<u32, Stop> {
         let mut v = 0u32;
         for _ in 0..4 {
-            let c = *self.b.get(self.i).ok_or_else(|| self.err("unexpected end in \\u escape"))?;
-            let d = (c as char).to_digit(16).ok_or_else(|| self.err("invalid \\u escape"))?;
+            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unexpected end in \\u escape")) };
+            let Some(d) = (c as char).to_digit(16) else { return Err(self.err("invalid \\u escape")) };
             v = v * 16 + d;
             self.i += 1;
         }
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<(), TapeError> {
+    fn string(&mut self) -> Result<(), Stop> {
         self.i += 1;
         let start = self.i;
         let mut esc = false;
         loop {
             self.i += plain_run(self.b.get(self.i..).unwrap_or(&[]));
-            let c = *self.b.get(self.i).ok_or_else(|| self.err("unterminated string"))?;
+            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unterminated string")) };
             match c {
                 b'"' => break,
                 b'\\' => {
                     esc = true;
                     self.i += 1;
-                    let e = *self.b.get(self.i).ok_or_else(|| self.err("unterminated string"))?;
+                    let Some(&e) = self.b.get(self.i) else { return Err(self.err("unterminated string")) };
                     self.i += 1;
                     match e {
                         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
