@@ -77,7 +77,8 @@ pub struct Basic {
     pub mask: u8,
     /// `Rules::exts[ext - 1]`, or 0 for none.
     pub ext: u8,
-    /// Declared members, sorted by name: `Rules::props[props..props + nprops]`.
+    /// Declared members, sorted by name (the order their issues are told in):
+    /// `Rules::props[props..props + nprops]`.
     pub nprops: u8,
     pub props: u16,
     /// The type of undeclared members (objects) or of items (arrays), or `NONE`.

@@ -1,7 +1,7 @@
 //! A flat, borrowed view of one JSON text: every value is one `Node` in document order,
-//! containers know where their subtree ends. Built by an iterative parser, so nesting
-//! depth costs heap (bounded by the limit), never stack; strings stay in the source and
-//! are unescaped only when something needs their text.
+//! containers know where their subtree ends. Built by an iterative parser that links open
+//! containers through their own nodes, so nesting depth costs no stack at all; strings
+//! stay in the source and are unescaped only when something needs their text.
 
 use super::rules::same;
 use std::borrow::Cow;
