@@ -328,9 +328,6 @@ fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static st
     w.report(n, Severity::Error, codes::INVALID_ENVELOPE, at, || why.into());
 }
 
-/// The members of a JSON-RPC message, in the order `check_message` reads them.
-const ENVELOPE: [&[u8]; 6] = [b"jsonrpc", b"id", b"method", b"params", b"result", b"error"];
-
 /// Extension methods (`_`-prefixed) carry whatever they like.
 fn is_extension(method: &str) -> bool {
     method.as_bytes().first() == Some(&b'_')
@@ -343,7 +340,7 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         return envelope(w, n, None, "a message must be a JSON object");
     }
     // The envelope's members in one pass (the last of duplicates counts).
-    let mut found = [None; ENVELOPE.len()];
+    let (mut jsonrpc, mut id, mut method, mut params, mut result, mut error) = (None, None, None, None, None, None);
     for (k, v) in tape.members(n) {
         let key = tape.node(k);
         let escaped;
@@ -354,11 +351,18 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
                 escaped.as_bytes()
             }
         };
-        if let Some(i) = ENVELOPE.iter().position(|name| same(name, key)) {
-            found[i] = Some(v);
-        }
+        // Byte-string patterns are matched byte by byte (no `memcmp` call).
+        let slot = match key {
+            b"jsonrpc" => &mut jsonrpc,
+            b"id" => &mut id,
+            b"method" => &mut method,
+            b"params" => &mut params,
+            b"result" => &mut result,
+            b"error" => &mut error,
+            _ => continue,
+        };
+        *slot = Some(v);
     }
-    let [jsonrpc, id, method, params, result, error] = found;
     match jsonrpc {
         Some(v) if tape.node(v).kind == Kind::Str && tape.reads(tape.node(v), b"2.0") => {}
         Some(_) => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
