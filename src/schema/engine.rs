@@ -30,8 +30,9 @@ pub struct Walker<'a> {
 const ABSENT: u32 = u32::MAX;
 
 impl<'a> Walker<'a> {
-    pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>) -> Self {
-        Walker { rules, prof, tape, issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found: Vec::new() }
+    /// A walker using `found` (empty; its capacity kept from earlier walks) as its scratch.
+    pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>, found: Vec<u32>) -> Self {
+        Walker { rules, prof, tape, issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found }
     }
 
     /// The JSON pointer of node `n`, with `extra` appended. Found from the root down when

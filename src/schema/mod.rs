@@ -125,8 +125,8 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
         return one(codes::TOO_LARGE, "", format!("the message is {} bytes; the limit is {}", text.len(), limits.max_bytes));
     }
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    let mut scratch = SCRATCH.with(Cell::take);
-    let tape = match Tape::parse_in(text, depth, std::mem::take(&mut scratch.nodes)) {
+    let scratch = SCRATCH.with(Cell::take).unwrap_or_default();
+    let tape = match Tape::parse_in(text, depth, scratch.nodes) {
         Ok(t) => t,
         Err(TapeError::TooDeep { offset }) => {
             return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels (at byte {offset})"))
@@ -138,17 +138,18 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
     let Some(chain) = profiles(ctx.protocol, ctx.version) else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
     };
-    let report = Report::of(check_tape(&tape, chain, ctx, &mut scratch));
+    let (issues, found) = check_tape(&tape, chain, ctx, scratch.found);
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
-        scratch.nodes = tape.nodes;
-        SCRATCH.with(|c| c.set(scratch));
+        let kept = Scratch { nodes: tape.nodes, found };
+        SCRATCH.with(|c| c.set(Some(kept)));
     }
-    report
+    Report::of(issues)
 }
 
 /// Buffers kept from one message to the next, so that validating costs no allocation
-/// once they have grown (but for the issues of an invalid message).
+/// once they have grown (but for the issues of an invalid message). They are moved, not
+/// swapped with empty ones: dropping even an empty buffer is a call.
 #[derive(Default)]
 struct Scratch {
     nodes: Vec<tape::Node>,
@@ -156,7 +157,7 @@ struct Scratch {
 }
 
 thread_local! {
-    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
+    static SCRATCH: Cell<Option<Scratch>> = const { Cell::new(None) };
 }
 
 /// Validates one message given as a JSON value.
@@ -190,7 +191,7 @@ pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, nam
     let Some((prof, ty)) = def else {
         return one(codes::UNKNOWN_METHOD, "", format!("no definition `{name}` in {protocol:?} version {version}"));
     };
-    let mut w = Walker::new(r, prof, &tape);
+    let mut w = Walker::new(r, prof, &tape, Vec::new());
     w.check(ty, 0);
     Report::of(w.issues)
 }
@@ -303,10 +304,10 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
     }
 }
 
-fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, scratch: &mut Scratch) -> Vec<Issue> {
+/// The issues of a message, and the member scratch (`found`) back.
+fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, found: Vec<u32>) -> (Vec<Issue>, Vec<u32>) {
     let batch_ok = ctx.protocol == Protocol::Mcp && same(ctx.version.as_bytes(), b"2025-03-26");
-    let mut w = Walker::new(rules(ctx.protocol), chain.0, tape);
-    w.found = std::mem::take(&mut scratch.found);
+    let mut w = Walker::new(rules(ctx.protocol), chain.0, tape, found);
     match tape.node(0).kind {
         Kind::Arr if batch_ok && tape.node(0).start > 0 => {
             for n in tape.items(0) {
@@ -319,9 +320,9 @@ fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, scratch: &mut Scratch) -
         }
         _ => check_message(&mut w, chain, ctx, 0),
     }
-    scratch.found = std::mem::take(&mut w.found);
-    scratch.found.clear();
-    w.issues
+    let Walker { issues, mut found, .. } = w;
+    found.clear();
+    (issues, found)
 }
 
 fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static str) {
@@ -414,7 +415,7 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         None if rule.flags & rules::PARAMS_OPTIONAL != 0 => {}
         None => {
             let empty = Tape::parse("{}", 1);
-            let fine = rule.flags & rules::PARAMS_EMPTY_OK != 0 && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t).check(ty, 0));
+            let fine = rule.flags & rules::PARAMS_EMPTY_OK != 0 && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t, Vec::new()).check(ty, 0));
             if !fine {
                 w.report(n, Severity::Error, codes::MISSING_REQUIRED, Some("params"), || "`params` is required".into());
             }
