@@ -262,6 +262,7 @@ pub fn cmp_names(mut a: &[u8], mut b: &[u8]) -> std::cmp::Ordering {
 
 impl Profile {
     /// The definition of symbol `sym` here, if any.
+    #[inline(always)]
     pub fn def(&self, sym: u16) -> Option<TyId> {
         self.defs.get(sym as usize).copied().filter(|&t| t != NONE)
     }
