@@ -126,6 +126,7 @@ impl<'a> Walker<'a> {
         }
     }
 
+    #[inline(always)]
     fn bits(&self, n: usize) -> u8 {
         let node = self.tape.node(n);
         match node.kind {
