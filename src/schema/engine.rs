@@ -66,7 +66,7 @@ impl<'a> Walker<'a> {
     /// Tells an issue at node `n` (member `at` of it, if given). The message is written
     /// only when the issue is told: not while alternatives are tried.
     pub fn report(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
-        if self.to_tell(severity) {
+        if self.should_tell(severity) {
             let message = message();
             self.tell(n, severity, code, at, message);
         }
@@ -74,7 +74,7 @@ impl<'a> Walker<'a> {
 
     /// Counts an issue while alternatives are tried; whether it is to be told.
     #[inline(never)]
-    fn to_tell(&mut self, severity: Severity) -> bool {
+    fn should_tell(&mut self, severity: Severity) -> bool {
         if self.quiet > 0 {
             match severity {
                 Severity::Error => self.qerrors += 1,
