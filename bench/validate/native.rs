@@ -2,7 +2,8 @@
 //!   node bench/validate/corpus.mjs /tmp/corpus.json
 //!   cargo run --release --example validate -- /tmp/corpus.json
 //! Prints the first-validation time (the rules are compiled tables: nothing to set up),
-//! messages/s and MB/s.
+//! messages/s and MB/s. `BENCH_BYTES` sets the volume validated per set (default 2 MB;
+//! raise it for a profiler).
 
 use agentwire::schema::{validate_text, Context, Direction, Limits, Protocol};
 use serde_json::Value;
@@ -22,6 +23,7 @@ fn main() {
         })
         .collect();
     let limits = Limits::default();
+    let volume: usize = std::env::var("BENCH_BYTES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000_000);
     let run = |i: &(Protocol, String, Direction, Option<String>, String)| {
         let ctx = Context { protocol: i.0, version: &i.1, direction: i.2, in_reply_to: i.3.as_deref() };
         validate_text(&i.4, &ctx, &limits)
@@ -34,7 +36,7 @@ fn main() {
     for (label, filter) in [("all", None), ("acp", Some(Protocol::Acp)), ("mcp", Some(Protocol::Mcp))] {
         let set: Vec<_> = items.iter().filter(|i| filter.map_or(true, |p| i.0 == p)).collect();
         let set_bytes: usize = set.iter().map(|i| i.4.len()).sum();
-        let rounds = (2_000_000 / set_bytes.max(1)).max(20);
+        let rounds = (volume / set_bytes.max(1)).max(20);
         let t = Instant::now();
         for _ in 0..rounds {
             for i in &set {

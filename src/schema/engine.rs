@@ -1,10 +1,10 @@
 //! The interpreter: walks one value of a tape against one type of the rules, recording
 //! issues with JSON-pointer paths. Alternatives are tried quietly (counting, not
 //! describing, failures); only the branch that explains a failure best is walked again
-//! to describe it, so valid messages cost no allocation beyond the path stack.
+//! to describe it, so valid messages cost no allocation.
 
 use super::rules::{
-    cmp_names, Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
+    Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
     T_OBJ, T_STR,
 };
 use super::tape::{Kind, Tape};
@@ -13,19 +13,10 @@ use super::{codes, Issue, Severity};
 /// At most this many issues are described per message.
 pub const MAX_ISSUES: usize = 64;
 
-#[derive(Clone, Copy)]
-pub enum Seg {
-    /// A member, by the tape index of its key.
-    Key(u32),
-    Index(u32),
-    Name(&'static str),
-}
-
 pub struct Walker<'a> {
     pub rules: &'static Rules,
     pub prof: &'static Profile,
     pub tape: &'a Tape<'a>,
-    pub path: Vec<Seg>,
     pub issues: Vec<Issue>,
     /// > 0 while trying alternatives: failures are only counted.
     quiet: u32,
@@ -39,52 +30,69 @@ pub struct Walker<'a> {
 const ABSENT: u32 = u32::MAX;
 
 impl<'a> Walker<'a> {
-    pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>) -> Self {
-        Walker { rules, prof, tape, path: Vec::new(), issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found: Vec::new() }
+    /// A walker using `found` (empty; its capacity kept from earlier walks) as its scratch.
+    pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>, found: Vec<u32>) -> Self {
+        Walker { rules, prof, tape, issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found }
     }
 
-    /// The JSON pointer of the current position, with `extra` appended.
-    pub fn pointer(&self, extra: Option<&str>) -> String {
+    /// The JSON pointer of node `n`, with `extra` appended. Found from the root down when
+    /// an issue is told (rarely), rather than kept as a path while walking.
+    pub fn pointer(&self, n: usize, extra: Option<&str>) -> String {
+        let tape = self.tape;
+        let holds = |v: usize| v <= n && n < tape.next(v);
         let mut out = String::new();
-        let mut seg = |s: &str| {
-            out.push('/');
-            for c in s.chars() {
-                match c {
-                    '~' => out.push_str("~0"),
-                    '/' => out.push_str("~1"),
-                    c => out.push(c),
+        let mut at = 0;
+        while at != n {
+            at = match tape.node(at).kind {
+                Kind::Obj => {
+                    let Some((k, v)) = tape.members(at).find(|&(_, v)| holds(v)) else { break };
+                    segment(&mut out, &tape.str(tape.node(k)));
+                    v
                 }
-            }
-        };
-        for s in &self.path {
-            match *s {
-                Seg::Key(k) => seg(&self.tape.str(self.tape.node(k as usize))),
-                Seg::Index(i) => seg(&i.to_string()),
-                Seg::Name(n) => seg(n),
-            }
+                Kind::Arr => {
+                    let Some((i, v)) = tape.items(at).enumerate().find(|&(_, v)| holds(v)) else { break };
+                    segment(&mut out, &i.to_string());
+                    v
+                }
+                _ => break,
+            };
         }
         if let Some(e) = extra {
-            seg(e);
+            segment(&mut out, e);
         }
         out
     }
 
-    pub fn report(&mut self, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
+    /// Tells an issue at node `n` (member `at` of it, if given). The message is written
+    /// only when the issue is told: not while alternatives are tried.
+    pub fn report(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
+        if self.should_tell(severity) {
+            let message = message();
+            self.tell(n, severity, code, at, message);
+        }
+    }
+
+    /// Counts an issue while alternatives are tried; whether it is to be told.
+    #[inline(never)]
+    fn should_tell(&mut self, severity: Severity) -> bool {
         if self.quiet > 0 {
             match severity {
                 Severity::Error => self.qerrors += 1,
                 Severity::Warning => self.qwarnings += 1,
             }
-            return;
+            return false;
         }
-        if self.issues.len() < MAX_ISSUES {
-            let path = self.pointer(at);
-            self.issues.push(Issue { path, code, message: message(), severity });
-        }
+        self.issues.len() < MAX_ISSUES
     }
 
-    fn error(&mut self, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) -> bool {
-        self.report(Severity::Error, code, at, message);
+    #[inline(never)]
+    fn tell(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: String) {
+        let path = self.pointer(n, at);
+        self.issues.push(Issue { path, code, message, severity });
+    }
+
+    fn error(&mut self, n: usize, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) -> bool {
+        self.report(n, Severity::Error, code, at, message);
         false
     }
 
@@ -118,6 +126,7 @@ impl<'a> Walker<'a> {
         }
     }
 
+    #[inline(always)]
     fn bits(&self, n: usize) -> u8 {
         let node = self.tape.node(n);
         match node.kind {
@@ -161,14 +170,24 @@ impl<'a> Walker<'a> {
         }
     }
 
-    pub fn check(&mut self, t: TyId, n: usize) -> bool {
+    pub fn check(&mut self, mut t: TyId, n: usize) -> bool {
         let rules = self.rules;
-        match rules.ty(t) {
-            Ty::Any => true,
-            Ty::Ref(s) => match self.prof.def(s) {
-                Some(d) => self.check(d, n),
-                None => true,
-            },
+        // References and older names lead to their types without a call.
+        let ty = loop {
+            match rules.ty(t) {
+                Ty::Ref(s) => match self.prof.def(s) {
+                    Some(d) => t = d,
+                    None => return true,
+                },
+                Ty::Older(v) => match rules.run(v).get(1) {
+                    Some(&x) => t = x,
+                    None => return true,
+                },
+                ty => break ty,
+            }
+        };
+        match ty {
+            Ty::Any | Ty::Ref(_) | Ty::Older(_) => true,
             Ty::Basic(b) => self.basic(&rules.basics[b as usize], n),
             Ty::Lits(l) => self.literal(rules.run(l), n),
             Ty::All(v) => {
@@ -181,10 +200,9 @@ impl<'a> Walker<'a> {
             }
             Ty::AnyOf(v) => self.any_of(rules.run(v), n, false),
             Ty::OneOf(v) => self.any_of(rules.run(v), n, true),
-            Ty::Older(v) => rules.run(v).get(1).is_none_or(|&x| self.check(x, n)),
             Ty::Not(x) => {
                 let (ok, _, _) = self.trial(x, n);
-                !ok || self.error(codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
+                !ok || self.error(n, codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
             }
             Ty::Tag(i) => {
                 let Some(tag) = rules.tags.get(i as usize) else { return true };
@@ -200,7 +218,7 @@ impl<'a> Walker<'a> {
                 let (ok, _, w) = self.trial(b, n);
                 if ok {
                     self.accept(b, n, w);
-                    self.report(Severity::Warning, codes::TOLERATED, None, || {
+                    self.report(n, Severity::Warning, codes::TOLERATED, None, || {
                         "does not match the schema but is a shape real peers send; tolerated".into()
                     });
                     return true;
@@ -228,7 +246,7 @@ impl<'a> Walker<'a> {
                     return self.accept(x, n, warnings);
                 }
                 if passed.is_some() {
-                    return self.error(codes::AMBIGUOUS, None, || "matches more than one of the alternatives".into());
+                    return self.error(n, codes::AMBIGUOUS, None, || "matches more than one of the alternatives".into());
                 }
                 passed = Some((x, warnings));
                 continue;
@@ -244,10 +262,10 @@ impl<'a> Walker<'a> {
         }
         match best {
             Some((_, x)) if self.quiet == 0 => self.check(x, n),
-            Some(_) => self.error(codes::WRONG_TYPE, None, String::new),
+            Some(_) => self.error(n, codes::WRONG_TYPE, None, String::new),
             None => {
                 let found = self.kind_name(n);
-                self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(admitted)))
+                self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(admitted)))
             }
         }
     }
@@ -256,7 +274,7 @@ impl<'a> Walker<'a> {
         let (tape, rules) = (self.tape, self.rules);
         let node = tape.node(n);
         let hit = lits.iter().any(|&c| match (rules.lit(c), node.kind) {
-            (Lit::Str(s), Kind::Str) => tape.str(node).as_bytes() == s,
+            (Lit::Str(s), Kind::Str) => tape.reads(node, s),
             (Lit::Num(x), Kind::Num) => tape.num(node) == x,
             (Lit::Bool(b), Kind::Bool) => node.flag == b,
             _ => false,
@@ -267,35 +285,42 @@ impl<'a> Walker<'a> {
         let bits = lits.iter().fold(0, |m, &c| m | lit_bits(rules.lit(c)));
         if bits & self.bits(n) == 0 {
             let found = self.kind_name(n);
-            return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
+            return self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
         }
         let got = tape.raw(node);
-        self.error(codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
+        self.error(n, codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
     }
 
     fn tag(&mut self, key: Str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
         let (tape, rules) = (self.tape, self.rules);
         if tape.node(n).kind != Kind::Obj {
             let found = self.kind_name(n);
-            return self.error(codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
+            return self.error(n, codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
         }
         let Some(v) = tape.get(n, rules.name(key)) else {
             let key = rules.str(key);
-            return self.error(codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
+            return self.error(n, codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
         };
         if tape.node(v).kind != Kind::Str {
             let found = self.kind_name(v);
-            return self.error(codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
+            return self.error(n, codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
-        let value = tape.str(tape.node(v));
-        match variants.binary_search_by(|&(k, _)| cmp_names(rules.name(k), value.as_bytes())) {
-            Ok(i) => self.check(variants[i].1, n),
-            Err(_) if other != NONE => self.check(other, n),
-            Err(_) => {
+        let escaped;
+        let value = match tape.plain(tape.node(v)) {
+            Some(b) => b,
+            None => {
+                escaped = tape.str(tape.node(v));
+                escaped.as_bytes()
+            }
+        };
+        match variants.iter().find(|&&(k, _)| rules.is(k, value)) {
+            Some(&(_, t)) => self.check(t, n),
+            None if other != NONE => self.check(other, n),
+            None => {
                 let key = rules.str(key);
-                self.error(codes::UNKNOWN_ENUM_VALUE, Some(key), || {
+                self.error(n, codes::UNKNOWN_ENUM_VALUE, Some(key), || {
                     let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();
-                    format!("unknown `{key}` \"{value}\"; expected one of {}", names.join(", "))
+                    format!("unknown `{key}` \"{}\"; expected one of {}", tape.str(tape.node(v)), names.join(", "))
                 })
             }
         }
@@ -324,30 +349,28 @@ impl<'a> Walker<'a> {
         let node = tape.node(n);
         if b.mask != 0 && self.bits(n) & b.mask == 0 {
             let found = self.kind_name(n);
-            return self.error(codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(b.mask)));
+            return self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(b.mask)));
         }
         match node.kind {
-            Kind::Num => {
-                let x = tape.num(&node);
-                match self.bounds(b, Kind::Num) {
-                    Some(r) if x < r.0 || x > r.1 => self.error(codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(r))),
-                    _ => true,
+            Kind::Num => match self.bounds(b, Kind::Num) {
+                Some(r) => {
+                    let x = tape.num(node);
+                    !(x < r.0 || x > r.1) || self.error(n, codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(r)))
                 }
-            }
+                None => true,
+            },
             Kind::Str => self.string(b, n),
             Kind::Arr => {
                 let count = node.start;
                 if let Some(r) = self.bounds(b, Kind::Arr).filter(|r| f64::from(count) < r.0 || f64::from(count) > r.1) {
-                    return self.error(codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
+                    return self.error(n, codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
                 }
                 if b.sub == NONE {
                     return true;
                 }
                 let mut ok = true;
-                for (i, v) in tape.items(n).enumerate() {
-                    self.path.push(Seg::Index(i as u32));
+                for v in tape.items(n) {
                     ok &= self.check(b.sub, v);
-                    self.path.pop();
                 }
                 ok
             }
@@ -362,21 +385,21 @@ impl<'a> Walker<'a> {
         if let Some(r) = self.bounds(b, Kind::Str) {
             let len = tape.str(node).chars().count() as u32;
             if f64::from(len) < r.0 || f64::from(len) > r.1 {
-                return self.error(codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
+                return self.error(n, codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
             }
         }
         let Some(ext) = self.rules.ext(b) else { return true };
         match ext.format {
-            F_URI if !is_uri(&tape.str(node)) => return self.error(codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
+            F_URI if !is_uri(&tape.str(node)) => return self.error(n, codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
             F_DATE_TIME if !is_date_time(&tape.str(node)) => {
-                return self.error(codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
+                return self.error(n, codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
             }
             _ => {}
         }
         if ext.pattern != NONE {
             let p = self.rules.str(ext.pattern);
             if !super::pattern::matches(p, &tape.str(node)) {
-                return self.error(codes::PATTERN, None, || format!("does not match the pattern {p}"));
+                return self.error(n, codes::PATTERN, None, || format!("does not match the pattern {p}"));
             }
         }
         true
@@ -390,16 +413,21 @@ impl<'a> Walker<'a> {
         self.found.resize(base + props.len(), ABSENT);
         let mut ok = true;
         for (k, v) in tape.members(n) {
-            let hit = {
-                let key = tape.str(tape.node(k));
-                props.binary_search_by(|p| cmp_names(rules.name(p.name & !REQUIRED), key.as_bytes())).ok()
+            let node = tape.node(k);
+            let escaped;
+            let key = match tape.plain(node) {
+                Some(b) => b,
+                None => {
+                    escaped = tape.str(node);
+                    escaped.as_bytes()
+                }
             };
+            // Objects declare few members (at most a dozen): a scan beats a search.
+            let hit = props.iter().position(|p| rules.is(p.name & !REQUIRED, key));
             match hit {
-                Some(i) => self.found[base + i] = k as u32,
+                Some(i) => self.found.as_mut_slice()[base + i] = k as u32,
                 None if b.sub != NONE => {
-                    self.path.push(Seg::Key(k as u32));
                     ok &= self.check(b.sub, v);
-                    self.path.pop();
                 }
                 None => {}
             }
@@ -409,34 +437,44 @@ impl<'a> Walker<'a> {
             Ty::Older(v) => rules.run(v).first().copied(),
             _ => None,
         };
-        let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found[base + j] != ABSENT);
+        let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found.as_slice()[base + j] != ABSENT);
         for (i, p) in props.iter().enumerate() {
-            let k = self.found[base + i];
+            let k = self.found.as_slice()[base + i];
             let name = || rules.str(p.name & !REQUIRED);
             if k == ABSENT {
                 if p.name & REQUIRED != 0 {
-                    let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found[base + j] != ABSENT);
+                    let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found.as_slice()[base + j] != ABSENT);
                     if !by_alias {
                         let name = name();
-                        ok = self.error(codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
+                        ok = self.error(n, codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
                     }
                 }
                 continue;
             }
-            self.path.push(Seg::Key(k));
             // The older name alone is a tolerated deviation; beside the current name it is an
             // extra member for older peers, which the schema allows.
             if let Some(target) = older(p).filter(|&t| !present(self, t)) {
                 let (name, target) = (name(), rules.str(target));
-                self.report(Severity::Warning, codes::TOLERATED, None, || {
+                self.report(k as usize + 1, Severity::Warning, codes::TOLERATED, None, || {
                     format!("`{name}` is the older name of `{target}`; tolerated")
                 });
             }
             ok &= self.check(p.ty, k as usize + 1);
-            self.path.pop();
         }
         self.found.truncate(base);
         ok
+    }
+}
+
+/// Appends one JSON-pointer segment (`~` and `/` escaped).
+fn segment(out: &mut String, s: &str) {
+    out.push('/');
+    for c in s.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
     }
 }
 
@@ -561,7 +599,9 @@ pub fn is_uri(s: &str) -> bool {
             i += 3;
             continue;
         }
-        if !(c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&c)) {
+        // A `match`, not a search of the list: no `memchr` call per character.
+        let allowed = matches!(c, b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=');
+        if !(c.is_ascii_alphanumeric() || allowed) {
             return false;
         }
         i += 1;
@@ -614,6 +654,15 @@ pub fn is_date_time(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn uri_characters_are_rfc_3986s() {
+        for c in 0..=255u8 {
+            let text = format!("a:{}", char::from(c));
+            let allowed = c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&c);
+            assert_eq!(super::is_uri(&text), allowed, "{c:#x}");
+        }
+    }
+
     #[test]
     fn plain_numbers_read_as_display_writes_them() {
         let mut x: f64 = 1.0e-310;

@@ -11,8 +11,8 @@ mod rules;
 mod tape;
 
 use crate::jsonrpc::{Message, Response};
-use engine::{Seg, Walker};
-use rules::{Method, Profile, Rules, NONE};
+use engine::Walker;
+use rules::{same, Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
@@ -125,8 +125,8 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
         return one(codes::TOO_LARGE, "", format!("the message is {} bytes; the limit is {}", text.len(), limits.max_bytes));
     }
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    let mut scratch = SCRATCH.with(Cell::take);
-    let tape = match Tape::parse_in(text, depth, std::mem::take(&mut scratch.nodes)) {
+    let scratch = SCRATCH.with(Cell::take).unwrap_or_default();
+    let tape = match Tape::parse_in(text, depth, scratch.nodes) {
         Ok(t) => t,
         Err(TapeError::TooDeep { offset }) => {
             return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels (at byte {offset})"))
@@ -138,26 +138,26 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
     let Some(chain) = profiles(ctx.protocol, ctx.version) else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
     };
-    let report = Report::of(check_tape(&tape, chain, ctx, &mut scratch));
+    let (issues, found) = check_tape(&tape, chain, ctx, scratch.found);
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
-        scratch.nodes = tape.nodes;
-        SCRATCH.with(|c| c.set(scratch));
+        let kept = Scratch { nodes: tape.nodes, found };
+        SCRATCH.with(|c| c.set(Some(kept)));
     }
-    report
+    Report::of(issues)
 }
 
 /// Buffers kept from one message to the next, so that validating costs no allocation
-/// once they have grown (but for the issues of an invalid message).
+/// once they have grown (but for the issues of an invalid message). They are moved, not
+/// swapped with empty ones: dropping even an empty buffer is a call.
 #[derive(Default)]
 struct Scratch {
     nodes: Vec<tape::Node>,
-    path: Vec<Seg>,
     found: Vec<u32>,
 }
 
 thread_local! {
-    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
+    static SCRATCH: Cell<Option<Scratch>> = const { Cell::new(None) };
 }
 
 /// Validates one message given as a JSON value.
@@ -191,7 +191,7 @@ pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, nam
     let Some((prof, ty)) = def else {
         return one(codes::UNKNOWN_METHOD, "", format!("no definition `{name}` in {protocol:?} version {version}"));
     };
-    let mut w = Walker::new(r, prof, &tape);
+    let mut w = Walker::new(r, prof, &tape, Vec::new());
     w.check(ty, 0);
     Report::of(w.issues)
 }
@@ -304,94 +304,105 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
     }
 }
 
-fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, scratch: &mut Scratch) -> Vec<Issue> {
-    let batch_ok = ctx.protocol == Protocol::Mcp && ctx.version == "2025-03-26";
-    let mut w = Walker::new(rules(ctx.protocol), chain.0, tape);
-    w.path = std::mem::take(&mut scratch.path);
-    w.found = std::mem::take(&mut scratch.found);
+/// The issues of a message, and the member scratch (`found`) back.
+fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, found: Vec<u32>) -> (Vec<Issue>, Vec<u32>) {
+    let batch_ok = ctx.protocol == Protocol::Mcp && same(ctx.version.as_bytes(), b"2025-03-26");
+    let mut w = Walker::new(rules(ctx.protocol), chain.0, tape, found);
     match tape.node(0).kind {
         Kind::Arr if batch_ok && tape.node(0).start > 0 => {
-            for (i, n) in tape.items(0).enumerate() {
-                w.path.push(Seg::Index(i as u32));
+            for n in tape.items(0) {
                 check_message(&mut w, chain, ctx, n);
-                w.path.pop();
             }
         }
         Kind::Arr => {
             let why = if batch_ok { "a batch must not be empty" } else { "batches are not allowed in this version" };
-            w.report(Severity::Error, codes::INVALID_ENVELOPE, None, || why.into());
+            w.report(0, Severity::Error, codes::INVALID_ENVELOPE, None, || why.into());
         }
         _ => check_message(&mut w, chain, ctx, 0),
     }
-    (scratch.path, scratch.found) = (std::mem::take(&mut w.path), std::mem::take(&mut w.found));
-    scratch.path.clear();
-    scratch.found.clear();
-    w.issues
+    let Walker { issues, mut found, .. } = w;
+    found.clear();
+    (issues, found)
 }
 
-fn envelope(w: &mut Walker, at: Option<&'static str>, why: &'static str) {
-    w.report(Severity::Error, codes::INVALID_ENVELOPE, at, || why.into());
+fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static str) {
+    w.report(n, Severity::Error, codes::INVALID_ENVELOPE, at, || why.into());
+}
+
+/// Extension methods (`_`-prefixed) carry whatever they like.
+fn is_extension(method: &str) -> bool {
+    method.as_bytes().first() == Some(&b'_')
 }
 
 /// One JSON-RPC message: the envelope, then the method's params, result or error.
 fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     let tape = w.tape;
     if tape.node(n).kind != Kind::Obj {
-        return envelope(w, None, "a message must be a JSON object");
+        return envelope(w, n, None, "a message must be a JSON object");
     }
     // The envelope's members in one pass (the last of duplicates counts).
     let (mut jsonrpc, mut id, mut method, mut params, mut result, mut error) = (None, None, None, None, None, None);
     for (k, v) in tape.members(n) {
-        let slot = match &*tape.str(tape.node(k)) {
-            "jsonrpc" => &mut jsonrpc,
-            "id" => &mut id,
-            "method" => &mut method,
-            "params" => &mut params,
-            "result" => &mut result,
-            "error" => &mut error,
+        let key = tape.node(k);
+        let escaped;
+        let key = match tape.plain(key) {
+            Some(b) => b,
+            None => {
+                escaped = tape.str(key);
+                escaped.as_bytes()
+            }
+        };
+        // Byte-string patterns are matched byte by byte (no `memcmp` call).
+        let slot = match key {
+            b"jsonrpc" => &mut jsonrpc,
+            b"id" => &mut id,
+            b"method" => &mut method,
+            b"params" => &mut params,
+            b"result" => &mut result,
+            b"error" => &mut error,
             _ => continue,
         };
         *slot = Some(v);
     }
     match jsonrpc {
-        Some(v) if tape.node(v).kind == Kind::Str && tape.str(tape.node(v)) == "2.0" => {}
-        Some(_) => envelope(w, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
-        None => envelope(w, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
+        Some(v) if tape.node(v).kind == Kind::Str && tape.reads(tape.node(v), b"2.0") => {}
+        Some(_) => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
+        None => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
     }
     let Some(method) = method else {
         let Some(id) = id else {
-            return envelope(w, None, "neither a request (no \"method\") nor a response (no \"id\")");
+            return envelope(w, n, None, "neither a request (no \"method\") nor a response (no \"id\")");
         };
         // JSON-RPC: an error answering an unreadable request carries a null id.
         if !(error.is_some() && tape.node(id).kind == Kind::Null) {
-            check_def(w, w.rules.request_id, "id", id);
+            check_def(w, w.rules.request_id, id);
         }
         return match (result, error) {
-            (Some(_), Some(_)) => envelope(w, None, "a response must not carry both \"result\" and \"error\""),
-            (None, None) => envelope(w, None, "a response needs \"result\" or \"error\""),
-            (None, Some(e)) => check_def(w, w.rules.error, "error", e),
-            (Some(r), None) => check_result(w, chain, ctx, r),
+            (Some(_), Some(_)) => envelope(w, n, None, "a response must not carry both \"result\" and \"error\""),
+            (None, None) => envelope(w, n, None, "a response needs \"result\" or \"error\""),
+            (None, Some(e)) => check_def(w, w.rules.error, e),
+            (Some(r), None) => check_result(w, chain, ctx, n, r),
         };
     };
     if tape.node(method).kind != Kind::Str {
-        return envelope(w, Some("method"), "\"method\" must be a string");
+        return envelope(w, n, Some("method"), "\"method\" must be a string");
     }
     if result.is_some() || error.is_some() {
-        return envelope(w, None, "a request or notification must not carry \"result\" or \"error\"");
+        return envelope(w, n, None, "a request or notification must not carry \"result\" or \"error\"");
     }
     if let Some(id) = id {
-        check_def(w, w.rules.request_id, "id", id);
+        check_def(w, w.rules.request_id, id);
     }
     if let Some(p) = params {
         if !matches!(tape.node(p).kind, Kind::Obj | Kind::Arr) {
-            return envelope(w, Some("params"), "\"params\" must be an object or an array");
+            return envelope(w, n, Some("params"), "\"params\" must be an object or an array");
         }
     }
     let name = tape.str(tape.node(method));
-    if name.starts_with('_') {
+    if is_extension(&name) {
         return; // extension methods carry whatever they like
     }
-    let Some((prof, rule)) = find(w, chain, &name, Some(id.is_some()), ctx.direction, false) else { return };
+    let Some((prof, rule)) = find(w, n, chain, &name, Some(id.is_some()), ctx.direction, false) else { return };
     w.prof = prof;
     let ty = rule.params;
     if ty == NONE {
@@ -399,41 +410,36 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     }
     match params {
         Some(p) => {
-            w.path.push(Seg::Name("params"));
             w.check(ty, p);
-            w.path.pop();
         }
         None if rule.flags & rules::PARAMS_OPTIONAL != 0 => {}
         None => {
             let empty = Tape::parse("{}", 1);
-            let fine = rule.flags & rules::PARAMS_EMPTY_OK != 0 && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t).check(ty, 0));
+            let fine = rule.flags & rules::PARAMS_EMPTY_OK != 0 && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t, Vec::new()).check(ty, 0));
             if !fine {
-                w.report(Severity::Error, codes::MISSING_REQUIRED, Some("params"), || "`params` is required".into());
+                w.report(n, Severity::Error, codes::MISSING_REQUIRED, Some("params"), || "`params` is required".into());
             }
         }
     }
 }
 
-fn check_result(w: &mut Walker, chain: Chain, ctx: &Context, r: usize) {
+/// The result `r` of the response `n`.
+fn check_result(w: &mut Walker, chain: Chain, ctx: &Context, n: usize, r: usize) {
     let Some(method) = ctx.in_reply_to else { return };
-    if method.starts_with('_') {
+    if is_extension(method) {
         return;
     }
-    let Some((prof, rule)) = find(w, chain, method, Some(true), ctx.direction, true) else { return };
+    let Some((prof, rule)) = find(w, n, chain, method, Some(true), ctx.direction, true) else { return };
     w.prof = prof;
     if rule.result != NONE {
-        w.path.push(Seg::Name("result"));
         w.check(rule.result, r);
-        w.path.pop();
     }
 }
 
-/// Checks member `at` of the message against definition `sym` of the profile.
-fn check_def(w: &mut Walker, sym: u16, at: &'static str, n: usize) {
+/// Checks a member of the message against definition `sym` of the profile.
+fn check_def(w: &mut Walker, sym: u16, n: usize) {
     if let Some(ty) = w.prof.def(sym) {
-        w.path.push(Seg::Name(at));
         w.check(ty, n);
-        w.path.pop();
     }
 }
 
@@ -441,6 +447,7 @@ fn check_def(w: &mut Walker, sym: u16, at: &'static str, n: usize) {
 /// the kind of message (request or notification) and the direction it travels.
 fn find(
     w: &mut Walker,
+    n: usize,
     chain: Chain,
     method: &str,
     request: Option<bool>,
@@ -451,14 +458,14 @@ fn find(
     let rules = w.rules;
     let Some((prof, all)) = chain.iter().map(|p| (p, rules.methods(p, method))).find(|(_, m)| !m.is_empty()) else {
         let m = method.to_string();
-        w.report(Severity::Error, codes::UNKNOWN_METHOD, at, || format!("`{m}` is not a method of this protocol version"));
+        w.report(n, Severity::Error, codes::UNKNOWN_METHOD, at, || format!("`{m}` is not a method of this protocol version"));
         return None;
     };
     let of_kind = |r: &&Method| request.is_none_or(|q| (r.result != NONE) == q);
     let Some(first) = all.iter().find(of_kind) else {
         let m = method.to_string();
         let what = if request == Some(true) { "a notification; it takes no id" } else { "a request; it needs an id" };
-        w.report(Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is {what}"));
+        w.report(n, Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is {what}"));
         return None;
     };
     // A response travels against its request.
@@ -475,12 +482,12 @@ fn find(
         let m = method.to_string();
         let who = if first.dir == rules::DIR_CLIENT { "the client" } else { "the server (agent)" };
         let what = if response { "answered" } else { "sent" };
-        w.report(Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is only {what} by {who}"));
+        w.report(n, Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is only {what} by {who}"));
         return None;
     };
     if rule.warning != NONE {
         let text = rules.str(rule.warning);
-        w.report(Severity::Warning, codes::TOLERATED, at, || text.to_string());
+        w.report(n, Severity::Warning, codes::TOLERATED, at, || text.to_string());
     }
     Some((prof, rule))
 }

@@ -77,7 +77,8 @@ pub struct Basic {
     pub mask: u8,
     /// `Rules::exts[ext - 1]`, or 0 for none.
     pub ext: u8,
-    /// Declared members, sorted by name: `Rules::props[props..props + nprops]`.
+    /// Declared members, sorted by name (the order their issues are told in):
+    /// `Rules::props[props..props + nprops]`.
     pub nprops: u8,
     pub props: u16,
     /// The type of undeclared members (objects) or of items (arrays), or `NONE`.
@@ -208,7 +209,7 @@ impl Rules {
     }
 
     pub fn profile(&self, name: &str) -> Option<&'static Profile> {
-        self.profiles.iter().find(|p| p.name == name)
+        self.profiles.iter().find(|p| same(p.name.as_bytes(), name.as_bytes()))
     }
 
     /// The symbol of a definition name.
@@ -216,29 +217,70 @@ impl Rules {
         self.syms.binary_search_by(|&s| cmp_names(self.name(s), name.as_bytes())).ok().map(|i| i as u16)
     }
 
+    /// Whether name `s` is `key`: the length byte first, which settles most comparisons.
+    #[inline(always)]
+    pub fn is(&self, s: Str, key: &[u8]) -> bool {
+        self.text.as_bytes().get(s as usize).is_some_and(|&len| len as usize == key.len()) && same(self.name(s), key)
+    }
+
     /// The rules of `method` in profile `p` (empty when it has none).
     pub fn methods(&self, p: &Profile, method: &str) -> &'static [Method] {
+        // A scan that compares lengths first beats a binary search on these few dozen
+        // names; each name is laid out once, so the rules of one method share its offset.
         let m = p.methods;
-        let method = method.as_bytes();
-        let lo = m.partition_point(|r| cmp_names(self.name(r.name), method).is_lt());
-        let hi = lo + m[lo..].partition_point(|r| cmp_names(self.name(r.name), method).is_eq());
-        &m[lo..hi]
+        let Some(lo) = m.iter().position(|r| self.is(r.name, method.as_bytes())) else { return &[] };
+        let n = m[lo..].iter().take_while(|r| r.name == m[lo].name).count();
+        &m[lo..lo + n]
     }
 }
 
-/// Byte order of two names, settled by the first bytes where they differ there (most
-/// comparisons of a lookup) without a `memcmp` call.
+/// Whether two names are the same (lengths first), without a `memcmp` call.
 #[inline(always)]
-pub fn cmp_names(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    match (a.first(), b.first()) {
-        (Some(x), Some(y)) if x != y => x.cmp(y),
-        _ => a.cmp(b),
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && cmp_names(a, b).is_eq()
+}
+
+/// Byte order of two names, eight bytes at a time (a `memcmp` call costs more than these
+/// short names, and is a byte loop in WebAssembly).
+#[inline(always)]
+pub fn cmp_names(mut a: &[u8], mut b: &[u8]) -> std::cmp::Ordering {
+    while let (Some((x, ra)), Some((y, rb))) = (a.split_first_chunk::<8>(), b.split_first_chunk::<8>()) {
+        let (x, y) = (u64::from_le_bytes(*x), u64::from_le_bytes(*y));
+        if x != y {
+            // The first differing byte is the most significant one once swapped.
+            return x.swap_bytes().cmp(&y.swap_bytes());
+        }
+        (a, b) = (ra, rb);
     }
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 impl Profile {
     /// The definition of symbol `sym` here, if any.
+    #[inline(always)]
     pub fn def(&self, sym: u16) -> Option<TyId> {
         self.defs.get(sym as usize).copied().filter(|&t| t != NONE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_compare_as_byte_strings() {
+        let words: Vec<Vec<u8>> = ["", "a", "b", "ab", "session/", "session/load", "session/loa", "session/loadz", "session/lo\u{e9}d", "notifications/message", "notifications/messagf", "notifications/messag", "z\u{ff}"]
+            .iter()
+            .map(|w| w.as_bytes().to_vec())
+            .chain([vec![0x80; 9], vec![0x7f; 9], vec![0x80; 16], vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7f]])
+            .collect();
+        for a in &words {
+            for b in &words {
+                assert_eq!(super::cmp_names(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
     }
 }

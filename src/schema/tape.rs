@@ -1,8 +1,9 @@
 //! A flat, borrowed view of one JSON text: every value is one `Node` in document order,
-//! containers know where their subtree ends. Built by an iterative parser, so nesting
-//! depth costs heap (bounded by the limit), never stack; strings stay in the source and
-//! are unescaped only when something needs their text.
+//! containers know where their subtree ends. Built by an iterative parser that links open
+//! containers through their own nodes, so nesting depth costs no stack at all; strings
+//! stay in the source and are unescaped only when something needs their text.
 
+use super::rules::same;
 use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,8 @@ pub struct Node {
 
 pub struct Tape<'a> {
     pub src: &'a str,
+    /// The nodes of `src` come first; the buffer may hold more, left from an earlier
+    /// text (overwriting them is cheaper than truncating and refilling).
     pub nodes: Vec<Node>,
 }
 
@@ -46,13 +49,13 @@ impl<'a> Tape<'a> {
         Self::parse_in(src, max_depth, Vec::new())
     }
 
-    /// As `parse`, building in `nodes` (cleared first): a buffer kept from an earlier text.
-    pub fn parse_in(src: &'a str, max_depth: usize, mut nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
-        nodes.clear();
-        nodes.reserve(src.len() / 8 + 4);
-        let mut p = Parser { b: src.as_bytes(), i: 0, nodes };
-        p.document(max_depth)?;
-        Ok(Tape { src, nodes: p.nodes })
+    /// As `parse`, building in `nodes`: a buffer kept from an earlier text, overwritten.
+    pub fn parse_in(src: &'a str, max_depth: usize, nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
+        let mut p = Parser { b: src.as_bytes(), i: 0, nodes, len: 0, error: TapeError::TooDeep { offset: 0 } };
+        match p.document(max_depth) {
+            Ok(()) => Ok(Tape { src, nodes: p.nodes }),
+            Err(Stop) => Err(p.error),
+        }
     }
 
     #[inline(always)]
@@ -69,6 +72,25 @@ impl<'a> Tape<'a> {
             Cow::Owned(unescape(raw))
         } else {
             Cow::Borrowed(raw)
+        }
+    }
+
+    /// The bytes of a string node that holds no escape, straight from the text (`None`
+    /// for one that does: `str` unescapes it). Cheaper than `str` where bytes will do.
+    #[inline(always)]
+    pub fn plain(&self, n: &Node) -> Option<&'a [u8]> {
+        if n.flag {
+            return None;
+        }
+        self.src.as_bytes().get(n.start as usize..n.end as usize)
+    }
+
+    /// Whether string node `n` reads `text`.
+    #[inline(always)]
+    pub fn reads(&self, n: &Node, text: &[u8]) -> bool {
+        match self.plain(n) {
+            Some(b) => same(b, text),
+            None => same(self.str(n).as_bytes(), text),
         }
     }
 
@@ -99,11 +121,13 @@ impl<'a> Tape<'a> {
     }
 
     /// Member (key index, value index) pairs of the object at `i`.
+    #[inline(always)]
     pub fn members(&self, i: usize) -> Members<'_, 'a> {
         Members { tape: self, at: i + 1, left: self.node(i).start as usize }
     }
 
     /// Element indices of the array at `i`.
+    #[inline(always)]
     pub fn items(&self, i: usize) -> Items<'_, 'a> {
         Items { tape: self, at: i + 1, left: self.node(i).start as usize }
     }
@@ -114,12 +138,7 @@ impl<'a> Tape<'a> {
     }
 
     pub fn key_is(&self, k: usize, key: &[u8]) -> bool {
-        let n = self.node(k);
-        if n.flag {
-            self.str(n).as_bytes() == key
-        } else {
-            self.raw(n).as_bytes() == key
-        }
+        self.reads(self.node(k), key)
     }
 }
 
@@ -167,18 +186,57 @@ impl Iterator for Items<'_, '_> {
 struct Parser<'b> {
     b: &'b [u8],
     i: usize,
+    /// Nodes `..len` are this text's; the rest of the buffer is free to overwrite.
     nodes: Vec<Node>,
+    len: usize,
+    /// Why the parse stopped, once it has.
+    error: TapeError,
 }
 
-/// An open container: its node index and whether a key is expected next (objects).
-struct Open {
-    node: usize,
-    is_obj: bool,
-}
+/// A parse that stopped early: the error is kept in the parser (a unit result travels
+/// in a register; the error itself would go through memory on every call).
+struct Stop;
+
+/// No open container (the `end` of an open one links to the one around it).
+const TOP: u32 = u32::MAX;
 
 impl Parser<'_> {
-    fn err(&self, what: &'static str) -> TapeError {
-        TapeError::Syntax { offset: self.i, what }
+    /// Appends a node: stores into the buffer, growing it (rarely) out of line. Field by
+    /// field: a node assembled on the stack is reloaded in wider words than it was written,
+    /// which stalls store forwarding.
+    #[inline(always)]
+    fn push(&mut self, kind: Kind, flag: bool, start: u32, end: u32) {
+        match self.nodes.as_mut_slice().get_mut(self.len) {
+            Some(slot) => {
+                slot.kind = kind;
+                slot.flag = flag;
+                slot.start = start;
+                slot.end = end;
+            }
+            None => self.grow(Node { kind, flag, start, end }),
+        }
+        self.len += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: Node) {
+        self.nodes.truncate(self.len);
+        self.nodes.push(n);
+        // Filled to capacity, so that the stores above find their slots.
+        self.nodes.resize(self.nodes.capacity().max(self.b.len() / 8 + 4), n);
+    }
+
+    #[inline(always)]
+    fn node(&mut self, i: usize) -> &mut Node {
+        &mut self.nodes.as_mut_slice()[i]
+    }
+
+    /// Stops the parse, keeping why (at the cursor) for `parse_in` to report.
+    #[cold]
+    fn err(&mut self, what: &'static str) -> Stop {
+        self.error = TapeError::Syntax { offset: self.i, what };
+        Stop
     }
 
     /// The byte at the cursor; 0 at the end (never valid where a byte is looked for).
@@ -187,35 +245,50 @@ impl Parser<'_> {
         self.b.get(self.i).copied().unwrap_or(0)
     }
 
+    /// Skips whitespace; most calls find none, which is told without a call.
+    #[inline(always)]
     fn ws(&mut self) {
+        if self.at() <= b' ' {
+            self.ws_run();
+        }
+    }
+
+    #[inline(never)]
+    fn ws_run(&mut self) {
         while matches!(self.at(), b' ' | b'\t' | b'\n' | b'\r') {
             self.i += 1;
         }
     }
 
-    fn document(&mut self, max_depth: usize) -> Result<(), TapeError> {
-        let mut stack: Vec<Open> = Vec::new();
+    /// Parses the text. Open containers form a list through their nodes' `end` (each
+    /// links to the container around it) until they close: no stack to allocate.
+    fn document(&mut self, max_depth: usize) -> Result<(), Stop> {
+        let mut open = TOP;
+        let mut depth = 0;
         self.ws();
         // State machine: parse a value; after it, close containers or read separators.
         'value: loop {
             self.ws();
-            let c = *self.b.get(self.i).ok_or_else(|| self.err("unexpected end of input, expected a value"))?;
+            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unexpected end of input, expected a value")) };
             match c {
                 b'{' | b'[' => {
-                    if stack.len() >= max_depth {
-                        return Err(TapeError::TooDeep { offset: self.i });
+                    if depth >= max_depth {
+                        self.error = TapeError::TooDeep { offset: self.i };
+                        return Err(Stop);
                     }
                     let is_obj = c == b'{';
-                    let node = self.nodes.len();
-                    self.nodes.push(Node { kind: if is_obj { Kind::Obj } else { Kind::Arr }, flag: false, start: 0, end: 0 });
+                    let node = self.len;
+                    self.push(if is_obj { Kind::Obj } else { Kind::Arr }, false, 0, open);
                     self.i += 1;
                     self.ws();
                     let close = if is_obj { b'}' } else { b']' };
                     if self.at() == close {
                         self.i += 1;
-                        self.nodes[node].end = self.nodes.len() as u32;
+                        let end = self.len as u32;
+                        self.node(node).end = end;
                     } else {
-                        stack.push(Open { node, is_obj });
+                        open = node as u32;
+                        depth += 1;
                         if is_obj {
                             self.key()?;
                         }
@@ -231,19 +304,20 @@ impl Parser<'_> {
             }
             // A value is complete: separators and closings.
             loop {
-                let Some(top) = stack.last() else {
+                if open == TOP {
                     self.ws();
                     if self.i != self.b.len() {
                         return Err(self.err("trailing characters after the JSON value"));
                     }
                     return Ok(());
-                };
-                let (node, is_obj) = (top.node, top.is_obj);
+                }
+                let node = open as usize;
+                let is_obj = self.node(node).kind == Kind::Obj;
                 self.ws();
                 match self.b.get(self.i) {
                     Some(b',') => {
                         self.i += 1;
-                        self.nodes[node].start += 1;
+                        self.node(node).start += 1;
                         if is_obj {
                             self.ws();
                             self.key()?;
@@ -255,14 +329,16 @@ impl Parser<'_> {
                     _ => return Err(self.err(if is_obj { "expected ',' or '}'" } else { "expected ',' or ']'" })),
                 }
                 self.i += 1;
-                self.nodes[node].start += 1;
-                self.nodes[node].end = self.nodes.len() as u32;
-                stack.pop();
+                let end = self.len as u32;
+                let n = self.node(node);
+                n.start += 1;
+                open = std::mem::replace(&mut n.end, end);
+                depth -= 1;
             }
         }
     }
 
-    fn key(&mut self) -> Result<(), TapeError> {
+    fn key(&mut self) -> Result<(), Stop> {
         if self.at() != b'"' {
             return Err(self.err("expected a string key"));
         }
@@ -275,11 +351,11 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn word(&mut self, w: &'static [u8], kind: Kind, flag: bool) -> Result<(), TapeError> {
+    fn word(&mut self, w: &'static [u8], kind: Kind, flag: bool) -> Result<(), Stop> {
         if self.b.get(self.i..self.i + w.len()) != Some(w) {
             return Err(self.err("invalid literal"));
         }
-        self.nodes.push(Node { kind, flag, start: self.i as u32, end: (self.i + w.len()) as u32 });
+        self.push(kind, flag, self.i as u32, (self.i + w.len()) as u32);
         self.i += w.len();
         Ok(())
     }
@@ -292,7 +368,7 @@ impl Parser<'_> {
         self.i - s
     }
 
-    fn number(&mut self) -> Result<(), TapeError> {
+    fn number(&mut self) -> Result<(), Stop> {
         let start = self.i;
         if self.b[self.i] == b'-' {
             self.i += 1;
@@ -322,38 +398,41 @@ impl Parser<'_> {
                 return Err(self.err("invalid number: digits expected in the exponent"));
             }
         }
-        let raw = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
-        if (frac || raw.len() > 300) && number(raw).is_none() {
-            return Err(self.err("number out of range"));
+        // Only these can fall outside f64's range.
+        if frac || self.i - start > 300 {
+            let raw = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
+            if number(raw).is_none() {
+                return Err(self.err("number out of range"));
+            }
         }
-        self.nodes.push(Node { kind: Kind::Num, flag: frac, start: start as u32, end: self.i as u32 });
+        self.push(Kind::Num, frac, start as u32, self.i as u32);
         Ok(())
     }
 
-    fn hex4(&mut self) -> Result<u32, TapeError> {
+    fn hex4(&mut self) -> Result<u32, Stop> {
         let mut v = 0u32;
         for _ in 0..4 {
-            let c = *self.b.get(self.i).ok_or_else(|| self.err("unexpected end in \\u escape"))?;
-            let d = (c as char).to_digit(16).ok_or_else(|| self.err("invalid \\u escape"))?;
+            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unexpected end in \\u escape")) };
+            let Some(d) = (c as char).to_digit(16) else { return Err(self.err("invalid \\u escape")) };
             v = v * 16 + d;
             self.i += 1;
         }
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<(), TapeError> {
+    fn string(&mut self) -> Result<(), Stop> {
         self.i += 1;
         let start = self.i;
         let mut esc = false;
         loop {
             self.i += plain_run(self.b.get(self.i..).unwrap_or(&[]));
-            let c = *self.b.get(self.i).ok_or_else(|| self.err("unterminated string"))?;
+            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unterminated string")) };
             match c {
                 b'"' => break,
                 b'\\' => {
                     esc = true;
                     self.i += 1;
-                    let e = *self.b.get(self.i).ok_or_else(|| self.err("unterminated string"))?;
+                    let Some(&e) = self.b.get(self.i) else { return Err(self.err("unterminated string")) };
                     self.i += 1;
                     match e {
                         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
@@ -379,7 +458,7 @@ impl Parser<'_> {
                 _ => self.i += 1,
             }
         }
-        self.nodes.push(Node { kind: Kind::Str, flag: esc, start: start as u32, end: self.i as u32 });
+        self.push(Kind::Str, esc, start as u32, self.i as u32);
         self.i += 1;
         Ok(())
     }
@@ -416,7 +495,7 @@ fn plain_run(b: &[u8]) -> usize {
 /// digits are exact here; the rest is read by serde_json, whose reader the module has
 /// anyway (core's `f64` parser would add its own code and tables).
 pub fn number(raw: &str) -> Option<f64> {
-    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    let digits = if raw.as_bytes().first() == Some(&b'-') { raw.get(1..).unwrap_or("") } else { raw };
     if (1..=15).contains(&digits.len()) && digits.bytes().all(|c| c.is_ascii_digit()) {
         let n = digits.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64;
         return Some(if digits.len() < raw.len() { -n } else { n });
