@@ -67,14 +67,16 @@ export function compileAjv({ Ajv, Ajv2020, doc, defs, now }) {
   return { top, per, topMs: t1 - t0, totalMs: now() - t0 };
 }
 
-/** Messages per second of each contender on each protocol's part of the corpus. */
-export function measure(contenders, corpus, { now, budgetMs = 1500 }) {
+/** Messages per second of each contender on each protocol's part of the corpus, after a warm-up. */
+export function measure(contenders, corpus, { now, budgetMs = 1500, warmupMs = 500 }) {
   const rows = [];
   for (const [name, fn] of Object.entries(contenders)) {
     for (const protocol of ["acp", "mcp"]) {
       const set = corpus.filter((m) => m.protocol === protocol);
       if (fn(set[0]) === null) continue;
       const rejected = set.filter((m) => !fn(m)).length;
+      // Steady state: the engines' tiers (JIT for JS, TurboFan for wasm) settle before timing.
+      for (const t0 = now(); now() - t0 < warmupMs; ) for (const m of set) fn(m);
       let n = 0;
       const t0 = now();
       while (now() - t0 < budgetMs) for (const m of set) fn(m), n++;
