@@ -305,15 +305,7 @@ impl<'a> Walker<'a> {
             let found = self.kind_name(v);
             return self.error(n, codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
         }
-        let escaped;
-        let value = match tape.plain(tape.node(v)) {
-            Some(b) => b,
-            None => {
-                escaped = tape.str(tape.node(v));
-                escaped.as_bytes()
-            }
-        };
-        match variants.iter().find(|&&(k, _)| rules.is(k, value)) {
+        match tape.with_bytes(tape.node(v), |value| variants.iter().find(|&&(k, _)| rules.is(k, value))) {
             Some(&(_, t)) => self.check(t, n),
             None if other != NONE => self.check(other, n),
             None => {
@@ -413,17 +405,8 @@ impl<'a> Walker<'a> {
         self.found.resize(base + props.len(), ABSENT);
         let mut ok = true;
         for (k, v) in tape.members(n) {
-            let node = tape.node(k);
-            let escaped;
-            let key = match tape.plain(node) {
-                Some(b) => b,
-                None => {
-                    escaped = tape.str(node);
-                    escaped.as_bytes()
-                }
-            };
             // Objects declare few members (at most a dozen): a scan beats a search.
-            let hit = props.iter().position(|p| rules.is(p.name & !REQUIRED, key));
+            let hit = tape.with_bytes(tape.node(k), |key| props.iter().position(|p| rules.is(p.name & !REQUIRED, key)));
             match hit {
                 Some(i) => self.found.as_mut_slice()[base + i] = k as u32,
                 None if b.sub != NONE => {

@@ -341,29 +341,23 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         return envelope(w, n, None, "a message must be a JSON object");
     }
     // The envelope's members in one pass (the last of duplicates counts).
-    let (mut jsonrpc, mut id, mut method, mut params, mut result, mut error) = (None, None, None, None, None, None);
+    let mut members = [None; 6];
     for (k, v) in tape.members(n) {
-        let key = tape.node(k);
-        let escaped;
-        let key = match tape.plain(key) {
-            Some(b) => b,
-            None => {
-                escaped = tape.str(key);
-                escaped.as_bytes()
-            }
-        };
         // Byte-string patterns are matched byte by byte (no `memcmp` call).
-        let slot = match key {
-            b"jsonrpc" => &mut jsonrpc,
-            b"id" => &mut id,
-            b"method" => &mut method,
-            b"params" => &mut params,
-            b"result" => &mut result,
-            b"error" => &mut error,
-            _ => continue,
-        };
-        *slot = Some(v);
+        let slot = tape.with_bytes(tape.node(k), |key| match key {
+            b"jsonrpc" => Some(0),
+            b"id" => Some(1),
+            b"method" => Some(2),
+            b"params" => Some(3),
+            b"result" => Some(4),
+            b"error" => Some(5),
+            _ => None,
+        });
+        if let Some(i) = slot {
+            members[i] = Some(v);
+        }
     }
+    let [jsonrpc, id, method, params, result, error] = members;
     match jsonrpc {
         Some(v) if tape.node(v).kind == Kind::Str && tape.reads(tape.node(v), b"2.0") => {}
         Some(_) => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),

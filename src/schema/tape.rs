@@ -85,13 +85,20 @@ impl<'a> Tape<'a> {
         self.src.as_bytes().get(n.start as usize..n.end as usize)
     }
 
+    /// `f` of the bytes of string node `n`: straight from the text, or unescaped when it
+    /// holds an escape (no `Cow` to deref on the common path).
+    #[inline(always)]
+    pub fn with_bytes<R>(&self, n: &Node, f: impl FnOnce(&[u8]) -> R) -> R {
+        match self.plain(n) {
+            Some(b) => f(b),
+            None => f(self.str(n).as_bytes()),
+        }
+    }
+
     /// Whether string node `n` reads `text`.
     #[inline(always)]
     pub fn reads(&self, n: &Node, text: &[u8]) -> bool {
-        match self.plain(n) {
-            Some(b) => same(b, text),
-            None => same(self.str(n).as_bytes(), text),
-        }
+        self.with_bytes(n, |b| same(b, text))
     }
 
     pub fn num(&self, n: &Node) -> f64 {
