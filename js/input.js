@@ -9,17 +9,20 @@ export function inputWriter(wasm) {
   const memory = wasm.wasmMemory();
   const utf8 = new TextEncoder();
   let view = new Uint8Array(0);
+  // The module moves its buffer only when asked for room, so the view stays valid until then
+  // (or until memory grows, which detaches it: its length reads 0).
+  const reserve = (room) => {
+    const size = Math.max(room, MIN_ROOM);
+    const at = wasm.inputBuffer(size); // first: it may grow memory, detaching the old buffer
+    view = new Uint8Array(memory.buffer, at, size);
+  };
   const lengths = { text: 0, method: -1 };
   return (text, method) => {
     // ASCII, the common case, takes a byte per UTF-16 unit; any other text at most three.
-    let room = text.length + (method?.length ?? 0);
+    const room = text.length + (method?.length ?? 0);
+    // After a large message, asking again lets the module give a huge buffer back.
+    if (room > view.length || view.length > MIN_ROOM) reserve(room);
     for (let wide = false; ; wide = true) {
-      const size = Math.max(room, MIN_ROOM);
-      const at = wasm.inputBuffer(size);
-      // A new address or size, or memory grown since (the old view is then detached).
-      if (view.byteOffset !== at || view.length !== size || view.buffer !== memory.buffer) {
-        view = new Uint8Array(memory.buffer, at, size);
-      }
       const t = utf8.encodeInto(text, view);
       const m = method === undefined ? null : utf8.encodeInto(method, view.subarray(t.written));
       if (t.read === text.length && (m === null || m.read === method.length)) {
@@ -28,7 +31,7 @@ export function inputWriter(wasm) {
         return lengths;
       }
       if (wide) throw new Error("unreachable: three bytes per UTF-16 unit always suffice");
-      room *= 3;
+      reserve(room * 3);
     }
   };
 }
