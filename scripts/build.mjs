@@ -50,8 +50,9 @@ for (const target of others) {
 // The hand-written JS layer, types and manifest (js/) complete the package in pkg/. api.js
 // and the modules it imports ship as one module: a page importing index.js unbundled finds
 // every module it needs one level below index.js instead of three levels deep (one round
-// trip per level), so init() fetches the .wasm that much sooner. errors.js stays its own module, shared with the entries
-// (one ProtocolError class); `ws` is an optional peer, imported only when used.
+// trip per level), so init() fetches the .wasm that much sooner. errors.js stays its own
+// module, shared with the entries (one ProtocolError class); `ws` is an optional peer,
+// imported only when used.
 const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
   external: ["./errors.js", "ws"], outfile: join(root, "pkg/api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const bundled = new Set(Object.keys(layer.metafile.inputs).map((f) => join(root, f)));
