@@ -240,9 +240,8 @@ export function createApi(wasm) {
       }
       if (typeof text !== "string") throw new ProtocolError(codes.INVALID_PARAMS, "nothing to validate");
       const { text: n, method } = (writeInput ??= inputWriter(wasm))(text, typeof inReplyTo === "string" ? inReplyTo : undefined);
-      const found = this.#inner.validateInput(n, method, serverToClient);
-      if (found === undefined) return { ok: true, issues: [] };
-      const issues = JSON.parse(found);
+      if (this.#inner.validateInput(n, method, serverToClient) === 0) return { ok: true, issues: [] };
+      const issues = JSON.parse(wasm.Validator.takeIssues());
       return { ok: !issues.some((i) => i.severity === "error"), issues };
     }
     /** The versions this build has rules for. */

@@ -12,7 +12,7 @@ mod tape;
 
 use crate::jsonrpc::{Message, Response};
 use engine::Walker;
-use rules::{same, Method, Profile, Rules, NONE};
+use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
@@ -121,6 +121,29 @@ fn one(code: &'static str, path: &str, message: String) -> Report {
 
 /// Validates one message given as text (a batch, where the version allows batches).
 pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
+    validate_text_by(text, ctx, Rulebook::of(ctx.protocol, ctx.version), limits)
+}
+
+/// The rules of one protocol version, found once: `validate_text` looks them up for each
+/// message; a caller validating many messages of one version keeps them.
+#[derive(Clone, Copy)]
+pub struct Rulebook {
+    chain: Chain,
+    /// JSON-RPC batches are allowed (MCP 2025-03-26 only).
+    batches: bool,
+}
+
+impl Rulebook {
+    /// `None` for a version there are no rules for.
+    pub fn of(protocol: Protocol, version: &str) -> Option<Rulebook> {
+        let batches = protocol == Protocol::Mcp && version == "2025-03-26";
+        profiles(protocol, version).map(|chain| Rulebook { chain, batches })
+    }
+}
+
+/// As `validate_text`, with the rules of `ctx`'s version already found (`None`: there are
+/// none, which is told once the text is known to be JSON).
+pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limits: &Limits) -> Report {
     if text.len() > limits.max_bytes {
         return one(codes::TOO_LARGE, "", format!("the message is {} bytes; the limit is {}", text.len(), limits.max_bytes));
     }
@@ -135,10 +158,10 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
             return one(codes::INVALID_JSON, "", format!("not JSON: {what} at byte {offset}"))
         }
     };
-    let Some(chain) = profiles(ctx.protocol, ctx.version) else {
+    let Some(book) = book else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
     };
-    let (issues, found) = check_tape(&tape, chain, ctx, scratch.found);
+    let (issues, found) = check_tape(&tape, book, ctx, scratch.found);
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
         let kept = Scratch { nodes: tape.nodes, found };
@@ -305,8 +328,8 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
 }
 
 /// The issues of a message, and the member scratch (`found`) back.
-fn check_tape(tape: &Tape, chain: Chain, ctx: &Context, found: Vec<u32>) -> (Vec<Issue>, Vec<u32>) {
-    let batch_ok = ctx.protocol == Protocol::Mcp && same(ctx.version.as_bytes(), b"2025-03-26");
+fn check_tape(tape: &Tape, book: Rulebook, ctx: &Context, found: Vec<u32>) -> (Vec<Issue>, Vec<u32>) {
+    let (chain, batch_ok) = (book.chain, book.batches);
     let mut w = Walker::new(rules(ctx.protocol), chain.0, tape, found);
     match tape.node(0).kind {
         Kind::Arr if batch_ok && tape.node(0).start > 0 => {

@@ -2,7 +2,7 @@
 
 use super::convert::{to_js, to_js_error};
 use crate::jsonrpc::ProtocolError;
-use crate::schema::{self, Context, Direction, Limits, Protocol};
+use crate::schema::{self, Context, Direction, Limits, Protocol, Rulebook};
 use serde_json::Value;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -11,6 +11,8 @@ thread_local! {
     /// Where JS writes the text to validate, with `TextEncoder.encodeInto`: one native copy,
     /// where wasm-bindgen's string argument is copied a character at a time by a JS loop.
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// What the last `validateInput` found, until `takeIssues` takes it.
+    static FOUND: RefCell<Result<Option<String>, JsValue>> = const { RefCell::new(Ok(None)) };
 }
 
 /// Above this, the input buffer is not kept once a smaller message comes.
@@ -43,11 +45,27 @@ pub fn wasm_memory() -> JsValue {
 pub struct Validator {
     protocol: Protocol,
     version: String,
+    book: Rulebook,
     limits: Limits,
 }
 
 fn invalid(message: String) -> JsValue {
     to_js_error(&ProtocolError::invalid_params(message))
+}
+
+impl Validator {
+    /// The issues of the input as JSON text, `None` when there are none.
+    fn issues_in(&self, input: &[u8], text_len: usize, method_len: i32, server_to_client: bool) -> Result<Option<String>, JsValue> {
+        let direction = if server_to_client { Direction::ServerToClient } else { Direction::ClientToServer };
+        let (text, rest) = input.split_at_checked(text_len).ok_or_else(|| invalid("the input is longer than its buffer".into()))?;
+        let in_reply_to = match usize::try_from(method_len) {
+            Ok(n) => Some(utf8(rest.get(..n).ok_or_else(|| invalid("the method is longer than the buffer".into()))?)?),
+            Err(_) => None,
+        };
+        let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to };
+        let report = schema::validate_text_by(utf8(text)?, &ctx, Some(self.book), &self.limits);
+        Ok((!report.issues.is_empty()).then(|| serde_json::to_string(&report.issues).unwrap_or_default()))
+    }
 }
 
 /// encodeInto writes UTF-8, so this fails only for a caller that breaks the contract.
@@ -70,10 +88,11 @@ impl Validator {
         let Some(version) = version else {
             return Err(invalid("version is required (ACP: 1 or 2; MCP: a date such as \"2025-11-25\")".into()));
         };
-        if !schema::versions(protocol).iter().any(|v| *v == version) {
+        let book = schema::versions(protocol).contains(&version.as_str()).then(|| Rulebook::of(protocol, &version)).flatten();
+        let Some(book) = book else {
             let known = schema::versions(protocol).join(", ");
             return Err(invalid(format!("no rules for version {version:?}; known: {known}")));
-        }
+        };
         let count = |name: &str, n: Option<f64>, default: usize| match n {
             None => Ok(default),
             Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n.min(usize::MAX as f64) as usize),
@@ -82,27 +101,30 @@ impl Validator {
         };
         let d = Limits::default();
         let limits = Limits { max_bytes: count("maxBytes", max_bytes, d.max_bytes)?, max_depth: count("maxDepth", max_depth, d.max_depth)? };
-        Ok(Validator { protocol, version, limits })
+        Ok(Validator { protocol, version, book, limits })
     }
 
     /// Validates the message JS wrote into the input buffer (`inputBuffer`): its first
     /// `text_len` bytes, then `method_len` bytes of the method a response answers (negative:
-    /// none). `server_to_client` is the direction. Returns nothing when there is no issue
-    /// (the common case costs no allocation on the JS side), else the issues as JSON text.
-    /// The public `validate` (js/api.js) writes the input and builds the report.
+    /// none). `server_to_client` is the direction. Returns 0 when there is no issue, the
+    /// common case, which then costs one number crossing back; otherwise 1, and `takeIssues`
+    /// gives the issues (or throws why the input was refused). The public `validate`
+    /// (js/api.js) writes the input and builds the report.
     #[wasm_bindgen(js_name = validateInput)]
-    pub fn validate_input(&self, text_len: usize, method_len: i32, server_to_client: bool) -> Result<Option<String>, JsValue> {
-        let direction = if server_to_client { Direction::ServerToClient } else { Direction::ClientToServer };
-        INPUT.with_borrow(|input| {
-            let (text, rest) = input.split_at_checked(text_len).ok_or_else(|| invalid("the input is longer than its buffer".into()))?;
-            let in_reply_to = match usize::try_from(method_len) {
-                Ok(n) => Some(utf8(rest.get(..n).ok_or_else(|| invalid("the method is longer than the buffer".into()))?)?),
-                Err(_) => None,
-            };
-            let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to };
-            let report = schema::validate_text(utf8(text)?, &ctx, &self.limits);
-            Ok((!report.issues.is_empty()).then(|| serde_json::to_string(&report.issues).unwrap_or_default()))
-        })
+    pub fn validate_input(&self, text_len: usize, method_len: i32, server_to_client: bool) -> u32 {
+        match INPUT.with_borrow(|input| self.issues_in(input, text_len, method_len, server_to_client)) {
+            Ok(None) => 0,
+            found => {
+                FOUND.set(found);
+                1
+            }
+        }
+    }
+
+    /// The issues of the last `validateInput` that returned 1, as JSON text.
+    #[wasm_bindgen(js_name = takeIssues)]
+    pub fn take_issues() -> Result<String, JsValue> {
+        FOUND.replace(Ok(None)).map(Option::unwrap_or_default)
     }
 
     /// The versions this build has rules for.
