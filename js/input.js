@@ -16,6 +16,23 @@ export function inputWriter(wasm) {
     const at = wasm.inputBuffer(size); // first: it may grow memory, detaching the old buffer
     view = new Uint8Array(memory.buffer, at, size);
   };
+  // The method a response answers, written at `at`: method names are short ASCII, which a
+  // loop writes faster than a second encodeInto call (about 200 ns of fixed cost in Chromium).
+  // Its UTF-8 length, or -1 when it does not fit.
+  const writeMethod = (method, at) => {
+    const n = method.length;
+    if (at + n <= view.length) {
+      let i = 0;
+      for (; i < n; i++) {
+        const c = method.charCodeAt(i);
+        if (c > 0x7f) break;
+        view[at + i] = c;
+      }
+      if (i === n) return n;
+    }
+    const m = utf8.encodeInto(method, view.subarray(at));
+    return m.read === n ? m.written : -1;
+  };
   const lengths = { text: 0, method: -1 };
   return (text, method) => {
     // ASCII, the common case, takes a byte per UTF-16 unit; any other text at most three.
@@ -24,10 +41,10 @@ export function inputWriter(wasm) {
     if (room > view.length || view.length > MIN_ROOM) reserve(room);
     for (let wide = false; ; wide = true) {
       const t = utf8.encodeInto(text, view);
-      const m = method === undefined ? null : utf8.encodeInto(method, view.subarray(t.written));
-      if (t.read === text.length && (m === null || m.read === method.length)) {
+      const m = method === undefined ? -1 : writeMethod(method, t.written);
+      if (t.read === text.length && (method === undefined || m >= 0)) {
         lengths.text = t.written;
-        lengths.method = m === null ? -1 : m.written;
+        lengths.method = m;
         return lengths;
       }
       if (wide) throw new Error("unreachable: three bytes per UTF-16 unit always suffice");

@@ -105,6 +105,12 @@ test("Validator: text of any script and size reaches the module whole, message a
   assert.equal(v.validate('{"jsonrpc":"2.0","id":1,"result":{"content":[{}]}}', reply).ok, false);
   assert.equal(v.validate('{"jsonrpc":"2.0","id":1,"result":{"content":[]}} ', reply).ok, true);
   assert.equal(v.validate('{"jsonrpc":"2.0"', reply).issues[0].code, "invalid_json");
+  // Text whose UTF-8 just fills the buffer kept for small messages (64 KB), leaving less room
+  // than the method needs: the method is written whole all the same.
+  const filling = result("é".repeat(32728));
+  assert.ok(Buffer.byteLength(filling) + "tools/call".length > 1 << 16 && Buffer.byteLength(filling) < 1 << 16);
+  assert.deepEqual(v.validate(filling, reply), { ok: true, issues: [] });
+  assert.equal(v.validate(filling.replace('"text":"', '"text":7,"x":"'), reply).issues[0].code, "wrong_type");
   // Two validators share the module's buffer without mixing their messages.
   const acp = new Validator({ protocol: "acp", version: 1 });
   assert.equal(acp.validate('{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}', { direction: "clientToServer" }).ok, true);
