@@ -471,8 +471,31 @@ impl Parser<'_> {
     }
 }
 
+/// The length of the run of bytes before a quote, backslash or control character: sixteen
+/// bytes at a time with WebAssembly SIMD, then one at a time for the last few bytes.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn plain_run(b: &[u8]) -> usize {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_lt, u8x16_splat, v128_load, v128_or};
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..).and_then(|r| r.first_chunk::<16>()) {
+        // SAFETY: `chunk` is 16 readable bytes, and `v128_load` needs no alignment.
+        let x = unsafe { v128_load(chunk.as_ptr().cast()) };
+        let special = v128_or(
+            v128_or(i8x16_eq(x, u8x16_splat(b'"')), i8x16_eq(x, u8x16_splat(b'\\'))),
+            u8x16_lt(x, u8x16_splat(0x20)),
+        );
+        let hits = i8x16_bitmask(special);
+        if hits != 0 {
+            return i + hits.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    i + plain_tail(b.get(i..).unwrap_or(&[]))
+}
+
 /// The length of the run of bytes before a quote, backslash or control character: eight
 /// bytes at a time (SWAR), then one at a time for the last few bytes of the text.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 fn plain_run(b: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -488,14 +511,12 @@ fn plain_run(b: &[u8]) -> usize {
         }
         i += 8;
     }
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\\' || c < 0x20 {
-            break;
-        }
-        i += 1;
-    }
-    i
+    i + plain_tail(b.get(i..).unwrap_or(&[]))
+}
+
+/// `plain_run` one byte at a time, for the few bytes left at the end of the text.
+fn plain_tail(b: &[u8]) -> usize {
+    b.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).unwrap_or(b.len())
 }
 
 /// The value of JSON number syntax; `None` outside `f64`'s range. Integers of up to 15
