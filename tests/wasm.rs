@@ -98,10 +98,11 @@ fn string_scans_stop_at_every_special_byte() {
             // `len` bytes of text: ASCII up to a character boundary, then the filler.
             let mut inside = "!".repeat(len % filler.len_utf8());
             inside.extend(std::iter::repeat(filler).take(len / filler.len_utf8()));
-            for (stop, what, past) in stops {
-                let text = format!("\"{inside}{stop}x\"x");
+            // Short and long tails after the stop: it falls in a full block or the last one.
+            for (tail, (stop, what, past)) in ["", "!!!!!!!!!!!!!!!!", "!!!!!!!!!!!!!!!!!!!!!!!!!"].iter().flat_map(|t| stops.map(|s| (t, s))) {
+                let text = format!("\"{inside}{stop}x\"x{tail}");
                 let at = 1 + len + past;
-                assert_eq!(verdict(&text), format!("not JSON: {what} at byte {at}"), "{filler:?} {len} {stop:?}");
+                assert_eq!(verdict(&text), format!("not JSON: {what} at byte {at}"), "{filler:?} {len} {stop:?} {tail}");
             }
             let whole = verdict(&format!("\"{inside}\""));
             assert!(!whole.starts_with("not JSON"), "{filler:?} {len}: {whole}");

@@ -427,7 +427,7 @@ impl Parser<'_> {
     #[inline(always)]
     fn string(&mut self, i: usize) -> Result<usize, Stop> {
         let start = i + 1;
-        let end = start + plain_run(self.b.get(start..).unwrap_or(&[]));
+        let end = plain_end(self.b, start);
         if self.b.get(end) != Some(&b'"') {
             return self.string_rest(start, end);
         }
@@ -441,7 +441,7 @@ impl Parser<'_> {
     fn string_rest(&mut self, start: usize, mut i: usize) -> Result<usize, Stop> {
         let mut esc = false;
         loop {
-            i += plain_run(self.b.get(i..).unwrap_or(&[]));
+            i = plain_end(self.b, i);
             let Some(&c) = self.b.get(i) else { return Err(self.err(i, "unterminated string")) };
             match c {
                 b'"' => break,
@@ -488,36 +488,48 @@ fn ws_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The length of the run of bytes before a quote, backslash or control character: sixteen
-/// bytes at a time with WebAssembly SIMD, then one at a time for the last few bytes.
+/// Where the run of plain bytes from `i` ends: at the first quote, backslash or control
+/// character, or the end of the text. Sixteen bytes at a time with WebAssembly SIMD.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
-fn plain_run(b: &[u8]) -> usize {
-    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_lt, u8x16_splat, v128_load, v128_or};
-    let mut i = 0;
+fn plain_end(b: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = b.get(i..).and_then(|r| r.first_chunk::<16>()) {
-        // SAFETY: `chunk` is 16 readable bytes, and `v128_load` needs no alignment.
-        let x = unsafe { v128_load(chunk.as_ptr().cast()) };
-        let special = v128_or(
-            v128_or(i8x16_eq(x, u8x16_splat(b'"')), i8x16_eq(x, u8x16_splat(b'\\'))),
-            u8x16_lt(x, u8x16_splat(0x20)),
-        );
-        let hits = i8x16_bitmask(special);
+        let hits = specials(chunk);
         if hits != 0 {
             return i + hits.trailing_zeros() as usize;
         }
         i += 16;
     }
-    i + plain_tail(b.get(i..).unwrap_or(&[]))
+    // Fewer than 16 bytes left: the text's last 16, less those before `i` (scanned already).
+    let Some(last) = b.len().checked_sub(16).and_then(|s| b.get(s..)).and_then(|r| r.first_chunk::<16>()) else {
+        return i + plain_tail(b.get(i..).unwrap_or(&[]));
+    };
+    let hits = u32::from(specials(last)).checked_shr((i + 16 - b.len()) as u32).unwrap_or(0);
+    if hits != 0 {
+        i + hits.trailing_zeros() as usize
+    } else {
+        b.len()
+    }
 }
 
-/// The length of the run of bytes before a quote, backslash or control character: eight
-/// bytes at a time (SWAR), then one at a time for the last few bytes of the text.
+/// One bit per byte of `chunk` that is a quote, backslash or control character.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn specials(chunk: &[u8; 16]) -> u16 {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_lt, u8x16_splat, v128_load, v128_or};
+    // SAFETY: `chunk` is 16 readable bytes, and `v128_load` needs no alignment.
+    let x = unsafe { v128_load(chunk.as_ptr().cast()) };
+    let quote_or_backslash = v128_or(i8x16_eq(x, u8x16_splat(b'"')), i8x16_eq(x, u8x16_splat(b'\\')));
+    i8x16_bitmask(v128_or(quote_or_backslash, u8x16_lt(x, u8x16_splat(0x20))))
+}
+
+/// Where the run of plain bytes from `i` ends: at the first quote, backslash or control
+/// character, or the end of the text. Eight bytes at a time (SWAR), then one at a time for
+/// the last few bytes of the text.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn plain_run(b: &[u8]) -> usize {
+fn plain_end(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
     while let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
         let x = u64::from_le_bytes(chunk);
         let (q, bs) = (x ^ (ONES * u64::from(b'"')), x ^ (ONES * u64::from(b'\\')));
@@ -532,7 +544,7 @@ fn plain_run(b: &[u8]) -> usize {
     i + plain_tail(b.get(i..).unwrap_or(&[]))
 }
 
-/// `plain_run` one byte at a time, for the few bytes left at the end of the text.
+/// The length of the run of plain bytes in `b`, one byte at a time: for the last few bytes.
 fn plain_tail(b: &[u8]) -> usize {
     b.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).unwrap_or(b.len())
 }
@@ -628,15 +640,22 @@ mod tests {
 
     #[test]
     fn plain_runs_stop_at_the_first_special_byte() {
-        // Every stop byte at every offset of a word, after bytes that could mislead SWAR.
+        // Every stop byte at every offset of a word, after bytes that could mislead SWAR,
+        // scanned from every offset before it; and runs to the end of texts without one.
         for fill in [b'a', 0x01 + 0x20, 0x80, 0xA0, 0xFF] {
             for stop in [b'"', b'\\', 0x00, 0x1F] {
                 for at in 0..20 {
                     let mut b = vec![fill; 24];
                     b[at] = stop;
                     b[(at + 1).min(23)] = b'"';
-                    assert_eq!(super::plain_run(&b), at, "fill {fill:#x} stop {stop:#x} at {at}");
+                    for from in 0..=at {
+                        assert_eq!(super::plain_end(&b, from), at, "fill {fill:#x} stop {stop:#x} at {at} from {from}");
+                    }
                 }
+            }
+            for len in 0..20 {
+                let b = vec![fill; len];
+                assert_eq!(super::plain_end(&b, len / 2), len, "fill {fill:#x} len {len}");
             }
         }
     }
