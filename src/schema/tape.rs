@@ -253,13 +253,14 @@ impl Parser<'_> {
         self.b.get(i).copied().unwrap_or(0)
     }
 
-    /// Where the whitespace from `i` ends; most calls find none, which is told without a call.
+    /// Where the whitespace from `i` ends. Most calls find none, or one space (as after
+    /// `": "` and `", "`), which is told without a call.
     #[inline(always)]
     fn ws(&self, i: usize) -> usize {
-        if self.at(i) <= b' ' {
-            ws_end(self.b, i)
-        } else {
-            i
+        match self.at(i) {
+            c if c > b' ' => i,
+            b' ' if self.at(i + 1) > b' ' => i + 1,
+            _ => ws_end(self.b, i),
         }
     }
 
