@@ -77,3 +77,35 @@ fn serialize_round_trips() {
     let e = serialize_message(bad).unwrap_err();
     assert_eq!(get(&e, "code").as_f64(), Some(-32600.0));
 }
+
+/// The wasm build scans strings with SIMD: every special byte at every offset of a
+/// 16-byte block must stop the scan, after filler bytes that could pass for one (high
+/// bytes of multi-byte characters, and neighbours of the special bytes).
+#[wasm_bindgen_test]
+fn string_scans_stop_at_every_special_byte() {
+    use agentwire::schema::{validate_text, Context, Direction, Limits, Protocol};
+    let ctx = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: Direction::ClientToServer, in_reply_to: None };
+    let verdict = |text: &str| validate_text(text, &ctx, &Limits::default()).issues.first().map(|i| i.message.clone()).unwrap_or_default();
+    // What the parser says when the string's scan stops at byte `at` of the text.
+    let stops = [
+        ('"', "trailing characters after the JSON value", 1),
+        ('\\', "invalid escape", 2),
+        ('\u{0}', "control character in string", 0),
+        ('\u{1f}', "control character in string", 0),
+    ];
+    for filler in ['a', '!', '#', '[', ']', '\u{7f}', '\u{80}', '\u{a0}', '\u{ff}', '\u{5c5c}', '\u{fffd}', '\u{10ffff}'] {
+        for len in 0..40 {
+            // `len` bytes of text: ASCII up to a character boundary, then the filler.
+            let mut inside = "!".repeat(len % filler.len_utf8());
+            inside.extend(std::iter::repeat(filler).take(len / filler.len_utf8()));
+            // Short and long tails after the stop: it falls in a full block or the last one.
+            for (tail, (stop, what, past)) in ["", "!!!!!!!!!!!!!!!!", "!!!!!!!!!!!!!!!!!!!!!!!!!"].iter().flat_map(|t| stops.map(|s| (t, s))) {
+                let text = format!("\"{inside}{stop}x\"x{tail}");
+                let at = 1 + len + past;
+                assert_eq!(verdict(&text), format!("not JSON: {what} at byte {at}"), "{filler:?} {len} {stop:?} {tail}");
+            }
+            let whole = verdict(&format!("\"{inside}\""));
+            assert!(!whole.starts_with("not JSON"), "{filler:?} {len}: {whole}");
+        }
+    }
+}

@@ -51,7 +51,7 @@ impl<'a> Tape<'a> {
 
     /// As `parse`, building in `nodes`: a buffer kept from an earlier text, overwritten.
     pub fn parse_in(src: &'a str, max_depth: usize, nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
-        let mut p = Parser { b: src.as_bytes(), i: 0, nodes, len: 0, error: TapeError::TooDeep { offset: 0 } };
+        let mut p = Parser { b: src.as_bytes(), nodes, len: 0, error: TapeError::TooDeep { offset: 0 } };
         match p.document(max_depth) {
             Ok(()) => Ok(Tape { src, nodes: p.nodes }),
             Err(Stop) => Err(p.error),
@@ -190,9 +190,10 @@ impl Iterator for Items<'_, '_> {
     }
 }
 
+/// The parser's state but for the cursor: that travels as an argument and a return value
+/// (in a register, where a field would go through memory at every step).
 struct Parser<'b> {
     b: &'b [u8],
-    i: usize,
     /// Nodes `..len` are this text's; the rest of the buffer is free to overwrite.
     nodes: Vec<Node>,
     len: usize,
@@ -239,31 +240,27 @@ impl Parser<'_> {
         &mut self.nodes.as_mut_slice()[i]
     }
 
-    /// Stops the parse, keeping why (at the cursor) for `parse_in` to report.
+    /// Stops the parse at byte `at`, keeping why for `parse_in` to report.
     #[cold]
-    fn err(&mut self, what: &'static str) -> Stop {
-        self.error = TapeError::Syntax { offset: self.i, what };
+    fn err(&mut self, at: usize, what: &'static str) -> Stop {
+        self.error = TapeError::Syntax { offset: at, what };
         Stop
     }
 
-    /// The byte at the cursor; 0 at the end (never valid where a byte is looked for).
+    /// The byte at `i`; 0 at the end (never valid where a byte is looked for).
     #[inline(always)]
-    fn at(&self) -> u8 {
-        self.b.get(self.i).copied().unwrap_or(0)
+    fn at(&self, i: usize) -> u8 {
+        self.b.get(i).copied().unwrap_or(0)
     }
 
-    /// Skips whitespace; most calls find none, which is told without a call.
+    /// Where the whitespace from `i` ends. Most calls find none, or one space (as after
+    /// `": "` and `", "`), which is told without a call.
     #[inline(always)]
-    fn ws(&mut self) {
-        if self.at() <= b' ' {
-            self.ws_run();
-        }
-    }
-
-    #[inline(never)]
-    fn ws_run(&mut self) {
-        while matches!(self.at(), b' ' | b'\t' | b'\n' | b'\r') {
-            self.i += 1;
+    fn ws(&self, i: usize) -> usize {
+        match self.at(i) {
+            c if c > b' ' => i,
+            b' ' if self.at(i + 1) > b' ' => i + 1,
+            _ => ws_end(self.b, i),
         }
     }
 
@@ -272,70 +269,67 @@ impl Parser<'_> {
     fn document(&mut self, max_depth: usize) -> Result<(), Stop> {
         let mut open = TOP;
         let mut depth = 0;
-        self.ws();
+        let mut i = 0;
         // State machine: parse a value; after it, close containers or read separators.
         'value: loop {
-            self.ws();
-            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unexpected end of input, expected a value")) };
+            i = self.ws(i);
+            let Some(&c) = self.b.get(i) else { return Err(self.err(i, "unexpected end of input, expected a value")) };
             match c {
                 b'{' | b'[' => {
                     if depth >= max_depth {
-                        self.error = TapeError::TooDeep { offset: self.i };
+                        self.error = TapeError::TooDeep { offset: i };
                         return Err(Stop);
                     }
                     let is_obj = c == b'{';
                     let node = self.len;
                     self.push(if is_obj { Kind::Obj } else { Kind::Arr }, false, 0, open);
-                    self.i += 1;
-                    self.ws();
+                    i = self.ws(i + 1);
                     let close = if is_obj { b'}' } else { b']' };
-                    if self.at() == close {
-                        self.i += 1;
+                    if self.at(i) == close {
+                        i += 1;
                         let end = self.len as u32;
                         self.node(node).end = end;
                     } else {
                         open = node as u32;
                         depth += 1;
                         if is_obj {
-                            self.key()?;
+                            i = self.key(i)?;
                         }
                         continue 'value;
                     }
                 }
-                b'"' => self.string()?,
-                b't' => self.word(b"true", Kind::Bool, true)?,
-                b'f' => self.word(b"false", Kind::Bool, false)?,
-                b'n' => self.word(b"null", Kind::Null, false)?,
-                b'-' | b'0'..=b'9' => self.number()?,
-                _ => return Err(self.err("expected a value")),
+                b'"' => i = self.string(i)?,
+                b't' => i = self.word(i, b"true", Kind::Bool, true)?,
+                b'f' => i = self.word(i, b"false", Kind::Bool, false)?,
+                b'n' => i = self.word(i, b"null", Kind::Null, false)?,
+                b'-' | b'0'..=b'9' => i = self.number(i)?,
+                _ => return Err(self.err(i, "expected a value")),
             }
             // A value is complete: separators and closings.
             loop {
+                i = self.ws(i);
                 if open == TOP {
-                    self.ws();
-                    if self.i != self.b.len() {
-                        return Err(self.err("trailing characters after the JSON value"));
+                    if i != self.b.len() {
+                        return Err(self.err(i, "trailing characters after the JSON value"));
                     }
                     return Ok(());
                 }
                 let node = open as usize;
                 let is_obj = self.node(node).kind == Kind::Obj;
-                self.ws();
-                match self.b.get(self.i) {
+                match self.b.get(i) {
                     Some(b',') => {
-                        self.i += 1;
                         self.node(node).start += 1;
+                        i = self.ws(i + 1);
                         if is_obj {
-                            self.ws();
-                            self.key()?;
+                            i = self.key(i)?;
                         }
                         continue 'value;
                     }
                     Some(b'}') if is_obj => {}
                     Some(b']') if !is_obj => {}
-                    _ => return Err(self.err(if is_obj { "expected ',' or '}'" } else { "expected ',' or ']'" })),
+                    _ => return Err(self.err(i, if is_obj { "expected ',' or '}'" } else { "expected ',' or ']'" })),
                 }
-                self.i += 1;
+                i += 1;
                 let end = self.len as u32;
                 let n = self.node(node);
                 n.start += 1;
@@ -345,138 +339,198 @@ impl Parser<'_> {
         }
     }
 
-    fn key(&mut self) -> Result<(), Stop> {
-        if self.at() != b'"' {
-            return Err(self.err("expected a string key"));
+    /// A member's key and its colon, from `i`; returns where its value may start.
+    #[inline(always)]
+    fn key(&mut self, i: usize) -> Result<usize, Stop> {
+        if self.at(i) != b'"' {
+            return Err(self.err(i, "expected a string key"));
         }
-        self.string()?;
-        self.ws();
-        if self.at() != b':' {
-            return Err(self.err("expected ':' after the key"));
+        let i = self.string(i)?;
+        let i = self.ws(i);
+        if self.at(i) != b':' {
+            return Err(self.err(i, "expected ':' after the key"));
         }
-        self.i += 1;
-        Ok(())
+        Ok(i + 1)
     }
 
-    fn word(&mut self, w: &'static [u8], kind: Kind, flag: bool) -> Result<(), Stop> {
-        if self.b.get(self.i..self.i + w.len()) != Some(w) {
-            return Err(self.err("invalid literal"));
+    fn word(&mut self, i: usize, w: &'static [u8], kind: Kind, flag: bool) -> Result<usize, Stop> {
+        if self.b.get(i..i + w.len()) != Some(w) {
+            return Err(self.err(i, "invalid literal"));
         }
-        self.push(kind, flag, self.i as u32, (self.i + w.len()) as u32);
-        self.i += w.len();
-        Ok(())
+        self.push(kind, flag, i as u32, (i + w.len()) as u32);
+        Ok(i + w.len())
     }
 
-    fn digits(&mut self) -> usize {
-        let s = self.i;
-        while matches!(self.b.get(self.i), Some(b'0'..=b'9')) {
-            self.i += 1;
+    /// Where the run of digits from `i` ends.
+    fn digits(&self, mut i: usize) -> usize {
+        while matches!(self.b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
         }
-        self.i - s
+        i
     }
 
-    fn number(&mut self) -> Result<(), Stop> {
-        let start = self.i;
-        if self.b[self.i] == b'-' {
-            self.i += 1;
+    fn number(&mut self, start: usize) -> Result<usize, Stop> {
+        let mut i = start;
+        if self.at(i) == b'-' {
+            i += 1;
         }
-        match self.b.get(self.i) {
-            Some(b'0') => self.i += 1,
-            Some(b'1'..=b'9') => {
-                self.digits();
-            }
-            _ => return Err(self.err("invalid number")),
+        match self.b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => i = self.digits(i),
+            _ => return Err(self.err(i, "invalid number")),
         }
         let mut frac = false;
-        if self.at() == b'.' {
-            self.i += 1;
+        if self.at(i) == b'.' {
             frac = true;
-            if self.digits() == 0 {
-                return Err(self.err("invalid number: digits expected after '.'"));
+            let end = self.digits(i + 1);
+            if end == i + 1 {
+                return Err(self.err(end, "invalid number: digits expected after '.'"));
             }
+            i = end;
         }
-        if matches!(self.b.get(self.i), Some(b'e' | b'E')) {
-            self.i += 1;
+        if matches!(self.b.get(i), Some(b'e' | b'E')) {
+            i += 1;
             frac = true;
-            if matches!(self.b.get(self.i), Some(b'+' | b'-')) {
-                self.i += 1;
+            if matches!(self.b.get(i), Some(b'+' | b'-')) {
+                i += 1;
             }
-            if self.digits() == 0 {
-                return Err(self.err("invalid number: digits expected in the exponent"));
+            let end = self.digits(i);
+            if end == i {
+                return Err(self.err(end, "invalid number: digits expected in the exponent"));
             }
+            i = end;
         }
         // Only these can fall outside f64's range.
-        if frac || self.i - start > 300 {
-            let raw = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
+        if frac || i - start > 300 {
+            let raw = self.b.get(start..i).and_then(|r| std::str::from_utf8(r).ok()).unwrap_or("");
             if number(raw).is_none() {
-                return Err(self.err("number out of range"));
+                return Err(self.err(i, "number out of range"));
             }
         }
-        self.push(Kind::Num, frac, start as u32, self.i as u32);
-        Ok(())
+        self.push(Kind::Num, frac, start as u32, i as u32);
+        Ok(i)
     }
 
-    fn hex4(&mut self) -> Result<u32, Stop> {
+    /// The four hex digits of a `\u` escape at `i`.
+    fn hex4(&mut self, i: usize) -> Result<u32, Stop> {
         let mut v = 0u32;
-        for _ in 0..4 {
-            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unexpected end in \\u escape")) };
-            let Some(d) = (c as char).to_digit(16) else { return Err(self.err("invalid \\u escape")) };
+        for at in i..i + 4 {
+            let Some(&c) = self.b.get(at) else { return Err(self.err(at, "unexpected end in \\u escape")) };
+            let Some(d) = (c as char).to_digit(16) else { return Err(self.err(at, "invalid \\u escape")) };
             v = v * 16 + d;
-            self.i += 1;
         }
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<(), Stop> {
-        self.i += 1;
-        let start = self.i;
+    /// The string whose opening quote is at `i`; returns where it ends, past the closing
+    /// quote. Most strings hold no escape: one scan finds their closing quote, inline; the
+    /// others continue out of line.
+    #[inline(always)]
+    fn string(&mut self, i: usize) -> Result<usize, Stop> {
+        let start = i + 1;
+        let end = plain_end(self.b, start);
+        if self.b.get(end) != Some(&b'"') {
+            return self.string_rest(start, end);
+        }
+        self.push(Kind::Str, false, start as u32, end as u32);
+        Ok(end + 1)
+    }
+
+    /// The rest of the string that starts at `start`, from its first byte at `i` that is
+    /// not plain (or the end of the text).
+    #[inline(never)]
+    fn string_rest(&mut self, start: usize, mut i: usize) -> Result<usize, Stop> {
         let mut esc = false;
         loop {
-            self.i += plain_run(self.b.get(self.i..).unwrap_or(&[]));
-            let Some(&c) = self.b.get(self.i) else { return Err(self.err("unterminated string")) };
+            i = plain_end(self.b, i);
+            let Some(&c) = self.b.get(i) else { return Err(self.err(i, "unterminated string")) };
             match c {
                 b'"' => break,
                 b'\\' => {
                     esc = true;
-                    self.i += 1;
-                    let Some(&e) = self.b.get(self.i) else { return Err(self.err("unterminated string")) };
-                    self.i += 1;
+                    let Some(&e) = self.b.get(i + 1) else { return Err(self.err(i + 1, "unterminated string")) };
+                    i += 2;
                     match e {
                         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
                         b'u' => {
-                            let u = self.hex4()?;
+                            let u = self.hex4(i)?;
+                            i += 4;
                             if (0xD800..0xDC00).contains(&u) {
-                                if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
-                                    return Err(self.err("lone leading surrogate in \\u escape"));
+                                if self.b.get(i..i + 2) != Some(b"\\u") {
+                                    return Err(self.err(i, "lone leading surrogate in \\u escape"));
                                 }
-                                self.i += 2;
-                                let lo = self.hex4()?;
+                                let lo = self.hex4(i + 2)?;
+                                i += 6;
                                 if !(0xDC00..0xE000).contains(&lo) {
-                                    return Err(self.err("invalid surrogate pair in \\u escape"));
+                                    return Err(self.err(i, "invalid surrogate pair in \\u escape"));
                                 }
                             } else if (0xDC00..0xE000).contains(&u) {
-                                return Err(self.err("lone trailing surrogate in \\u escape"));
+                                return Err(self.err(i, "lone trailing surrogate in \\u escape"));
                             }
                         }
-                        _ => return Err(self.err("invalid escape")),
+                        _ => return Err(self.err(i, "invalid escape")),
                     }
                 }
-                0..=0x1F => return Err(self.err("control character in string")),
-                _ => self.i += 1,
+                0..=0x1F => return Err(self.err(i, "control character in string")),
+                _ => i += 1,
             }
         }
-        self.push(Kind::Str, esc, start as u32, self.i as u32);
-        self.i += 1;
-        Ok(())
+        self.push(Kind::Str, esc, start as u32, i as u32);
+        Ok(i + 1)
     }
 }
 
-/// The length of the run of bytes before a quote, backslash or control character: eight
-/// bytes at a time (SWAR), then one at a time for the last few bytes of the text.
-fn plain_run(b: &[u8]) -> usize {
+/// Where the JSON whitespace from `i` ends.
+#[inline(never)]
+fn ws_end(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// Where the run of plain bytes from `i` ends: at the first quote, backslash or control
+/// character, or the end of the text. Sixteen bytes at a time with WebAssembly SIMD.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn plain_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..).and_then(|r| r.first_chunk::<16>()) {
+        let hits = specials(chunk);
+        if hits != 0 {
+            return i + hits.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    // Fewer than 16 bytes left: the text's last 16, less those before `i` (scanned already).
+    let Some(last) = b.len().checked_sub(16).and_then(|s| b.get(s..)).and_then(|r| r.first_chunk::<16>()) else {
+        return i + plain_tail(b.get(i..).unwrap_or(&[]));
+    };
+    let hits = u32::from(specials(last)).checked_shr((i + 16 - b.len()) as u32).unwrap_or(0);
+    if hits != 0 {
+        i + hits.trailing_zeros() as usize
+    } else {
+        b.len()
+    }
+}
+
+/// One bit per byte of `chunk` that is a quote, backslash or control character.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn specials(chunk: &[u8; 16]) -> u16 {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_lt, u8x16_splat, v128_load, v128_or};
+    // SAFETY: `chunk` is 16 readable bytes, and `v128_load` needs no alignment.
+    let x = unsafe { v128_load(chunk.as_ptr().cast()) };
+    let quote_or_backslash = v128_or(i8x16_eq(x, u8x16_splat(b'"')), i8x16_eq(x, u8x16_splat(b'\\')));
+    i8x16_bitmask(v128_or(quote_or_backslash, u8x16_lt(x, u8x16_splat(0x20))))
+}
+
+/// Where the run of plain bytes from `i` ends: at the first quote, backslash or control
+/// character, or the end of the text. Eight bytes at a time (SWAR), then one at a time for
+/// the last few bytes of the text.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn plain_end(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
     while let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
         let x = u64::from_le_bytes(chunk);
         let (q, bs) = (x ^ (ONES * u64::from(b'"')), x ^ (ONES * u64::from(b'\\')));
@@ -488,14 +542,12 @@ fn plain_run(b: &[u8]) -> usize {
         }
         i += 8;
     }
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\\' || c < 0x20 {
-            break;
-        }
-        i += 1;
-    }
-    i
+    i + plain_tail(b.get(i..).unwrap_or(&[]))
+}
+
+/// The length of the run of plain bytes in `b`, one byte at a time: for the last few bytes.
+fn plain_tail(b: &[u8]) -> usize {
+    b.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).unwrap_or(b.len())
 }
 
 /// The value of JSON number syntax; `None` outside `f64`'s range. Integers of up to 15
@@ -589,15 +641,22 @@ mod tests {
 
     #[test]
     fn plain_runs_stop_at_the_first_special_byte() {
-        // Every stop byte at every offset of a word, after bytes that could mislead SWAR.
+        // Every stop byte at every offset of a word, after bytes that could mislead SWAR,
+        // scanned from every offset before it; and runs to the end of texts without one.
         for fill in [b'a', 0x01 + 0x20, 0x80, 0xA0, 0xFF] {
             for stop in [b'"', b'\\', 0x00, 0x1F] {
                 for at in 0..20 {
                     let mut b = vec![fill; 24];
                     b[at] = stop;
                     b[(at + 1).min(23)] = b'"';
-                    assert_eq!(super::plain_run(&b), at, "fill {fill:#x} stop {stop:#x} at {at}");
+                    for from in 0..=at {
+                        assert_eq!(super::plain_end(&b, from), at, "fill {fill:#x} stop {stop:#x} at {at} from {from}");
+                    }
                 }
+            }
+            for len in 0..20 {
+                let b = vec![fill; len];
+                assert_eq!(super::plain_end(&b, len / 2), len, "fill {fill:#x} len {len}");
             }
         }
     }
