@@ -354,7 +354,7 @@ fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static st
 
 /// Extension methods (`_`-prefixed) carry whatever they like.
 fn is_extension(method: &str) -> bool {
-    method.as_bytes().first() == Some(&b'_')
+    method.starts_with('_')
 }
 
 /// One JSON-RPC message: the envelope, then the method's params, result or error.

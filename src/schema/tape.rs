@@ -433,7 +433,8 @@ impl Parser<'_> {
     fn string(&mut self, i: usize) -> Result<usize, Stop> {
         let start = i + 1;
         let end = plain_end(self.b, start);
-        if self.b.get(end) != Some(&b'"') {
+        // A byte compared, not an `Option` (whose `!=` is a call in the size-optimized build).
+        if self.at(end) != b'"' {
             return self.string_rest(start, end);
         }
         self.push(Kind::Str, false, start as u32, end as u32);
@@ -558,7 +559,7 @@ fn plain_tail(b: &[u8]) -> usize {
 /// digits are exact here; the rest is read by serde_json, whose reader the module has
 /// anyway (core's `f64` parser would add its own code and tables).
 pub fn number(raw: &str) -> Option<f64> {
-    let digits = if raw.as_bytes().first() == Some(&b'-') { raw.get(1..).unwrap_or("") } else { raw };
+    let digits = if raw.starts_with('-') { raw.get(1..).unwrap_or("") } else { raw };
     if (1..=15).contains(&digits.len()) && digits.bytes().all(|c| c.is_ascii_digit()) {
         let n = digits.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64;
         return Some(if digits.len() < raw.len() { -n } else { n });
