@@ -9,7 +9,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { join, extname, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build as vite } from "vite";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { table, versions, schemaPath } from "./contenders.mjs";
 import { coldLine } from "./cold/probe.mjs";
 
@@ -35,8 +35,7 @@ const server = createServer((req, res) => {
   res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(readFileSync(path));
 });
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu",
-  "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"] });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   page.on("pageerror", (e) => console.error(e.message));

@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { build as esbuild } from "esbuild";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { versions, schemaPath } from "./contenders.mjs";
 
 const { values: opts } = parseArgs({ options: {
@@ -83,9 +83,7 @@ async function chromiumRuns() {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu",
-    "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--disable-quic", ...(jsFlags.length ? [`--js-flags=${jsFlags.join(" ")}`] : [])] });
+  const browser = await launchChromium(jsFlags.length ? [`--js-flags=${jsFlags.join(" ")}`] : []);
   const warmContext = opts.warm ? await browser.newContext() : null;
   // A page as an application would write it: index.js imported statically, init() and the
   // first validation at once; with hints, the modules and the .wasm are requested from the

@@ -4,7 +4,7 @@
 //   node bench/validate/encode.mjs
 // encodeInto (what js/input.js uses), encode + set, and a charCodeAt loop (what wasm-bindgen
 // does for ASCII; js/input.js uses it for the short method name a response answers).
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 function probe() {
   const view = new Uint8Array(new WebAssembly.Memory({ initial: 2 }).buffer, 0, 65536);
@@ -47,9 +47,7 @@ const show = (label, rows) => {
   for (const [name, r] of Object.entries(rows)) console.log(`  ${name.padEnd(14)} ${Object.values(r).map((ns) => `${ns} ns`.padStart(11)).join("")}`);
 };
 show(`Node ${process.version}`, probe());
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu",
-  "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--no-first-run", "--disable-quic"] });
+const browser = await launchChromium();
 const page = await browser.newPage();
 show(`Chromium ${browser.version()}`, await page.evaluate(`(${probe})()`));
 await browser.close();
