@@ -1,6 +1,7 @@
 // How a message's text crosses into the module for validation: one TextEncoder.encodeInto
 // into a buffer the module keeps (native speed; wasm-bindgen's own string argument is copied
-// by a JS loop a character at a time, a quarter of the validation time on large messages).
+// by a JS loop a character at a time, a quarter of the validation time on large messages),
+// followed by the method a response answers.
 
 const MIN_ROOM = 1 << 16;
 

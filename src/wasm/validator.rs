@@ -88,8 +88,9 @@ impl Validator {
         let Some(version) = version else {
             return Err(invalid("version is required (ACP: 1 or 2; MCP: a date such as \"2025-11-25\")".into()));
         };
-        let book = schema::versions(protocol).contains(&version.as_str()).then(|| Rulebook::of(protocol, &version)).flatten();
-        let Some(book) = book else {
+        // Only the published versions: the rules also answer to aliases (MCP "draft").
+        let known = schema::versions(protocol).contains(&version.as_str());
+        let Some(book) = Rulebook::of(protocol, &version).filter(|_| known) else {
             let known = schema::versions(protocol).join(", ");
             return Err(invalid(format!("no rules for version {version:?}; known: {known}")));
         };
