@@ -4,7 +4,7 @@
 // protocols map onto the session's generic `request(method, params)`, which applies the
 // same gating and validation as everything else in the core.
 
-import { Connection } from "./connection.js";
+import { Connection, idKey } from "./connection.js";
 import { ProtocolError, codes } from "./errors.js";
 import { inputWriter } from "./input.js";
 
@@ -120,9 +120,52 @@ export function createApi(wasm) {
       for (const fn of this.#listeners) fn(update);
     }
     transcript() { return this.#connection.session.transcript(this.id); }
+    /**
+     * Sends a prompt and resolves when its turn is over, in v1 and v2 alike, with
+     * `{ stopReason, messageId?, usage? }`. v1 ends the turn with the prompt's answer; v2
+     * acknowledges the prompt first and ends the turn with an `idle` state update. The
+     * returned Promise has `accepted`, which resolves with the acknowledgement (v2) or the
+     * answer (v1). `signal` and `timeoutMs` cover the whole turn; after the
+     * acknowledgement they end it with `session/cancel`.
+     */
     prompt(prompt, opts = {}) {
       const { signal, timeoutMs, ...extra } = opts;
-      return this.#connection.request("session/prompt", { sessionId: this.id, prompt, ...extra }, { signal, timeoutMs });
+      const owner = this.#connection;
+      const stop = new AbortController();
+      const cleanups = [];
+      if (signal) {
+        const forward = () => stop.abort(signal.reason);
+        if (signal.aborted) forward();
+        else {
+          signal.addEventListener("abort", forward, { once: true });
+          cleanups.push(() => signal.removeEventListener("abort", forward));
+        }
+      }
+      if (timeoutMs !== undefined) {
+        const timer = setTimeout(() => stop.abort(new ProtocolError(codes.TIMEOUT,
+          `Request session/prompt timed out after ${timeoutMs} ms`, { method: "session/prompt", timeoutMs })), timeoutMs);
+        cleanups.push(() => clearTimeout(timer));
+      }
+      let id;
+      const params = { sessionId: this.id, prompt, ...extra };
+      const accepted = owner.connection.call(() => owner.session.request("session/prompt", params, null),
+        { signal: stop.signal, onSent: (out) => { id = out.id; } });
+      const done = new Promise((resolve, reject) => {
+        // Refused before sending, or failed before the turn began (error answer, abort).
+        accepted.catch((e) => (id === undefined ? reject(e) : owner._endTurn(id, e)));
+        if (id === undefined) return;
+        owner._awaitTurn(id, resolve, reject);
+        stop.signal.addEventListener("abort", () => {
+          if (!owner._turnOpen(id)) return;
+          owner._endTurn(id, stop.signal.reason instanceof ProtocolError ? stop.signal.reason
+            : new ProtocolError(codes.REQUEST_CANCELLED, "the prompt was aborted", { aborted: true }));
+          this.cancel().catch(() => {});
+        }, { once: true });
+      });
+      const settled = () => cleanups.forEach((f) => f());
+      done.then(settled, settled);
+      done.accepted = accepted;
+      return done;
     }
     /** session/cancel; pending permission requests of the session are answered `cancelled`. */
     cancel() { return this.#connection.connection.call(() => this.#connection.session.cancel(this.id)); }
@@ -134,13 +177,35 @@ export function createApi(wasm) {
     localTimeouts = true;
     #sessions = new Map();
     #updates = [];
+    /** Prompt turns not over yet: id key → { resolve, reject }. */
+    #turns = new Map();
     constructor(connection) {
       super(connection);
       connection.onEvent((ev) => {
+        if (ev.type === "turnEnded") return this.#settleTurn(ev.id, (t) => t.resolve(ev.outcome));
+        if (ev.type === "error" && ev.method === "session/prompt") {
+          return this.#settleTurn(ev.id, (t) => t.reject(ProtocolError.from(ev.error)));
+        }
         if (ev.type !== "sessionUpdate") return;
         this.#sessions.get(ev.sessionId)?._update(ev.update);
         for (const fn of this.#updates) fn(ev.sessionId, ev.update);
       });
+      connection.onClose(({ error }) => {
+        for (const id of [...this.#turns.keys()]) this.#settleTurn(id, (t) => t.reject(error), true);
+      });
+    }
+    /** @internal */
+    _awaitTurn(id, resolve, reject) { this.#turns.set(idKey(id), { resolve, reject }); }
+    /** @internal */
+    _turnOpen(id) { return this.#turns.has(idKey(id)); }
+    /** @internal */
+    _endTurn(id, error) { this.#settleTurn(id, (t) => t.reject(error)); }
+    #settleTurn(id, fn, isKey = false) {
+      const k = isKey ? id : idKey(id);
+      const turn = this.#turns.get(k);
+      if (!turn) return;
+      this.#turns.delete(k);
+      fn(turn);
     }
     /** Every session/update of every session. */
     onUpdate(fn) {

@@ -7,7 +7,9 @@ import { ProtocolError, codes } from "./errors.js";
 import { openTransport } from "./transport.js";
 
 const RELAY_PREFIX = '{"relay":';
-const key = (id) => JSON.stringify(id);
+/** A map key for a request id: ids beyond 2^53 cross as BigInt, which JSON cannot write. */
+export const idKey = (id) => (typeof id === "bigint" ? `${id}` : JSON.stringify(id));
+const key = idKey;
 
 export class Connection {
   #session;
@@ -54,7 +56,7 @@ export class Connection {
    * Sends what `make()` builds (a session call returning `{ id, method, text }`) and, for a
    * request, resolves with its result. `make` runs inside so local refusals reject the Promise.
    */
-  call(make, { signal, onProgress, timeoutMs } = {}) {
+  call(make, { signal, onProgress, timeoutMs, onSent } = {}) {
     if (this.#closed) return Promise.reject(this.#closed);
     let out;
     try {
@@ -83,6 +85,7 @@ export class Connection {
         cleanups.push(() => clearTimeout(timer));
       }
       entry.cleanup = () => cleanups.forEach((f) => f());
+      onSent?.(out);
       this.#send(out.text);
       this.#schedule();
     });
@@ -229,6 +232,7 @@ export class Connection {
 }
 
 function abortError(signal) {
+  if (signal.reason instanceof ProtocolError) return signal.reason;
   const why = signal.reason instanceof Error ? signal.reason.message : "the request was aborted";
   return new ProtocolError(codes.REQUEST_CANCELLED, why, { aborted: true });
 }

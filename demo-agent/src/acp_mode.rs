@@ -20,7 +20,6 @@ struct Turn {
     due: u64,
     /// A request to the client the turn waits for.
     waiting: Option<(Id, Ask)>,
-    user_message: String,
 }
 
 pub struct AcpDemo {
@@ -58,7 +57,8 @@ impl AcpDemo {
                 }
                 Event::Notification { method, params } if method == "session/cancel" => {
                     let session = params.as_ref().and_then(|p| p["sessionId"].as_str()).unwrap_or_default().to_owned();
-                    if self.agent.is_cancelled(&session) {
+                    // v1: the pending prompt; v2: the acknowledged turn still running.
+                    if self.turns.contains_key(&session) {
                         self.cancel(&session, out);
                     }
                 }
@@ -154,14 +154,19 @@ impl AcpDemo {
         Update::push_merged(&mut record.history, user.clone());
         let words = record.history.iter().map(words_of).sum();
         let cx = script::Context { text: &text, cwd: &record.cwd, turn: number, can_read, can_write, words };
-        let steps = script::steps(&cx).into();
+        let steps: VecDeque<Step> = script::steps(&cx).into();
+        let user_message = format!("msg_{number}_user");
         if self.version() >= 2 {
-            // v2 reports the accepted user message and the agent's state as updates.
+            // v2: a prompt the agent refuses outright is answered with the error; any other
+            // is acknowledged as soon as it is inserted, and the turn ends with `idle`.
+            if let Some(Step::Fail(e)) = steps.front() {
+                return out.send(self.agent.respond(&id, Err(e.clone())));
+            }
             out.send(self.agent.send_update(&session, user.wire(2)));
             out.send(self.agent.send_update(&session, json!({ "sessionUpdate": "state_update", "state": "running" })));
+            out.send(self.agent.respond(&id, Ok(json!({ "messageId": user_message }))));
         }
-        let user_message = format!("msg_{number}_user");
-        self.turns.insert(session, Turn { prompt: id, number, steps, due: now_ms, waiting: None, user_message });
+        self.turns.insert(session, Turn { prompt: id, number, steps, due: now_ms, waiting: None });
     }
 
     /// The client answered (or failed to answer) one of our requests.
@@ -253,18 +258,17 @@ impl AcpDemo {
         self.finish(session, Ok("cancelled"), out);
     }
 
-    /// Answers the prompt and saves the conversation.
+    /// Ends the turn (v1: the prompt's answer; v2: the `idle` state, the prompt having been
+    /// acknowledged) and saves the conversation.
     fn finish(&mut self, session: &str, outcome: Result<&'static str, ProtocolError>, out: &mut Out) {
         let Some(turn) = self.turns.remove(session) else { return };
-        let answer = match outcome {
-            Ok(reason) if self.version() >= 2 => {
-                out.send(self.agent.send_update(session, json!({ "sessionUpdate": "state_update", "state": "idle", "stopReason": reason })));
-                Ok(json!({ "stopReason": reason, "messageId": turn.user_message }))
-            }
-            Ok(reason) => Ok(json!({ "stopReason": reason })),
-            Err(e) => Err(e),
-        };
-        out.send(self.agent.respond(&turn.prompt, answer));
+        if self.version() >= 2 {
+            // After the acknowledgement an error can only be told as the turn's stop reason.
+            let reason = outcome.unwrap_or("error");
+            out.send(self.agent.send_update(session, json!({ "sessionUpdate": "state_update", "state": "idle", "stopReason": reason })));
+        } else {
+            out.send(self.agent.respond(&turn.prompt, outcome.map(|reason| json!({ "stopReason": reason }))));
+        }
         if let Some(record) = self.sessions.get(session) {
             self.save(record);
         }

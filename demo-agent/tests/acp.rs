@@ -53,11 +53,24 @@ fn new_session(agent: &mut Agent, c: &mut AcpClient) -> String {
     result.expect("session/new answered")["sessionId"].as_str().expect("sessionId").to_owned()
 }
 
-/// Sends a prompt and returns the updates that came before the answer, and the answer.
+/// Waits for the end of a prompt's turn (v1: its answer; v2: the idle state after the
+/// acknowledgement): the events before it, and the outcome or the error.
+fn turn(agent: &mut Agent, c: &mut AcpClient, id: &agentwire::jsonrpc::Id) -> (Vec<Event>, Result<Value, agentwire::jsonrpc::ProtocolError>) {
+    let id = id.clone();
+    let mut seen = agent.until(c, |e| matches!(e, Event::TurnEnded { id: i, .. } | Event::Error { id: i, .. } if *i == id));
+    let outcome = match seen.pop() {
+        Some(Event::TurnEnded { outcome, .. }) => Ok(outcome),
+        Some(Event::Error { error, .. }) => Err(error),
+        other => panic!("{other:?}"),
+    };
+    (seen, outcome)
+}
+
+/// Sends a prompt and returns the updates that came before the end of the turn, and its outcome.
 fn prompt(agent: &mut Agent, c: &mut AcpClient, session: &str, text: &str) -> (Vec<Value>, Result<Value, agentwire::jsonrpc::ProtocolError>) {
     let now = agent.now();
     let out = agent.send(c.prompt(session, json!([{ "type": "text", "text": text }]), now));
-    let (seen, outcome) = response(agent, c, &out.id.expect("id"));
+    let (seen, outcome) = turn(agent, c, &out.id.expect("id"));
     (updates(&seen), outcome)
 }
 
@@ -92,8 +105,9 @@ fn a_prompt_streams_a_thought_and_chunks_then_ends_the_turn() {
         assert!(k.contains(&"agent_thought_chunk"), "v{v}: {k:?}");
         assert!(k.iter().filter(|k| **k == "agent_message_chunk").count() >= 3, "v{v}: {k:?}");
         assert_eq!(agent_text(&ups), "You said: Hello, agent!", "v{v}");
-        assert_eq!(result.expect("answered")["stopReason"], "end_turn", "v{v}");
+        assert_eq!(result.as_ref().expect("answered")["stopReason"], "end_turn", "v{v}");
         if v == 2 {
+            assert_eq!(result.as_ref().expect("answered")["messageId"], "msg_1_user");
             assert_eq!(k.first(), Some(&"user_message"), "{k:?}");
             assert!(ups.iter().any(|u| u["sessionUpdate"] == "state_update" && u["state"] == "idle" && u["stopReason"] == "end_turn"), "{ups:?}");
             assert!(ups.iter().all(|u| !u["sessionUpdate"].as_str().unwrap_or("").ends_with("_chunk") || u["messageId"].is_string()));
@@ -101,6 +115,26 @@ fn a_prompt_streams_a_thought_and_chunks_then_ends_the_turn() {
         assert!(agent.finish().success(), "v{v}: exit code 0 when stdin closes");
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn v2_acknowledges_a_prompt_at_once_and_ends_the_turn_with_idle() {
+    let dir = data_dir("ack2");
+    let mut agent = Agent::acp(&dir, &[]);
+    let mut c = connect(&mut agent, &[2], true);
+    let s = new_session(&mut agent, &mut c);
+    let now = agent.now();
+    let p = agent.send(c.prompt(&s, json!([{ "type": "text", "text": "Hello" }]), now)).id.expect("id");
+    let (before, ack) = response(&mut agent, &mut c, &p);
+    assert_eq!(ack.expect("acknowledged"), json!({ "messageId": "msg_1_user" }), "the acknowledgement carries no stop reason");
+    assert!(!kinds(&updates(&before)).contains(&"agent_message_chunk"), "acknowledged before the agent answers: {before:?}");
+    let (after, outcome) = turn(&mut agent, &mut c, &p);
+    assert!(agent_text(&updates(&after)).contains("You said: Hello"));
+    assert_eq!(outcome.expect("ended"), json!({ "stopReason": "end_turn", "messageId": "msg_1_user" }));
+    // A refused prompt is an error response, not an acknowledgement.
+    let (_, refused) = prompt(&mut agent, &mut c, &s, "fail");
+    assert_eq!(refused.expect_err("refused").code, agentwire::jsonrpc::codes::INTERNAL_ERROR);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -168,7 +202,7 @@ fn permission_round_trip_goes_on_or_stops_by_the_chosen_option() {
         assert_eq!(options, ["allow_once", "reject_once"], "v{v}");
         let answer = c.respond(id, Ok(json!({ "outcome": { "outcome": "selected", "optionId": option } })));
         agent.send(answer);
-        let (after, result) = response(&mut agent, &mut c, &p.id.expect("id"));
+        let (after, result) = turn(&mut agent, &mut c, &p.id.expect("id"));
         let last_status = updates(&after).iter().rev().find_map(|u| u["status"].as_str().map(str::to_owned));
         assert_eq!(last_status.as_deref(), Some(status), "v{v} {option}");
         assert_eq!(result.expect("answered")["stopReason"], "end_turn", "v{v} {option}");
@@ -192,7 +226,7 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
     assert_eq!((params["sessionId"].as_str(), params["path"].as_str()), (Some(s.as_str()), Some("/work/project/notes.md")));
     let answer = c.respond(id, Ok(json!({ "content": "first line\nsecond line" })));
     agent.send(answer);
-    let (after, result) = response(&mut agent, &mut c, &p.id.expect("id"));
+    let (after, result) = turn(&mut agent, &mut c, &p.id.expect("id"));
     assert!(agent_text(&updates(&after)).contains("> first line\n> second line"), "{}", agent_text(&updates(&after)));
     assert_eq!(result.expect("answered")["stopReason"], "end_turn");
 
@@ -204,7 +238,7 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
     assert_eq!(params.as_ref().expect("params")["content"], "hello world");
     let answer = c.respond(id, Ok(json!({})));
     agent.send(answer);
-    let (_, result) = response(&mut agent, &mut c, &p.id.expect("id"));
+    let (_, result) = turn(&mut agent, &mut c, &p.id.expect("id"));
     assert_eq!(result.expect("answered")["stopReason"], "end_turn");
 
     // A client without fs: the agent says so and sends nothing to the client.
@@ -214,7 +248,7 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
         let s = new_session(&mut agent, &mut c);
         let now = agent.now();
         let p = agent.send(c.prompt(&s, json!([{ "type": "text", "text": "read /etc/hostname" }]), now));
-        let (seen, result) = response(&mut agent, &mut c, &p.id.expect("id"));
+        let (seen, result) = turn(&mut agent, &mut c, &p.id.expect("id"));
         assert!(!seen.iter().any(|e| matches!(e, Event::Request { .. })), "v{v}: {seen:?}");
         assert!(agent_text(&updates(&seen)).contains("did not advertise fs.readTextFile"), "v{v}");
         assert_eq!(result.expect("answered")["stopReason"], "end_turn");
@@ -240,7 +274,7 @@ fn cancel_stops_a_slow_prompt_promptly() {
         for out in c.cancel(&s).expect("cancel") {
             agent.write(&out.text);
         }
-        let (after, result) = response(&mut agent, &mut c, &p.id.expect("id"));
+        let (after, result) = turn(&mut agent, &mut c, &p.id.expect("id"));
         assert!(cancelled_at.elapsed().as_millis() < 1000, "v{v}: took {:?}", cancelled_at.elapsed());
         assert_eq!(result.expect("answered")["stopReason"], "cancelled", "v{v}");
         let more = kinds(&updates(&after)).iter().filter(|k| **k == "agent_message_chunk").count();

@@ -41,6 +41,11 @@ pub enum Event {
     /// A `session/update` (client side), already applied to the session's transcript.
     /// `replay` is set while a `session/load` or `session/resume` of that session is pending.
     SessionUpdate { session_id: String, update: Value, replay: bool },
+    /// A prompt turn is over (client side): in v1 with the `session/prompt` response, in v2
+    /// with the `idle` state update that follows the acknowledgement. `outcome` is
+    /// `{stopReason?, messageId?, usage?, …}`: the v1 response, or the v2 idle update's
+    /// fields with the acknowledgement's.
+    TurnEnded { id: Id, session_id: String, outcome: Value },
     /// The peer asked to cancel one of the requests we are serving (`$/cancel_request`).
     CancelRequested { id: Id },
     /// Validation issues of an incoming message; it is still delivered.

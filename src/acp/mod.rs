@@ -11,6 +11,7 @@ mod event;
 pub mod methods;
 mod session;
 pub mod transcript;
+mod turns;
 pub mod version;
 
 pub use agent::AcpAgent;

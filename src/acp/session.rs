@@ -8,6 +8,7 @@ use super::config::{Common, Implementation};
 use super::event::Event;
 use super::methods::{self, direction, Availability, Gate, Kind, MethodSpec, MethodStatus, Server, METHODS};
 use super::transcript::Transcript;
+use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
     codes, object, serialized, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
@@ -96,6 +97,8 @@ pub(crate) struct Session {
     /// Agent side: sessions the client cancelled; their pending prompt ends `cancelled`.
     pub(crate) cancelled: VecSet<String>,
     pub(crate) transcripts: BTreeMap<String, Transcript>,
+    /// Client side: prompts whose turn is not over yet.
+    turns: Turns,
 }
 
 /// A refusal to be turned into a local error or an error reply.
@@ -145,6 +148,7 @@ impl Session {
             replaying: VecSet::new(),
             cancelled: VecSet::new(),
             transcripts: BTreeMap::new(),
+            turns: Turns::default(),
         }
     }
 
@@ -365,6 +369,9 @@ impl Session {
                     self.transcripts.insert(s.clone(), Transcript::new(&s));
                 }
             }
+            if self.role == Role::Client && method == "session/prompt" {
+                self.turns.start(id.clone(), s.clone());
+            }
             self.about_session.insert(id.clone(), s);
         }
         if method == "initialize" {
@@ -547,7 +554,12 @@ impl Session {
                         self.endpoint.pending_mut().touch(&id, now_ms);
                     }
                 }
+                let ended = match update.get("sessionUpdate").and_then(Value::as_str) {
+                    Some("state_update") if !replay => self.turns.on_state(&session_id, &update),
+                    _ => Vec::new(),
+                };
                 events.push(Event::SessionUpdate { session_id, update, replay });
+                push_ended(ended, events);
             }
             "session/cancel" if self.role == Role::Agent => {
                 if let Some(s) = session_id_of(params) {
@@ -577,7 +589,14 @@ impl Session {
         }
         let result = match outcome {
             Ok(result) => result,
-            Err(error) => return events.push(Event::Error { id, method, error }),
+            Err(error) => {
+                self.turns.forget(&id);
+                return events.push(Event::Error { id, method, error });
+            }
+        };
+        let ended = match method.as_str() {
+            "session/prompt" => self.turns.on_response(&id, &result, self.version.unwrap_or(1)),
+            _ => Vec::new(),
         };
         if self.role == Role::Client {
             let target = match method.as_str() {
@@ -587,7 +606,7 @@ impl Session {
             if let Some(s) = target {
                 let t = self.transcripts.entry(s.clone()).or_insert_with(|| Transcript::new(&s));
                 match method.as_str() {
-                    "session/prompt" => {
+                    "session/prompt" if self.version.unwrap_or(1) < 2 => {
                         if let Some(reason) = result.get("stopReason") {
                             t.end_turn(reason);
                         }
@@ -598,6 +617,7 @@ impl Session {
             }
         }
         events.push(Event::Response { id, method, result });
+        push_ended(ended, events);
     }
 
     // -----------------------------------------------------------------------------------
@@ -728,6 +748,7 @@ impl Session {
             if let Some(s) = self.about_session.remove(&gone.id) {
                 self.replaying.remove(&s);
             }
+            self.turns.forget(&gone.id);
             let error = ProtocolError::timeout(&gone.method, gone.timeout_ms.unwrap_or(0));
             if self.phase == Phase::Ready {
                 let text = self.endpoint.notify("$/cancel_request", Some(object! { "requestId": &gone.id }));
@@ -756,7 +777,12 @@ impl Session {
 
     fn shut(&mut self, error: Option<ProtocolError>, events: &mut Vec<Event>) {
         for gone in self.endpoint.close() {
+            self.turns.forget(&gone.id);
             events.push(Event::Error { id: gone.id, method: gone.method.clone(), error: ProtocolError::connection_closed(&gone.method) });
+        }
+        // Acknowledged prompts whose turn never ended.
+        for id in self.turns.drain() {
+            events.push(Event::Error { id, method: "session/prompt".into(), error: ProtocolError::connection_closed("session/prompt") });
         }
         self.serving.clear();
         self.replaying.clear();
@@ -764,6 +790,10 @@ impl Session {
         self.phase = Phase::Closed;
         events.push(Event::Closed { error });
     }
+}
+
+fn push_ended(ended: Vec<super::turns::Ended>, events: &mut Vec<Event>) {
+    events.extend(ended.into_iter().map(|(id, session_id, outcome)| Event::TurnEnded { id, session_id, outcome }));
 }
 
 /// Whether `sender` is the side that sends this method.

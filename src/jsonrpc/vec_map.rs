@@ -69,6 +69,10 @@ impl<K: PartialEq, V> VecMap<K, V> {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut V)> {
+        self.0.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &V) -> bool) {
         self.0.retain(|(k, v)| keep(k, v));
     }

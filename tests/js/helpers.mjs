@@ -23,3 +23,18 @@ export function transportPair() {
 }
 
 export const later = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A child process speaking NDJSON on stdio, as a transport: one line per message. */
+export async function stdioTransport(command, args = []) {
+  const { spawn } = await import("node:child_process");
+  const { createInterface } = await import("node:readline");
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+  const t = {
+    onmessage: null, onclose: null, child, sent: [],
+    send(text) { t.sent.push(text); child.stdin.write(`${text}\n`); },
+    close() { child.stdin.end(); child.kill(); },
+  };
+  createInterface({ input: child.stdout }).on("line", (line) => t.onmessage?.({ data: line }));
+  child.on("exit", (code, signal) => t.onclose?.({ code: 1000, reason: `exit ${code ?? signal}` }));
+  return t;
+}
