@@ -662,3 +662,28 @@ fn replayed_updates_push_the_load_deadline() {
     assert!(c.tick(150).is_empty());
     assert!(matches!(&c.tick(190)[..], [Event::Send { .. }, Event::Timeout { .. }]));
 }
+
+#[test]
+fn meta_is_accepted_in_capabilities_wherever_the_schema_allows_it() {
+    for v in [1u16, 2] {
+        let (c, a) = pair(
+            json!({ "protocolVersions": [v], "capabilities": {
+                "_meta": { "terminal_output": true }, "fs": { "readTextFile": true, "_meta": { "f": 1 } },
+                "auth": { "terminal": true, "_meta": { "a": 1 } } } }),
+            json!({ "protocolVersions": [v], "capabilities": { "_meta": { "x": 1 }, "auth": { "logout": true, "_meta": { "gateway": true } } } }),
+        );
+        let sent = c.own_capabilities_wire().expect("sent").clone();
+        assert_eq!(sent["_meta"], json!({ "terminal_output": true }), "v{v}: {sent}");
+        assert_eq!(sent["auth"]["_meta"], json!({ "a": 1 }), "v{v}: {sent}");
+        if v == 1 {
+            assert_eq!(sent["fs"], json!({ "_meta": { "f": 1 }, "readTextFile": true }), "{sent}");
+        }
+        let agent_sent = a.own_capabilities_wire().expect("sent").clone();
+        assert_eq!(agent_sent["auth"]["_meta"], json!({ "gateway": true }), "v{v}: {agent_sent}");
+        assert_eq!(agent_sent["_meta"], json!({ "x": 1 }), "v{v}: {agent_sent}");
+        assert!(a.peer_capabilities().auth.terminal && c.peer_capabilities().auth.logout, "v{v}: flags beside _meta still read");
+    }
+    // A group spelled differently in v1 and v2 has no one place for `_meta`: a clear error.
+    let e = serde_json::from_value::<AgentConfig>(json!({ "capabilities": { "session": { "load": true, "_meta": {} } } })).unwrap_err().to_string();
+    assert!(e.contains("session._meta") && e.contains("extensions"), "{e}");
+}

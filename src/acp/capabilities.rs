@@ -143,14 +143,28 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
         let mut model = Self::default();
         let top = Fields::of(value)?;
         let spec = |name: &str| Self::FLAGS.iter().find(|f| f.name == name);
+        // `_meta` is allowed wherever the schema allows it: on the object and in each group.
+        // It is sent as given, at the same place.
+        let mut metas = Map::new();
         for (key, v) in top.0 {
             if key == "extensions" {
-                top.object(key, model.extensions_mut())?;
+                let mut ext = Map::new();
+                top.object(key, &mut ext)?;
+                merge_objects(model.extensions_mut(), ext);
+            } else if key == "_meta" {
+                metas.insert(key.clone(), v.clone());
             } else if let Some(flag) = spec(key).filter(|_| !key.contains('.')) {
                 top.bool(key, (flag.field)(&mut model))?;
             } else if Self::FLAGS.iter().any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key)) {
                 let group = Fields::of(v).map_err(|e| format!("{key}: {e}"))?;
-                for inner in group.0.keys() {
+                for (inner, value) in group.0 {
+                    if inner == "_meta" {
+                        if !Self::group_is_wire_object(key) {
+                            return Err(format!("`{key}._meta`: `{key}` is spelled differently in v1 and v2; give `_meta` in `extensions`, in the wire shape"));
+                        }
+                        metas.insert(key.clone(), Value::Object(Map::from_iter([(inner.clone(), value.clone())])));
+                        continue;
+                    }
                     let flag = spec(&format!("{key}.{inner}")).ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
                     group.bool(inner, (flag.field)(&mut model)).map_err(|e| format!("{key}: {e}"))?;
                 }
@@ -158,12 +172,37 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
                 return Err(format!("unknown member `{key}`"));
             }
         }
+        merge_objects(model.extensions_mut(), metas);
         Ok(model)
+    }
+
+    /// Whether a group of the model (`fs`, `auth`) is one wire object of the same name in
+    /// every version that spells it, so that `_meta` given in it has one place to go.
+    fn group_is_wire_object(group: &str) -> bool {
+        let in_group = |path: &[&str]| path.first() == Some(&group);
+        Self::FLAGS.iter().filter(|f| f.name.split_once('.').is_some_and(|(g, _)| g == group)).all(|f| {
+            [f.v1, f.v2].iter().all(|s| match s {
+                Spelling::Bool(p) | Spelling::Marker(p) => in_group(p),
+                _ => true,
+            })
+        })
     }
 
     /// Names of the flags this model has, for tables and docs.
     fn flag_names() -> Vec<&'static str> {
         Self::FLAGS.iter().map(|f| f.name).collect()
+    }
+}
+
+/// Merges `from` into `into`, object members recursively.
+fn merge_objects(into: &mut Map<String, Value>, from: Map<String, Value>) {
+    for (k, v) in from {
+        match (into.get_mut(&k), v) {
+            (Some(Value::Object(a)), Value::Object(b)) => merge_objects(a, b),
+            (_, v) => {
+                into.insert(k, v);
+            }
+        }
     }
 }
 
