@@ -182,9 +182,8 @@ export function createApi(wasm) {
     constructor(connection) {
       super(connection);
       connection.onEvent((ev) => {
-        if (ev.type === "turnEnded") return this.#settleTurn(ev.id, (t) => t.resolve(ev.outcome));
-        if (ev.type === "error" && ev.method === "session/prompt") {
-          return this.#settleTurn(ev.id, (t) => t.reject(ProtocolError.from(ev.error)));
+        if (ev.type === "turnEnded") {
+          return this.#settleTurn(ev.id, (t) => (ev.error ? t.reject(ProtocolError.from(ev.error)) : t.resolve(ev.outcome)));
         }
         if (ev.type !== "sessionUpdate") return;
         this.#sessions.get(ev.sessionId)?._update(ev.update);

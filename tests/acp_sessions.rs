@@ -170,11 +170,20 @@ fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
         let accepted = a.respond(&prompt_id, Ok(json!({"messageId": "u1"}))).expect("prompt accepted");
         assert_eq!(response_of(&c.receive(&accepted.text, 5))["messageId"], "u1");
         let idle = a.send_update("s1", json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})).expect("idle");
-        assert!(matches!(&c.receive(&idle.text, 5)[..], [Event::SessionUpdate { .. }]));
+        let ended = c.receive(&idle.text, 5);
+        match &ended[..] {
+            [Event::SessionUpdate { .. }, Event::TurnEnded { id, session_id, outcome, error: None }] => {
+                assert_eq!((id, session_id.as_str()), (&prompt_id, "s1"));
+                assert_eq!(outcome, &Some(json!({"stopReason": "end_turn", "messageId": "u1"})));
+            }
+            other => panic!("the idle update ends the turn: {other:?}"),
+        }
     } else {
         let end = a.end_turn("s1", "end_turn").expect("end turn");
         assert_eq!(end.id, Some(prompt_id));
-        assert_eq!(response_of(&c.receive(&end.text, 5))["stopReason"], "end_turn");
+        let events = c.receive(&end.text, 5);
+        assert_eq!(response_of(&events)["stopReason"], "end_turn");
+        assert!(matches!(events.last(), Some(Event::TurnEnded { outcome: Some(o), .. }) if o["stopReason"] == "end_turn"), "{events:?}");
     }
     let t = serde_json::to_value(c.transcript("s1").expect("transcript")).expect("json");
     let with_id = |mut entry: Value, id: &str| {
@@ -686,4 +695,22 @@ fn meta_is_accepted_in_capabilities_wherever_the_schema_allows_it() {
     // A group spelled differently in v1 and v2 has no one place for `_meta`: a clear error.
     let e = serde_json::from_value::<AgentConfig>(json!({ "capabilities": { "session": { "load": true, "_meta": {} } } })).unwrap_err().to_string();
     assert!(e.contains("session._meta") && e.contains("extensions"), "{e}");
+}
+
+#[test]
+fn a_v2_turn_acknowledged_but_not_over_ends_with_an_error_when_the_session_closes() {
+    let (mut c, mut a) = pair(json!({ "protocolVersions": [2] }), json!({ "protocolVersions": [2] }));
+    let mut back = Vec::new();
+    let p = c.prompt("s1", json!([{ "type": "text", "text": "hi" }]), 1).expect("prompt");
+    let (id, _, _) = request_of(&to_agent(&mut a, &mut c, &p, &mut back));
+    let ack = a.respond(&id, Ok(json!({ "messageId": "u1" }))).expect("ack");
+    let events = c.receive(&ack.text, 2);
+    assert!(matches!(&events[..], [Event::Response { .. }]), "an acknowledgement does not end the turn: {events:?}");
+    let closed = c.close();
+    match &closed[..] {
+        [Event::TurnEnded { id: i, outcome: None, error: Some(e), .. }, Event::Closed { .. }] => {
+            assert_eq!((i, e.code), (&id, codes::CONNECTION_CLOSED));
+        }
+        other => panic!("{other:?}"),
+    }
 }

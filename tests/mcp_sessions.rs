@@ -470,3 +470,17 @@ fn getters_show_both_models_and_the_wire() {
     assert_eq!(p.client.own_capabilities(), json!({ "elicitation": {}, "x-custom": { "a": 1 } }));
     assert_eq!(p.client.peer_info().unwrap()["name"], "agentwire");
 }
+
+#[test]
+fn the_latest_version_is_requested_and_offered_whatever_the_order_given() {
+    // The client requests its latest, as in ACP: the list is a set, not a preference order.
+    let mut c = McpClient::new(client_config(json!({ "protocolVersions": ["2025-06-18", "2025-11-25"], "era": "handshake" })));
+    let init: Value = serde_json::from_str(&c.initialize(0).expect("initialize").text).expect("json");
+    assert_eq!(init["params"]["protocolVersion"], "2025-11-25");
+    // A server answers an unsupported request with its latest.
+    let mut s = McpServer::new(server_config(json!({ "protocolVersions": ["2024-11-05", "2025-06-18"] })));
+    let request = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "c", "version": "1" } } });
+    let answer = sent(&s.receive(&request.to_string(), 0));
+    assert_eq!(answer[0]["result"]["protocolVersion"], "2025-06-18", "{answer:?}");
+}

@@ -59,7 +59,8 @@ fn turn(agent: &mut Agent, c: &mut AcpClient, id: &agentwire::jsonrpc::Id) -> (V
     let id = id.clone();
     let mut seen = agent.until(c, |e| matches!(e, Event::TurnEnded { id: i, .. } | Event::Error { id: i, .. } if *i == id));
     let outcome = match seen.pop() {
-        Some(Event::TurnEnded { outcome, .. }) => Ok(outcome),
+        Some(Event::TurnEnded { outcome: Some(outcome), .. }) => Ok(outcome),
+        Some(Event::TurnEnded { error: Some(error), .. }) => Err(error),
         Some(Event::Error { error, .. }) => Err(error),
         other => panic!("{other:?}"),
     };

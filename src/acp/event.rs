@@ -44,8 +44,16 @@ pub enum Event {
     /// A prompt turn is over (client side): in v1 with the `session/prompt` response, in v2
     /// with the `idle` state update that follows the acknowledgement. `outcome` is
     /// `{stopReason?, messageId?, usage?, …}`: the v1 response, or the v2 idle update's
-    /// fields with the acknowledgement's.
-    TurnEnded { id: Id, session_id: String, outcome: Value },
+    /// fields with the acknowledgement's. An acknowledged turn that never ended (the session
+    /// closed) ends with `error` instead.
+    TurnEnded {
+        id: Id,
+        session_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        outcome: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ProtocolError>,
+    },
     /// The peer asked to cancel one of the requests we are serving (`$/cancel_request`).
     CancelRequested { id: Id },
     /// Validation issues of an incoming message; it is still delivered.

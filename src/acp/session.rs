@@ -781,8 +781,8 @@ impl Session {
             events.push(Event::Error { id: gone.id, method: gone.method.clone(), error: ProtocolError::connection_closed(&gone.method) });
         }
         // Acknowledged prompts whose turn never ended.
-        for id in self.turns.drain() {
-            events.push(Event::Error { id, method: "session/prompt".into(), error: ProtocolError::connection_closed("session/prompt") });
+        for (id, session_id) in self.turns.drain() {
+            events.push(Event::TurnEnded { id, session_id, outcome: None, error: Some(ProtocolError::connection_closed("session/prompt")) });
         }
         self.serving.clear();
         self.replaying.clear();
@@ -793,7 +793,7 @@ impl Session {
 }
 
 fn push_ended(ended: Vec<super::turns::Ended>, events: &mut Vec<Event>) {
-    events.extend(ended.into_iter().map(|(id, session_id, outcome)| Event::TurnEnded { id, session_id, outcome }));
+    events.extend(ended.into_iter().map(|(id, session_id, outcome)| Event::TurnEnded { id, session_id, outcome: Some(outcome), error: None }));
 }
 
 /// Whether `sender` is the side that sends this method.

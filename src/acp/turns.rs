@@ -64,10 +64,10 @@ impl Turns {
     }
 
     /// Every turn still open (acknowledged, waiting for idle), removed: the session ends.
-    pub(crate) fn drain(&mut self) -> Vec<Id> {
-        let ids = self.0.iter().map(|(id, _)| id.clone()).collect();
+    pub(crate) fn drain(&mut self) -> Vec<(Id, String)> {
+        let open = self.0.iter().map(|(id, t)| (id.clone(), t.session_id.clone())).collect();
         self.0.clear();
-        ids
+        open
     }
 
     fn take_ended(&mut self) -> Vec<Ended> {
@@ -155,7 +155,7 @@ mod tests {
         t.start(Id::Number(2), "s".into());
         t.forget(&Id::Number(1));
         assert!(t.on_response(&Id::Number(2), &json!({ "messageId": "m" }), 2).is_empty());
-        assert_eq!(t.drain(), vec![Id::Number(2)]);
+        assert_eq!(t.drain(), vec![(Id::Number(2), "s".to_owned())]);
         assert!(t.on_state("s", &idle("end_turn")).is_empty());
     }
 }

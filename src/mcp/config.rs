@@ -67,7 +67,8 @@ pub enum EraPreference {
 /// What both roles share.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Common {
-    /// Supported versions, most preferred first. Unknown strings are kept as given.
+    /// Supported versions, newest first whatever order they were given in. Unknown strings
+    /// are kept as given.
     pub protocol_versions: Vec<String>,
     /// Our capabilities, in wire shape.
     pub capabilities: Map<String, Value>,
@@ -97,6 +98,9 @@ impl FromOptions for Common {
         let mut c = Common::default();
         let string = |v: &Value| v.as_str().map(str::to_owned);
         f.list("protocolVersions", &mut c.protocol_versions, "an array of strings", string)?;
+        // The list is a set: a client requests the latest version it supports, a server
+        // offers its latest (the seeds' rule, as in ACP). Dates sort as text.
+        c.protocol_versions.sort_by(|a, b| b.cmp(a));
         f.object("capabilities", &mut c.capabilities)?;
         f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms)?;
         f.opt_u64("maxTotalTimeoutMs", &mut c.max_total_timeout_ms)?;
