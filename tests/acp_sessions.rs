@@ -714,3 +714,13 @@ fn a_v2_turn_acknowledged_but_not_over_ends_with_an_error_when_the_session_close
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn an_error_response_without_id_is_a_violation_and_gets_no_answer() {
+    let (mut c, _) = pair(json!({ "protocolVersions": [1] }), json!({ "protocolVersions": [1] }));
+    let events = c.receive(r#"{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found: $/cancel_request"}}"#, 1);
+    match &events[..] {
+        [Event::Violation { id: None, issues, .. }] => assert_eq!(issues[0].code, "invalid_envelope"),
+        other => panic!("reported, not answered: {other:?}"),
+    }
+}

@@ -401,6 +401,21 @@ mod endpoint {
     }
 
     #[test]
+    fn a_malformed_response_is_reported_and_never_answered() {
+        let mut e = Endpoint::new(ParseOptions::default());
+        for text in [
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"no id"}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"result":1,"error":{"code":1,"message":"both"}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":"x"}}"#,
+            r#"{"jsonrpc":"1.0","id":4,"result":1}"#,
+        ] {
+            let got = e.receive(text);
+            let [Received::Invalid { failure, reply: None }] = &got[..] else { panic!("{text}: {got:?}") };
+            assert_eq!(failure.error.code, codes::INVALID_REQUEST, "{text}");
+        }
+    }
+
+    #[test]
     fn batches_are_taken_apart_in_order() {
         let mut e = Endpoint::new(ParseOptions::default());
         let got = e.receive(r#"[{"jsonrpc":"2.0","method":"a"},7,{"jsonrpc":"2.0","id":1,"method":"b"}]"#);

@@ -379,12 +379,13 @@ fn owed_answers(text: &str, allow_batch: bool) -> Vec<Id> {
     let owed = |item: Result<Message, agentwire::jsonrpc::ParseFailure>| match item {
         Ok(Message::Request(r)) => Some(r.id),
         Ok(_) => None,
-        Err(f) => Some(f.id),
+        // Something shaped as a response is never answered, however malformed.
+        Err(f) => f.answerable.then_some(f.id),
     };
     match parse(text, &opts) {
         Ok(Incoming::Single(m)) => owed(Ok(m)).into_iter().collect(),
         Ok(Incoming::Batch(items)) => items.into_iter().filter_map(owed).collect(),
-        Err(f) => vec![f.id],
+        Err(f) => owed(Err(f)).into_iter().collect(),
     }
 }
 

@@ -451,12 +451,16 @@ impl Session {
 
     fn dispatch(&mut self, received: Received, now_ms: u64, events: &mut Vec<Event>) {
         match received {
-            Received::Invalid { failure, reply } => {
-                if let Some(text) = reply {
-                    events.push(Event::Send { text });
-                }
+            Received::Invalid { failure, reply: Some(text) } => {
+                events.push(Event::Send { text });
                 events.push(Event::ProtocolError { error: failure.error });
             }
+            // A malformed response (an error without `id`, say): reported, never answered.
+            Received::Invalid { failure, reply: None } => events.push(Event::Violation {
+                id: Some(failure.id).filter(|id| *id != Id::Null),
+                method: None,
+                issues: vec![Issue { path: String::new(), code: "invalid_envelope", message: failure.error.message, severity: Severity::Error }],
+            }),
             Received::DuplicateRequest { request, reply } => {
                 events.push(Event::Send { text: reply });
                 events.push(Event::ProtocolError {

@@ -144,6 +144,6 @@ impl Endpoint {
 }
 
 fn invalid(failure: ParseFailure) -> Received {
-    let reply = Some(Message::Response(failure.to_response()).to_text());
+    let reply = failure.answerable.then(|| Message::Response(failure.to_response()).to_text());
     Received::Invalid { failure, reply }
 }

@@ -45,6 +45,9 @@ pub enum Incoming {
 pub struct ParseFailure {
     pub error: ProtocolError,
     pub id: Id,
+    /// Whether an error response may go back. Never to something shaped as a response
+    /// (no `method`, a `result` or an `error`): a response is never answered.
+    pub answerable: bool,
 }
 
 /// What the protocol layer allows; the envelope layer knows no protocol.
@@ -64,7 +67,7 @@ impl Default for ParseOptions {
 
 impl ParseFailure {
     fn invalid(detail: impl Into<String>, id: Id) -> Self {
-        ParseFailure { error: ProtocolError::invalid_request(detail), id }
+        ParseFailure { error: ProtocolError::invalid_request(detail), id, answerable: true }
     }
     /// The error response a server sends back for this failure.
     pub fn to_response(&self) -> Response {
@@ -75,7 +78,7 @@ impl ParseFailure {
 /// Parses one frame of text.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
     let value: Value = serde_json::from_str(text)
-        .map_err(|e| ParseFailure { error: ProtocolError::parse_error(e), id: Id::Null })?;
+        .map_err(|e| ParseFailure { error: ProtocolError::parse_error(e), id: Id::Null, answerable: true })?;
     parse_value(value, opts)
 }
 
@@ -97,6 +100,14 @@ pub fn parse_value(value: Value, opts: &ParseOptions) -> Result<Incoming, ParseF
 
 /// Classifies a value that must be a single message (batch elements, for instance).
 pub fn message_from_value(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> {
+    let response_shaped = value.as_object().is_some_and(|o| !o.contains_key("method") && (o.contains_key("result") || o.contains_key("error")));
+    classify(value, opts).map_err(|mut f| {
+        f.answerable = !response_shaped;
+        f
+    })
+}
+
+fn classify(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> {
     let Value::Object(mut obj) = value else {
         return Err(ParseFailure::invalid(
             format!("a message must be a JSON object, not {}", type_name(&value)),

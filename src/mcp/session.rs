@@ -739,8 +739,8 @@ pub(super) fn issue(code: &'static str, severity: Severity, message: String) -> 
 }
 
 fn invalid(failure: ParseFailure, events: &mut Vec<Event>) {
-    let reply = Message::Response(failure.to_response()).to_text();
-    invalid_with(failure, Some(reply), events);
+    let reply = failure.answerable.then(|| Message::Response(failure.to_response()).to_text());
+    invalid_with(failure, reply, events);
 }
 
 fn invalid_with(failure: ParseFailure, reply: Option<String>, events: &mut Vec<Event>) {
