@@ -724,3 +724,16 @@ fn an_error_response_without_id_is_a_violation_and_gets_no_answer() {
         other => panic!("reported, not answered: {other:?}"),
     }
 }
+
+#[test]
+fn a_request_without_params_sends_an_empty_object() {
+    let (mut c, _) = pair(
+        json!({ "protocolVersions": [1] }),
+        json!({ "protocolVersions": [1], "capabilities": { "session": { "list": true } } }),
+    );
+    let out = c.request("session/list", None, 1).expect("session/list");
+    let sent: Value = serde_json::from_str(&out.text).expect("json");
+    assert_eq!(sent["params"], json!({}), "{}", out.text);
+    let e = c.request("session/new", None, 1).expect_err("session/new needs cwd");
+    assert!(e.message.contains("cwd"), "{e:?}");
+}

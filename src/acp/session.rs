@@ -355,6 +355,9 @@ impl Session {
     }
 
     pub(crate) fn request(&mut self, method: &str, params: Option<Value>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        // Every ACP request takes an object: none given is `{}` (agents refuse a missing
+        // `params`), and a method with required members then names what is missing.
+        let params = Some(params.unwrap_or_else(|| Value::Object(Map::new())));
         self.check_outgoing(method, params.as_ref(), Kind::Request)?;
         let timeout = Timeout {
             timeout_ms: if HUMAN_PACED.contains(&method) { None } else { self.common.request_timeout_ms },
