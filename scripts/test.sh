@@ -2,7 +2,7 @@
 # Every test of agentwire: native Rust (core, relay, demo agent, properties), a bounded fuzz
 # run, the package build with its size budget, wasm-bindgen tests in Node and in headless
 # Chromium, the JS API and docs examples, the packed tarball, and the playground end to end.
-# Ends with one line "N passed, N failed".
+# Ends with one line "N passed, N failed, N skipped" (skipped: a test whose oracle is missing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
@@ -44,9 +44,13 @@ failed=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) failed.*/\1/' | 
 npass=$(grep -E '^ℹ pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
 nfail=$(grep -E '^ℹ fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
 nfuzz=$(grep -E '^fuzz: [0-9]+ targets, no crash' "$log" | awk '{s+=$2} END {print s+0}')
+# A test whose oracle is missing is ignored (Rust) or skipped (node): counted as skipped.
+skipped=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) ignored.*/\1/' | awk '{s+=$1} END {print s+0}')
+nskip=$(grep -E '^ℹ skipped [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
 passed=$(( ${passed:-0} + npass + nfuzz ))
 failed=$(( ${failed:-0} + nfail + failed_steps ))
+skipped=$(( ${skipped:-0} + nskip ))
 rm -f "$log"
 echo
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

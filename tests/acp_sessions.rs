@@ -737,3 +737,27 @@ fn a_request_without_params_sends_an_empty_object() {
     let e = c.request("session/new", None, 1).expect_err("session/new needs cwd");
     assert!(e.message.contains("cwd"), "{e:?}");
 }
+
+#[test]
+fn the_validator_and_the_sessions_agree_on_paths() {
+    use agentwire::schema::{validate_text, Context, Direction, Limits, Protocol};
+    let request = |cwd: &str, command: &str| {
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {
+            "cwd": cwd, "mcpServers": [{ "type": "stdio", "name": "fs", "command": command, "args": [], "env": [] }] } })
+    };
+    for v in ["1", "2"] {
+        let ctx = Context { protocol: Protocol::Acp, version: v, direction: Direction::ClientToServer, in_reply_to: None };
+        let report = validate_text(&request("relative/dir", "/usr/bin/mcp").to_string(), &ctx, &Limits::default());
+        assert!(!report.ok && report.issues.iter().any(|i| i.path == "/params/cwd" && i.severity == Severity::Error), "v{v}: {report:?}");
+        let report = validate_text(&request("/w", "npx").to_string(), &ctx, &Limits::default());
+        assert!(report.ok, "v{v}: a bare command is only a warning: {report:?}");
+        let warning = report.issues.iter().find(|i| i.path == "/params/mcpServers/0/command").expect("warned");
+        assert_eq!(warning.severity, Severity::Warning);
+    }
+    let (mut c, _) = pair(json!({ "protocolVersions": [1] }), json!({ "protocolVersions": [1] }));
+    let params = |cwd: &str, command: &str| request(cwd, command)["params"].clone();
+    let sent = c.new_session(params("/w", "npx"), 1).expect("a bare command is sent");
+    assert!(sent.text.contains("\"npx\""));
+    let e = c.new_session(params("relative", "/bin/x"), 1).expect_err("a relative cwd is refused");
+    assert!(e.message.contains("absolute"), "{e:?}");
+}

@@ -25,6 +25,7 @@ fn in_reply_to(v: &Value) -> Option<&'static str> {
 }
 
 #[test]
+#[cfg_attr(not(shared_oracle), ignore = "needs the official schemas and seed vectors: ../shared or AGENTWIRE_SHARED")]
 fn every_seed_vector() {
     let Some(seeds) = common::seeds() else { return };
     let mut checked = 0;
@@ -51,6 +52,7 @@ fn every_seed_vector() {
 
 /// The fragments: parts of messages, checked against their definition.
 #[test]
+#[cfg_attr(not(shared_oracle), ignore = "needs the official schemas and seed vectors: ../shared or AGENTWIRE_SHARED")]
 fn every_seed_fragment() {
     let Some(seeds) = common::seeds() else { return };
     let mut checked = 0;

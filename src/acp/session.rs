@@ -3,7 +3,7 @@
 //! The role decides who serves which method; the rules are the same table for both.
 
 use super::capabilities::{AgentCapabilities, CapabilityModel, ClientCapabilities};
-use super::checks::{check_params, required_flags};
+use super::checks::required_flags;
 use super::config::{Common, Implementation};
 use super::event::Event;
 use super::methods::{self, direction, Availability, Gate, Kind, MethodSpec, MethodStatus, Server, METHODS};
@@ -317,17 +317,8 @@ impl Session {
 
     fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
         let ctx = Context { protocol: Protocol::Acp, version: self.judged_by(message, in_reply_to), direction, in_reply_to };
-        let mut issues = schema::validate_message(message, &ctx);
-        if let Message::Request(r) = message {
-            if direction == Direction::ClientToServer {
-                for i in check_params(&r.method, r.params.as_ref(), "/params") {
-                    if !issues.iter().any(|j| j.path == i.path && j.code == i.code) {
-                        issues.push(i);
-                    }
-                }
-            }
-        }
-        issues
+        // The schema and ACP's own parameter rules (absolute paths), as the Validator checks them.
+        schema::validate_message(message, &ctx)
     }
 
     /// Checks everything an outgoing call must satisfy, from the lifecycle to validation.

@@ -161,13 +161,33 @@ pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limit
     let Some(book) = book else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
     };
-    let (issues, found) = check_tape(&tape, book, ctx, scratch.found);
+    let (mut issues, found) = check_tape(&tape, book, ctx, scratch.found);
+    acp_path_rules(text, &tape, ctx, &mut issues);
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
         let kept = Scratch { nodes: tape.nodes, found };
         SCRATCH.with(|c| c.set(Some(kept)));
     }
     Report::of(issues)
+}
+
+/// ACP's rules beyond its schema (absolute `cwd`, MCP server entries) for the requests
+/// that set up a session: the same verdict from the standalone validator as from a session.
+fn acp_path_rules(text: &str, tape: &Tape, ctx: &Context, issues: &mut Vec<Issue>) {
+    if ctx.protocol != Protocol::Acp || ctx.direction != Direction::ClientToServer || tape.node(0).kind != tape::Kind::Obj {
+        return;
+    }
+    let method = tape.get(0, b"method").filter(|&m| tape.node(m).kind == tape::Kind::Str).map(|m| tape.str(tape.node(m)));
+    let Some(method) = method.filter(|m| matches!(m.as_ref(), "session/new" | "session/load" | "session/resume" | "session/fork")) else {
+        return;
+    };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return };
+    for i in crate::acp::checks::check_params(&method, value.get("params"), "/params") {
+        // One issue a place: the schema's, when it already found one there.
+        if !issues.iter().any(|j| j.path == i.path) {
+            issues.push(i);
+        }
+    }
 }
 
 /// Buffers kept from one message to the next, so that validating costs no allocation
