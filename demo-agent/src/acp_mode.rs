@@ -77,10 +77,13 @@ impl AcpDemo {
 
     /// Every request but `session/prompt`.
     fn serve(&mut self, method: &str, params: &Value, out: &mut Out) -> Answer {
-        let session = params["sessionId"].as_str().unwrap_or_default().to_owned();
+        let session = match method {
+            "session/new" | "session/list" => String::new(),
+            _ => session_id(params)?,
+        };
         match method {
             "session/new" => {
-                let cwd = params["cwd"].as_str().unwrap_or("/").to_owned();
+                let cwd = absolute_cwd(params)?;
                 let record = Record { session_id: self.store.fresh_id(), cwd, title: None, history: Vec::new() };
                 self.save(&record);
                 let id = record.session_id.clone();
@@ -135,7 +138,10 @@ impl AcpDemo {
     }
 
     fn start_turn(&mut self, id: Id, params: &Value, now_ms: u64, out: &mut Out) {
-        let session = params["sessionId"].as_str().unwrap_or_default().to_owned();
+        let session = match session_id(params) {
+            Ok(s) => s,
+            Err(e) => return out.send(self.agent.respond(&id, Err(e))),
+        };
         let refusal = match (self.sessions.get(&session), self.turns.contains_key(&session)) {
             (None, _) => Some(ProtocolError::new(codes::RESOURCE_NOT_FOUND, format!("no session {session:?} on this connection; create or load it first"))),
             (_, true) => Some(ProtocolError::invalid_request(format!("session {session:?} is already answering a prompt"))),
@@ -298,6 +304,24 @@ impl Driver for AcpDemo {
         for record in self.sessions.values() {
             self.save(record);
         }
+    }
+}
+
+/// `sessionId`, which must be a string (-32602 otherwise, before any lookup).
+fn session_id(params: &Value) -> Result<String, ProtocolError> {
+    match params.get("sessionId") {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(ProtocolError::invalid_params(format!("sessionId must be a string, not {other}"))),
+        None => Err(ProtocolError::invalid_params("sessionId is required")),
+    }
+}
+
+/// `cwd` of `session/new`: an absolute path (it bounds the session's file operations).
+fn absolute_cwd(params: &Value) -> Result<String, ProtocolError> {
+    match params.get("cwd") {
+        Some(Value::String(c)) if agentwire::acp::checks::is_absolute_path(c) => Ok(c.clone()),
+        Some(Value::String(c)) => Err(ProtocolError::invalid_params(format!("cwd must be an absolute path, not {c:?}"))),
+        _ => Err(ProtocolError::invalid_params("cwd must be an absolute path (a string)")),
     }
 }
 

@@ -75,6 +75,33 @@ impl Context<'_> {
             format!("{}/{}", self.cwd.trim_end_matches('/'), path)
         }
     }
+    /// The path made absolute and normalized (`.` and `..` resolved as text), when it lies
+    /// inside `cwd`: the session's `cwd` bounds its file operations.
+    fn inside_cwd(&self, path: &str) -> Result<String, Step> {
+        let full = normalize(&self.absolute(path));
+        let root = normalize(self.cwd);
+        let inside = full == root || full.starts_with(&format!("{}/", root.trim_end_matches('/')));
+        if inside {
+            Ok(full)
+        } else {
+            Err(self.say(format!("{full} is outside this session's folder {root}; I only touch files inside it.")))
+        }
+    }
+}
+
+/// `/a/./b/../c` → `/a/c`, without touching the file system; `..` never climbs above `/`.
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }
 
 /// The keyword a prompt asks for and the words after it.
@@ -180,7 +207,10 @@ fn permission(cx: &Context) -> Vec<Step> {
 
 fn read(cx: &Context, path: Option<&str>) -> Vec<Step> {
     let Some(path) = path else { return vec![cx.say("Which file? Write `read PATH`.")] };
-    let path = cx.absolute(path);
+    let path = match cx.inside_cwd(path) {
+        Ok(p) => p,
+        Err(refusal) => return vec![refusal],
+    };
     if !cx.can_read {
         return vec![cx.say(format!("The client did not advertise fs.readTextFile, so I cannot read {path}."))];
     }
@@ -193,7 +223,10 @@ fn read(cx: &Context, path: Option<&str>) -> Vec<Step> {
 
 fn write(cx: &Context, path: Option<&str>, text: &str) -> Vec<Step> {
     let Some(path) = path else { return vec![cx.say("Which file? Write `write PATH TEXT`.")] };
-    let path = cx.absolute(path);
+    let path = match cx.inside_cwd(path) {
+        Ok(p) => p,
+        Err(refusal) => return vec![refusal],
+    };
     if !cx.can_write {
         return vec![cx.say(format!("The client did not advertise fs.writeTextFile, so I cannot write {path}."))];
     }
@@ -316,6 +349,12 @@ mod tests {
     #[test]
     fn paths_are_made_absolute_and_capabilities_respected() {
         assert_eq!(steps(&cx("read notes.md"))[1], Step::Ask(Ask::Read { tool: "tool_3".into(), path: "/work/notes.md".into() }));
+        assert_eq!(steps(&cx("read ./a/../notes.md"))[1], Step::Ask(Ask::Read { tool: "tool_3".into(), path: "/work/notes.md".into() }));
+        for outside in ["read ../../../etc/passwd", "read /etc/passwd", "read /workshop/x"] {
+            let s = steps(&cx(outside));
+            assert!(!s.iter().any(|st| matches!(st, Step::Ask(_))), "{outside}: nothing is asked of the client: {s:?}");
+            assert!(matches!(&s[0], Step::Update(Update::Agent { text, .. }) if text.contains("outside")), "{outside}: {s:?}");
+        }
         let refused = steps(&cx("write /tmp/x hello"));
         assert!(!refused.iter().any(|s| matches!(s, Step::Ask(_))), "{refused:?}");
     }

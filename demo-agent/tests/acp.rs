@@ -232,7 +232,7 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
     assert_eq!(result.expect("answered")["stopReason"], "end_turn");
 
     let now = agent.now();
-    let p = agent.send(c.prompt(&s, json!([{ "type": "text", "text": "write /tmp/out.txt hello world" }]), now));
+    let p = agent.send(c.prompt(&s, json!([{ "type": "text", "text": "write out.txt hello world" }]), now));
     let seen = agent.until(&mut c, |e| matches!(e, Event::Request { .. }));
     let Some(Event::Request { id, method, params }) = seen.last() else { panic!() };
     assert_eq!(method, "fs/write_text_file");
@@ -248,7 +248,7 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
         let mut c = connect(&mut agent, &[v], false);
         let s = new_session(&mut agent, &mut c);
         let now = agent.now();
-        let p = agent.send(c.prompt(&s, json!([{ "type": "text", "text": "read /etc/hostname" }]), now));
+        let p = agent.send(c.prompt(&s, json!([{ "type": "text", "text": "read notes.md" }]), now));
         let (seen, result) = turn(&mut agent, &mut c, &p.id.expect("id"));
         assert!(!seen.iter().any(|e| matches!(e, Event::Request { .. })), "v{v}: {seen:?}");
         assert!(agent_text(&updates(&seen)).contains("did not advertise fs.readTextFile"), "v{v}");
@@ -365,4 +365,34 @@ fn help_documents_flags_and_keywords() {
     }
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_agentwire-demo-agent")).arg("--versions").arg("7").output().expect("runs");
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn bad_input_gets_invalid_params_and_files_stay_inside_cwd() {
+    let dir = data_dir("input");
+    let mut agent = Agent::acp(&dir, &[]);
+    let mut c = connect(&mut agent, &[1], true);
+    // Sent raw: the client's own checks would refuse these before sending.
+    for (n, params) in [
+        json!({ "cwd": "relative/dir", "mcpServers": [] }),
+        json!({ "mcpServers": [] }),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        agent.write(&json!({ "jsonrpc": "2.0", "id": format!("new{n}"), "method": "session/new", "params": params }).to_string());
+    }
+    agent.write(&json!({ "jsonrpc": "2.0", "id": "load", "method": "session/load", "params": { "sessionId": 7, "cwd": "/w", "mcpServers": [] } }).to_string());
+    agent.write(&json!({ "jsonrpc": "2.0", "id": "prompt", "method": "session/prompt", "params": { "sessionId": ["x"], "prompt": [] } }).to_string());
+    let lines: Vec<String> = (0..4).map(|_| agent.next_line()).collect();
+    for line in &lines {
+        let v: Value = serde_json::from_str(line).expect("json");
+        assert_eq!(v["error"]["code"], -32602, "{line}");
+    }
+    // A path that climbs out of cwd is refused by the agent itself: nothing is asked of the client.
+    let s = new_session(&mut agent, &mut c);
+    let (ups, result) = prompt(&mut agent, &mut c, &s, "read ../../../etc/passwd");
+    assert!(agent_text(&ups).contains("outside"), "{}", agent_text(&ups));
+    assert_eq!(result.expect("answered")["stopReason"], "end_turn");
+    let _ = std::fs::remove_dir_all(&dir);
 }
