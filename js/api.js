@@ -327,8 +327,11 @@ export function createApi(wasm) {
     if (!Session) continue;
     /** Connects a new session to a transport (URL, WebSocket, or { send, onmessage }). */
     Session.connect = async (transport, options = {}) => {
-      const session = new Session(options);
-      return new Wrapper(await Connection.open(session, transport, options));
+      // Transport options go to the transport; the rest are the session's, where an
+      // unknown one is an error.
+      const { WebSocket, ...sessionOptions } = options ?? {};
+      const session = new Session(sessionOptions);
+      return new Wrapper(await Connection.open(session, transport, { WebSocket }));
     };
   }
 

@@ -65,15 +65,19 @@ export declare class Validator {
 /** What a session call returns: the frame to send, and for a request its id. */
 export interface Outbound { id?: RequestId; method?: string; text: string }
 
+/** One row of the method table: a method and whether it may be used now. */
 export interface MethodStatus {
   method: string;
+  /** ACP: "clientToAgent" | "agentToClient" | "both"; MCP: "clientToServer" | "serverToClient" | "both". */
   direction: string;
-  kind: "request" | "notification";
+  kind: "request" | "notification" | "either";
   enabled: boolean;
   /** Why it is not enabled (the missing capability, the lifecycle state). */
   reason?: string;
-  capability?: string;
-  unstable?: boolean;
+  /** ACP: in which schema of the negotiated version the method is. */
+  availability?: "stable" | "unstable" | "seed";
+  /** ACP: what gates it: the lifecycle, nothing, or the capability flag(s) named. */
+  gate?: { type: "lifecycle" | "baseline" | "flag" | "anyFlag" | "authMethods" | "flagOrAuthMethods"; name?: string | string[] };
 }
 
 type CommonEvent =
@@ -91,6 +95,8 @@ export type AcpEvent =
   | CommonEvent
   | { type: "initialized"; protocolVersion: number; peerCapabilities: acp.AgentCapabilitiesV1 | acp.AgentCapabilitiesV2 | acp.ClientCapabilitiesV1 | acp.ClientCapabilitiesV2; peerInfo?: acp.Implementation; authMethods: acp.AuthMethod[] }
   | { type: "sessionUpdate"; sessionId: string; update: acp.SessionUpdate; replay: boolean }
+  /** A prompt turn is over: v1 with the prompt's answer, v2 with the idle state after the acknowledgement. */
+  | { type: "turnEnded"; id: RequestId; sessionId: string; outcome?: PromptOutcome; error?: ErrorObject }
   | { type: "cancelRequested"; id: RequestId }
   | { type: "closed"; error?: ErrorObject };
 
@@ -114,51 +120,71 @@ export interface SessionState<V> {
   offered: V[];
   phase: string;
   closed: boolean;
-  closeError?: ErrorObject;
+  closeError?: ErrorObject | null;
   ownCapabilities: unknown;
   peerCapabilities?: unknown;
   peerInfo?: unknown;
   [key: string]: unknown;
 }
 
-export interface AcpClientOptions {
-  clientInfo?: acp.Implementation;
-  /** Unified capability model; written in the v1 or v2 shape the negotiated version needs. */
-  capabilities?: { fs?: { readTextFile?: boolean; writeTextFile?: boolean }; terminal?: boolean; [key: string]: unknown };
-  /** Preference order; the first is sent. Default [1]. */
-  protocolVersions?: number[];
-  requestTimeoutMs?: number;
+/** Options every session shares. An unknown option is an error (-32602). */
+interface CommonOptions<V> {
+  /** The versions this side supports, as a set: a client requests the latest, an agent or
+   * server answers with its latest when the requested one is not among them. Default: all. */
+  protocolVersions?: V[];
+  /** Deadline of ordinary requests in ms (default 60000; `null`: none). Prompts, permission
+   * requests and elicitations never time out by themselves. */
+  requestTimeoutMs?: number | null;
   /** Refuse to send messages that fail validation (default true). */
   validateOutgoing?: boolean;
 }
-export interface AcpAgentOptions {
+type Meta_ = { _meta?: { [key: string]: unknown } };
+export interface AcpClientOptions extends CommonOptions<number> {
+  /** `info` and `clientInfo` are the same option (v2 calls it `info`). */
+  clientInfo?: acp.Implementation;
+  info?: acp.Implementation;
+  /** Unified capability model; written in the v1 or v2 shape the negotiated version needs.
+   * `_meta` is sent where given; `extensions` is merged into the wire object as it is. */
+  capabilities?: Meta_ & {
+    fs?: Meta_ & { readTextFile?: boolean; writeTextFile?: boolean };
+    terminal?: boolean;
+    auth?: Meta_ & { terminal?: boolean };
+    elicitation?: Meta_ & { form?: boolean; url?: boolean };
+    extensions?: { [key: string]: unknown };
+  };
+  /** Send and serve the methods of the unstable schemas (default false). */
+  allowUnstable?: boolean;
+}
+export interface AcpAgentOptions extends CommonOptions<number> {
+  /** `info` and `agentInfo` are the same option (v2 calls it `info`). */
   agentInfo?: acp.Implementation;
-  capabilities?: { [key: string]: unknown };
-  protocolVersions?: number[];
+  info?: acp.Implementation;
+  capabilities?: Meta_ & {
+    session?: { new?: boolean; load?: boolean; list?: boolean; delete?: boolean; additionalDirectories?: boolean; resume?: boolean; close?: boolean; fork?: boolean };
+    prompt?: { image?: boolean; audio?: boolean; embeddedContext?: boolean };
+    mcp?: { stdio?: boolean; http?: boolean; sse?: boolean };
+    auth?: Meta_ & { logout?: boolean };
+    extensions?: { [key: string]: unknown };
+  };
   authMethods?: acp.AuthMethod[];
-  requestTimeoutMs?: number;
-  validateOutgoing?: boolean;
+  allowUnstable?: boolean;
   /** "seed": answer the own latest version when the request is unsupported; "draft": -32022. */
   negotiation?: "seed" | "draft";
 }
-export interface McpClientOptions {
+export interface McpClientOptions extends CommonOptions<mcp.ProtocolVersion> {
   clientInfo?: mcp.Implementation;
   capabilities?: mcp.ClientCapabilities;
-  protocolVersions?: mcp.ProtocolVersion[];
-  requestTimeoutMs?: number;
-  maxTotalTimeoutMs?: number;
-  validateOutgoing?: boolean;
+  /** Cap on a request's total time when progress pushes its deadline (default 600000). */
+  maxTotalTimeoutMs?: number | null;
   era?: "handshake" | "stateless" | "auto";
 }
-export interface McpServerOptions {
+export interface McpServerOptions extends CommonOptions<mcp.ProtocolVersion> {
   serverInfo?: mcp.Implementation;
   capabilities?: mcp.ServerCapabilities;
-  protocolVersions?: mcp.ProtocolVersion[];
-  instructions?: string;
-  requestTimeoutMs?: number;
-  validateOutgoing?: boolean;
+  instructions?: string | null;
+  maxTotalTimeoutMs?: number | null;
   /** Answer an unsupported version with -32602 { supported, requested } instead of the own latest. */
-  rejectUnsupportedVersion?: boolean;
+  rejectUnsupportedVersions?: boolean;
 }
 
 /** Per request: a timeout; MCP also: ask for progress (adds a progressToken) so that each progress
@@ -220,12 +246,28 @@ declare class Connected<S, Event> {
   close(): void;
 }
 
+/** How a prompt turn ended: v1's prompt answer, or v2's idle update with the acknowledgement's
+ * `messageId`. `stopReason` is absent when the agent did not report one. */
+export interface PromptOutcome {
+  stopReason?: acp.StopReason;
+  messageId?: string;
+  usage?: unknown;
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+/** A prompt turn: resolves when the turn is over; `accepted` resolves with the
+ * acknowledgement (v2, `{ messageId }`) or the answer (v1). */
+export interface PromptTurn extends Promise<PromptOutcome> {
+  accepted: Promise<{ messageId?: string; stopReason?: acp.StopReason; [key: string]: unknown }>;
+}
+
 export declare class AcpSession {
   readonly id: string;
   result?: unknown;
   onUpdate(fn: (update: acp.SessionUpdate) => void): Unsubscribe;
   transcript(): Transcript;
-  prompt(prompt: acp.ContentBlock[], options?: CallOptions & { [key: string]: unknown }): Promise<acp.PromptResponse>;
+  /** Resolves when the turn is over (v1 and v2 alike); `timeoutMs` and `signal` cover the whole turn. */
+  prompt(prompt: acp.ContentBlock[], options?: CallOptions & { [key: string]: unknown }): PromptTurn;
   cancel(): Promise<void>;
   setMode(modeId: string): Promise<unknown>;
 }
@@ -280,14 +322,33 @@ export declare class McpServerConnection extends Connected<McpServer, McpEvent> 
 export interface Transcript {
   sessionId: string;
   entries: TranscriptEntry[];
-  [key: string]: unknown;
+  /** The latest plan (v1 `plan` without its kind, v2 `plan_update`'s `plan`). */
+  plan?: { [key: string]: unknown };
+  currentModeId?: string;
+  modes?: acp.SessionModeState;
+  configOptions?: unknown[];
+  availableCommands?: acp.AvailableCommand[];
+  /** The latest `usage_update`, without its kind. */
+  usage?: { [key: string]: unknown };
+  /** `session_info_update` fields merged (title, updatedAt, …). */
+  info?: { [key: string]: unknown };
+  /** v2: the latest `state_update`, without its kind. */
+  state?: { state: string; [key: string]: unknown };
+  /** v2 terminals by id: `terminal_update` fields merged, `outputText` grown by chunks. */
+  terminals?: { [terminalId: string]: { [key: string]: unknown } };
 }
+/** One entry of a transcript; every kind the runtime produces, and only those. */
 export type TranscriptEntry =
-  | { kind: "message"; role: "user" | "agent"; content: acp.ContentBlock[]; text: string; messageId?: string }
-  | { kind: "thought"; content: acp.ContentBlock[]; text: string }
-  | { kind: "toolCall"; toolCall: acp.ToolCall; updates: number }
-  | { kind: "plan"; entries: acp.PlanEntry[] }
-  | { kind: string; [key: string]: unknown };
+  /** A message, its chunks merged (adjacent text concatenated). */
+  | { kind: "message"; role: "user" | "agent"; messageId?: string; content: acp.ContentBlock[] }
+  | { kind: "thought"; messageId?: string; content: acp.ContentBlock[] }
+  /** A tool call: its latest fields and every update as it came. */
+  | { kind: "toolCall"; toolCallId: string; call: { [key: string]: unknown }; updates: { [key: string]: unknown }[] }
+  | { kind: "notice"; notice: { [key: string]: unknown } }
+  | { kind: "compaction"; compactionId: string; compaction: { [key: string]: unknown }; summary: acp.ContentBlock[] }
+  | { kind: "turnEnded"; stopReason: acp.StopReason }
+  /** An update of a kind agentwire does not model, as it came. */
+  | { kind: "other"; update: { [key: string]: unknown } };
 
 export declare class AcpClient extends SansIoSession<AcpEvent, number> {
   constructor(options?: AcpClientOptions);

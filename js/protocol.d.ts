@@ -6,7 +6,8 @@
 export type Meta = { [key: string]: unknown } | null;
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
-export type RequestId = string | number | null;
+/** A request id. Integers past 2^53 cross as `bigint` so that they stay exact. */
+export type RequestId = string | number | bigint | null;
 
 /** A JSON-RPC error object. */
 export interface ErrorObject {

@@ -45,6 +45,14 @@ impl<'a> Fields<'a> {
         self.0.get(key)
     }
 
+    /// Fails on a member not in `known` (a misspelt option must not be silently ignored).
+    pub fn only(&self, known: &[&str]) -> Result<(), String> {
+        match self.0.keys().find(|k| !known.contains(&k.as_str())) {
+            Some(k) => Err(format!("unknown option `{k}`; the options are {}", known.join(", "))),
+            None => Ok(()),
+        }
+    }
+
     /// Fails unless every one of `keys` is present.
     pub fn required(&self, keys: &[&str]) -> Result<(), String> {
         match keys.iter().find(|k| !self.0.contains_key(**k)) {
@@ -124,7 +132,7 @@ mod tests {
         let a: AgentConfig = serde_json::from_value(json!({
             "agentInfo": {"name": "a", "version": "1", "_meta": {"k": 1}},
             "capabilities": {"session": {"load": true}, "extensions": {"x": 1}},
-            "negotiation": "draft", "requestTimeoutMs": null, "somethingElse": 1,
+            "negotiation": "draft", "requestTimeoutMs": null,
         }))
         .unwrap();
         assert_eq!(a.common.info.extra.get("_meta"), Some(&json!({"k": 1})));
@@ -144,6 +152,8 @@ mod tests {
             (json!({"negotiation": "newest"}), "\"seed\", \"draft\""),
             (json!({"validateOutgoing": null}), "validateOutgoing"),
             (json!([]), "expected an object"),
+            (json!({"somethingElse": 1}), "unknown option `somethingElse`"),
+            (json!({"rejectUnsupportedVersion": true}), "unknown option"),
         ] {
             let e = serde_json::from_value::<AgentConfig>(bad.clone()).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");

@@ -99,7 +99,7 @@ impl FromOptions for Common {
     }
 }
 
-/// Options of `AcpClient`: the shared ones plus `capabilities`; other members are ignored.
+/// Options of `AcpClient`: the shared ones plus `capabilities`; any other member is an error.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClientConfig {
     pub common: Common,
@@ -116,10 +116,15 @@ pub struct AgentConfig {
     pub negotiation: NegotiationRule,
 }
 
+/// The options both roles share (`Common`) and their capabilities.
+const COMMON: [&str; 8] = ["protocolVersions", "info", "clientInfo", "agentInfo", "requestTimeoutMs", "validateOutgoing", "allowUnstable", "capabilities"];
+
 impl FromOptions for ClientConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
         let mut c = ClientConfig { common: Common::from_options(value)?, ..Default::default() };
-        Fields::of(value)?.nested("capabilities", &mut c.capabilities)?;
+        let f = Fields::of(value)?;
+        f.only(&COMMON)?;
+        f.nested("capabilities", &mut c.capabilities)?;
         Ok(c)
     }
 }
@@ -128,6 +133,9 @@ impl FromOptions for AgentConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
         let mut c = AgentConfig { common: Common::from_options(value)?, ..Default::default() };
         let f = Fields::of(value)?;
+        let mut known = COMMON.to_vec();
+        known.extend(["authMethods", "negotiation"]);
+        f.only(&known)?;
         f.nested("capabilities", &mut c.capabilities)?;
         f.array("authMethods", &mut c.auth_methods)?;
         f.choice("negotiation", &mut c.negotiation, &[("seed", NegotiationRule::Seed), ("draft", NegotiationRule::Draft)])?;

@@ -100,7 +100,13 @@ impl FromOptions for Common {
         f.list("protocolVersions", &mut c.protocol_versions, "an array of strings", string)?;
         // The list is a set: a client requests the latest version it supports, a server
         // offers its latest (the seeds' rule, as in ACP). Dates sort as text.
-        c.protocol_versions.sort_by(|a, b| b.cmp(a));
+        // An insertion sort: a few items, and no sort routine pulled into the module.
+        let mut newest_first: Vec<String> = Vec::with_capacity(c.protocol_versions.len());
+        for v in c.protocol_versions.drain(..) {
+            let at = newest_first.iter().position(|s| *s < v).unwrap_or(newest_first.len());
+            newest_first.insert(at, v);
+        }
+        c.protocol_versions = newest_first;
         f.object("capabilities", &mut c.capabilities)?;
         f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms)?;
         f.opt_u64("maxTotalTimeoutMs", &mut c.max_total_timeout_ms)?;
@@ -115,8 +121,8 @@ impl Common {
     }
 }
 
-/// Options of `McpClient`: the shared ones plus `clientInfo` and `era`; other members
-/// are ignored.
+/// Options of `McpClient`: the shared ones plus `clientInfo` and `era`; any other member
+/// is an error.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClientConfig {
     pub common: Common,
@@ -146,10 +152,21 @@ pub struct RequestOptions {
     pub max_total_ms: Option<u64>,
 }
 
+/// The options both roles share (`Common`).
+const COMMON: [&str; 5] = ["protocolVersions", "capabilities", "requestTimeoutMs", "maxTotalTimeoutMs", "validateOutgoing"];
+
+/// `COMMON` and a role's own options: any other member is an error.
+fn only(f: &Fields, own: &[&str]) -> Result<(), String> {
+    let mut known = COMMON.to_vec();
+    known.extend_from_slice(own);
+    f.only(&known)
+}
+
 impl FromOptions for ClientConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
         let mut c = ClientConfig { common: Common::from_options(value)?, ..Default::default() };
         let f = Fields::of(value)?;
+        only(&f, &["clientInfo", "era"])?;
         f.nested("clientInfo", &mut c.client_info)?;
         use EraPreference::*;
         f.choice("era", &mut c.era, &[("handshake", Handshake), ("stateless", Stateless), ("auto", Auto)])?;
@@ -161,6 +178,7 @@ impl FromOptions for ServerConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
         let mut c = ServerConfig { common: Common::from_options(value)?, ..Default::default() };
         let f = Fields::of(value)?;
+        only(&f, &["serverInfo", "instructions", "rejectUnsupportedVersions"])?;
         f.nested("serverInfo", &mut c.server_info)?;
         f.opt_string("instructions", &mut c.instructions)?;
         f.bool("rejectUnsupportedVersions", &mut c.reject_unsupported_versions)?;

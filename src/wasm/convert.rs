@@ -11,6 +11,41 @@ pub fn to_js(value: &Value) -> JsValue {
     js_sys::JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
 }
 
+/// Past 2^53 a JS number is not exact: a request id there crosses as a BigInt, so that it
+/// can be answered (`respond` takes the BigInt back).
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// As `to_js`, with the `id` of the value (an event, an outbound) or of each element (a
+/// list of events) exact: a BigInt where a number would round.
+pub fn to_js_exact_ids(value: &Value) -> JsValue {
+    let js = to_js(value);
+    let fix = |v: &Value, target: &JsValue| {
+        if let Some(n) = v.get("id").and_then(Value::as_i64).filter(|n| n.unsigned_abs() > MAX_SAFE) {
+            let _ = js_sys::Reflect::set(target, &"id".into(), &JsValue::from(n));
+        }
+    };
+    match value {
+        Value::Array(items) => {
+            let array: &js_sys::Array = js.unchecked_ref();
+            for (i, item) in items.iter().enumerate() {
+                fix(item, &array.get(i as u32));
+            }
+        }
+        other => fix(other, &js),
+    }
+    js
+}
+
+/// A request id from JS: a string, a number, `null`, or a BigInt (an id past 2^53).
+pub fn id_value(value: &JsValue) -> Result<Value, JsValue> {
+    if value.is_bigint() {
+        return i64::try_from(value.clone())
+            .map(Value::from)
+            .map_err(|_| to_js_error(&ProtocolError::invalid_params("id is an integer out of the signed 64-bit range")));
+    }
+    Ok(from_js(value)?.unwrap_or(Value::Null))
+}
+
 /// Reads a plain JS value (options, params) as JSON. `undefined` reads as `None`.
 pub fn from_js(value: &JsValue) -> Result<Option<Value>, JsValue> {
     if value.is_undefined() || value.is_null() {

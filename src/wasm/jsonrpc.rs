@@ -1,6 +1,6 @@
 //! `parseMessage` and `serializeMessage`: the JSON-RPC envelope for JS.
 
-use super::convert::{from_js, to_js, to_js_error};
+use super::convert::{from_js, to_js, to_js_error, to_js_exact_ids};
 use crate::jsonrpc::{self, object, serialized, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 pub fn parse_message(text: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let opts = parse_options(&options)?;
     match jsonrpc::parse(text, &opts) {
-        Ok(Incoming::Single(m)) => Ok(to_js(&view(&m))),
+        Ok(Incoming::Single(m)) => Ok(to_js_exact_ids(&view(&m))),
         Ok(Incoming::Batch(items)) => {
             let items: Vec<Value> = items
                 .iter()

@@ -2,7 +2,7 @@
 //! generated once by `session_class!`. Time comes from `Date.now()`: the core stays
 //! clock-free, the binding supplies the clock.
 
-use super::convert::{from_js, to_js, to_js_error};
+use super::convert::{from_js, id_value, to_js_error, to_js_exact_ids};
 use crate::jsonrpc::{object, serialized, Id, Outbound, ProtocolError};
 use crate::options::FromOptions;
 use crate::{acp, mcp};
@@ -15,7 +15,7 @@ fn now() -> u64 {
 }
 
 fn js<T: Serialize>(value: &T) -> JsValue {
-    serde_json::to_value(value).map(|v| to_js(&v)).unwrap_or(JsValue::NULL)
+    serde_json::to_value(value).map(|v| to_js_exact_ids(&v)).unwrap_or(JsValue::NULL)
 }
 
 fn fail(error: ProtocolError) -> JsValue {
@@ -31,7 +31,7 @@ fn options<T: FromOptions + Default>(value: &JsValue, what: &str) -> Result<T, J
 }
 
 fn id_from(value: &JsValue) -> Result<Id, JsValue> {
-    let v = from_js(value)?.unwrap_or(Value::Null);
+    let v = id_value(value)?;
     Id::from_value(&v).map_err(|why| fail(ProtocolError::invalid_params(why)))
 }
 

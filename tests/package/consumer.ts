@@ -6,7 +6,7 @@ import init, {
   type AcpEvent, type McpEvent, type Report, type acp, type mcp, type MethodStatus, type Transcript,
 } from "agentwire";
 
-export async function ide(url: string): Promise<acp.StopReason> {
+export async function ide(url: string): Promise<acp.StopReason | undefined> {
   await init();
   const conn = await AcpClient.connect(url, {
     clientInfo: { name: "ide", version: "1.0.0" },
@@ -29,7 +29,10 @@ export async function ide(url: string): Promise<acp.StopReason> {
   console.log(version, methods.filter((m) => !m.enabled).map((m) => m.reason));
   const t: Transcript = session.transcript();
   console.log(t.entries.length);
-  const { stopReason } = await session.prompt([{ type: "text", text: "hi" }], { signal: AbortSignal.timeout(5000) });
+  const turn = session.prompt([{ type: "text", text: "hi" }], { signal: AbortSignal.timeout(5000) });
+  const ack = await turn.accepted;
+  console.log(ack.messageId);
+  const { stopReason } = await turn;
   await session.cancel();
   return stopReason;
 }

@@ -85,6 +85,24 @@ test("TypeScript: a consumer of every class compiles with tsc --strict", () => {
   }
 });
 
+test("TypeScript: objects produced by real sessions have exactly the declared types (tsc --strict)", async () => {
+  const { observedModule } = await import("./observed.mjs");
+  const text = observedModule();
+  assert.match(text, /"kind": "toolCall"/, "the observed transcript has a tool call");
+  assert.match(text, /"type": "turnEnded"/, "the observed events have a turn end");
+  writeFileSync(join(app, "observed.ts"), text);
+  writeFileSync(join(app, "tsconfig.observed.json"), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler",
+      lib: ["es2022", "dom"], skipLibCheck: false, types: [] },
+    files: ["observed.ts"],
+  }));
+  try {
+    run(bin("tsc"), ["-p", "tsconfig.observed.json"], app);
+  } catch (e) {
+    assert.fail(`the runtime and index.d.ts disagree:\n${e.stdout}${e.stderr}`);
+  }
+});
+
 const PAGE_SCRIPT = `
   import init, { AcpClient, AcpAgent, Validator, parseMessage } from "agentwire";
   await init();
