@@ -142,3 +142,24 @@ fn closing_reports_what_was_pending() {
     assert!(p.client.list_tools(None, 2).is_err());
     assert!(p.client.tick(u64::MAX).is_empty());
 }
+
+#[test]
+fn after_closed_nothing_and_closed_lists_what_was_pending() {
+    use agentwire::mcp::Event;
+    let mut c = McpClient::new(client_config(json!({ "protocolVersions": ["2025-06-18"], "era": "handshake", "requestTimeoutMs": 100 })));
+    c.initialize(0).expect("initialize");
+    c.request("ping", None, Default::default(), 10).expect("ping before the answer");
+    let events = c.tick(1_000);
+    let last = events.last().expect("events");
+    match last {
+        Event::Closed { pending } => {
+            let methods: Vec<&str> = pending.iter().map(|p| p.method.as_str()).collect();
+            assert_eq!(methods, ["initialize", "ping"], "{events:?}");
+        }
+        other => panic!("closed comes last: {other:?} in {events:?}"),
+    }
+    let closed_at = events.iter().position(|e| matches!(e, Event::Closed { .. })).expect("closed");
+    assert_eq!(closed_at, events.len() - 1);
+    assert!(!events.iter().any(|e| matches!(e, Event::Send { .. })), "nothing is sent for a session that ended: {events:?}");
+    assert!(c.tick(10_000).is_empty(), "and nothing after");
+}

@@ -287,16 +287,29 @@ impl Session {
     /// at the peer (except `initialize`).
     pub fn tick(&mut self, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
-        for expired in self.endpoint.expire(now_ms) {
+        let expired = self.endpoint.expire(now_ms);
+        let listed: Vec<PendingCall> = expired.iter().map(|e| PendingCall { id: e.id.clone(), method: e.method.clone() }).collect();
+        for expired in expired {
             self.forget(&expired.id);
             let after = now_ms.saturating_sub(expired.sent_ms);
             let error = ProtocolError::timeout(&expired.method, after);
-            if expired.method != "initialize" {
+            // Nothing is sent once the session has ended (a failed handshake earlier in this tick).
+            if expired.method != "initialize" && self.phase != Phase::Closed {
                 let text = self.cancelled_text(&expired.id, &format!("timed out after {after} ms"));
                 events.push(Event::Send { text });
             }
             events.push(Event::Timeout { id: expired.id.clone(), method: expired.method.clone(), error: error.clone() });
-            self.after_failure(&expired, error, now_ms, &mut events);
+            if self.phase != Phase::Closed {
+                self.after_failure(&expired, error, now_ms, &mut events);
+            }
+        }
+        // `closed` comes last, and lists what was pending when the session ended: what the
+        // shutdown failed and what expired in the same tick.
+        if let Some(at) = events.iter().position(|e| matches!(e, Event::Closed { .. })) {
+            if let Event::Closed { mut pending } = events.remove(at) {
+                pending.splice(0..0, listed);
+                events.push(Event::Closed { pending });
+            }
         }
         events
     }
