@@ -13,24 +13,58 @@ import { inputWriter } from "./input.js";
 // methods that take text (first `n` arguments); a wrong type is refused with a ProtocolError.
 const TEXT_ARGUMENTS = { receive: 1, request: 1, notify: 1, transcript: 1, cancel: 1, sendUpdate: 1, isCancelled: 1, endTurn: 2 };
 
-function textOnly(fn, name, n) {
-  return function (...args) {
+/** An error thrown inside the module as a real ProtocolError, its stack starting at the caller. */
+function rethrown(e, from) {
+  if (!(e instanceof ProtocolError) || e.constructor === ProtocolError) return e;
+  const error = new ProtocolError(e.code, e.message, e.data);
+  Error.captureStackTrace?.(error, from);
+  return error;
+}
+
+/** `fn` (a method or function of the module) checked for text arguments, its errors rethrown. */
+function guarded(fn, name, n = 0) {
+  return function call(...args) {
     for (let i = 0; i < n; i++) {
       if (typeof args[i] !== "string") {
-        throw new ProtocolError(codes.INVALID_PARAMS, `${name}: argument ${i + 1} must be a string, not ${args[i] === null ? "null" : typeof args[i]}`);
+        throw rethrown(new ProtocolError(codes.INVALID_PARAMS, `${name}: argument ${i + 1} must be a string, not ${args[i] === null ? "null" : typeof args[i]}`), call);
       }
     }
-    return fn.apply(this, args);
+    try {
+      return fn.apply(this, args);
+    } catch (e) {
+      throw rethrown(e, call);
+    }
   };
 }
 
-export function createApi(wasm) {
-  for (const Session of [wasm.AcpClient, wasm.AcpAgent, wasm.McpClient, wasm.McpServer]) {
-    for (const [name, n] of Object.entries(TEXT_ARGUMENTS)) {
-      const fn = Session?.prototype[name];
-      if (typeof fn === "function") Session.prototype[name] = textOnly(fn, name, n);
+/** A class of the module whose constructor and methods throw real ProtocolErrors. */
+function guardedClass(Class) {
+  if (!Class) return Class;
+  for (const name of Object.getOwnPropertyNames(Class.prototype)) {
+    const d = Object.getOwnPropertyDescriptor(Class.prototype, name);
+    // validateInput is the validator's hot path; it throws only on a broken contract.
+    if (name !== "constructor" && name !== "validateInput" && typeof d.value === "function") {
+      Class.prototype[name] = guarded(d.value, name, TEXT_ARGUMENTS[name]);
     }
   }
+  for (const name of Object.getOwnPropertyNames(Class)) {
+    const d = Object.getOwnPropertyDescriptor(Class, name);
+    if (typeof d.value === "function" && d.writable) Class[name] = guarded(d.value, name);
+  }
+  return new Proxy(Class, {
+    construct(target, args, newTarget) {
+      try {
+        return Reflect.construct(target, args, newTarget);
+      } catch (e) {
+        throw rethrown(e, newTarget);
+      }
+    },
+  });
+}
+
+export function createApi(wasm) {
+  wasm = { ...wasm };
+  for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator"]) wasm[name] = guardedClass(wasm[name]);
   class Connected {
     constructor(connection) {
       this.connection = connection;
@@ -341,8 +375,8 @@ export function createApi(wasm) {
     McpClient: wasm.McpClient,
     McpServer: wasm.McpServer,
     Validator,
-    parseMessage: textOnly(wasm.parseMessage, "parseMessage", 1),
-    serializeMessage: wasm.serializeMessage,
+    parseMessage: guarded(wasm.parseMessage, "parseMessage", 1),
+    serializeMessage: guarded(wasm.serializeMessage, "serializeMessage"),
     AcpConnection,
     AcpSession,
     McpConnection,

@@ -61,8 +61,8 @@ for (const file of readdirSync(join(root, "js"))) {
 }
 
 // What ships: every target's .wasm and glue, and the JS layer. Scripts are minified
-// (whitespace, syntax, local names; exports keep their names): the readable sources are js/
-// and wasm-bindgen's output.
+// (whitespace, syntax, local names; exports keep their names; short lines): the readable
+// sources are js/ and wasm-bindgen's output.
 const shippedFiles = [
   ...config.target.flatMap((t) => readdirSync(join(root, t["out-dir"])).map((f) => join(root, t["out-dir"], f))),
   ...readdirSync(join(root, "pkg")).map((f) => join(root, "pkg", f)),
@@ -70,7 +70,9 @@ const shippedFiles = [
 const sizes = [];
 for (const path of shippedFiles) {
   if (path.endsWith(".js")) {
-    const { code } = await transform(readFileSync(path, "utf8"), { minify: true, target: "es2022", legalComments: "none" });
+    // Lines of ~160 characters: an uncaught error makes Node print its source line, which
+    // must not be a whole minified file.
+    const { code } = await transform(readFileSync(path, "utf8"), { minify: true, lineLimit: 160, target: "es2022", legalComments: "none" });
     writeFileSync(path, code);
   }
   const bytes = readFileSync(path);

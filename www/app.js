@@ -48,6 +48,7 @@ const timeline = createTimeline($("#timeline-root"), {
 const raw = createRawMode($("#raw-root"), { validate: validateRaw, send: sendRaw, protocol: "acp" });
 const panel = createConnectPanel($("#connect-root"), {
   token,
+  preview: initializePreview,
   onConnect: connect,
   onDisconnect: disconnect,
   onError: (err) => banner.show("", err),
@@ -56,6 +57,29 @@ const panel = createConnectPanel($("#connect-root"), {
 
 pkgReady.catch((err) => banner.show("The agentwire package did not load from /pkg/", err));
 if (!token) banner.show("", new Error("this page's URL has no ?token=…; open the URL the relay printed"));
+
+/** The library's options for a connect-panel config. */
+function clientOptions(config) {
+  return {
+    clientInfo: config.clientInfo,
+    capabilities: config.capabilities,
+    protocolVersions: config.versions,
+    requestTimeoutMs: config.requestTimeoutMs,
+  };
+}
+
+/** Exactly what the first request of a connection will carry: a sans-IO client of the same
+ * options writes it (the playground does not rebuild the wire shape itself). */
+async function initializePreview(config) {
+  const pkg = await pkgReady;
+  const Client = config.protocol === "acp" ? pkg.AcpClient : pkg.McpClient;
+  const client = new Client(clientOptions(config));
+  try {
+    return JSON.parse(client.initialize().text);
+  } finally {
+    client.free();
+  }
+}
 
 function setStatus(text, kind = "") {
   status.textContent = text;
@@ -183,12 +207,7 @@ async function connect(config) {
     const pkg = await pkgReady;
     const ws = await openSocket(wsUrl(config.agent));
     const Client = config.protocol === "acp" ? pkg.AcpClient : pkg.McpClient;
-    client = await Client.connect(ws, {
-      clientInfo: config.clientInfo,
-      capabilities: config.capabilities,
-      protocolVersions: config.versions,
-      requestTimeoutMs: config.requestTimeoutMs,
-    });
+    client = await Client.connect(ws, clientOptions(config));
     conn = { client, ws, pkg, config, negotiated: null, userClosed: false };
     wire(client, config);
     panel.setConnected(true);

@@ -95,11 +95,30 @@ pub async fn end_group(pgid: u32, grace: Duration) {
     signal_group(pgid, libc::SIGKILL);
 }
 
+/// How a process ended, for a person reading the log: "exit code 0", "killed by SIGTERM".
+pub fn ending_words(code: Option<i32>, signal: Option<&str>) -> String {
+    match (code, signal) {
+        (Some(c), _) => format!("exit code {c}"),
+        (None, Some(s)) => format!("killed by {s}"),
+        (None, None) => "status unknown".to_owned(),
+    }
+}
+
 /// `(code, signal)` of an exit status, as the side channel reports it.
 pub fn describe(status: Option<ExitStatus>) -> (Option<i32>, Option<i32>) {
     use std::os::unix::process::ExitStatusExt;
     match status {
         Some(s) => (s.code(), s.signal()),
         None => (None, None),
+    }
+}
+
+#[cfg(test)]
+mod ending_tests {
+    #[test]
+    fn endings_read_as_words() {
+        assert_eq!(super::ending_words(Some(0), None), "exit code 0");
+        assert_eq!(super::ending_words(None, Some("SIGTERM")), "killed by SIGTERM");
+        assert_eq!(super::ending_words(None, None), "status unknown");
     }
 }

@@ -143,7 +143,7 @@ pub async fn run(
 
     let (code, signal) = process::describe(status);
     let signal = signal.map(frames::signal_name);
-    eprintln!("agentwire-relay: agent {:?} (pid {pid}) ended: code {code:?}, signal {signal:?}", agent.name);
+    eprintln!("agentwire-relay: agent {:?} (pid {pid}) ended: {}", agent.name, process::ending_words(code, signal.as_deref()));
     outbox.event(Event::Exit { code, signal: signal.as_deref() }).await;
     let close = match ending {
         Ending::AgentExited(_) => Some(match (code, &signal) {

@@ -378,3 +378,20 @@ test("dark theme and a narrow viewport", { timeout: TEST_TIMEOUT }, () => withPa
   await page.locator("#acp-section").evaluate((el) => el.scrollIntoView({ block: "start" }));
   await shot(page, "narrow-390");
 }));
+
+test("the initialize preview is exactly what is then sent, written by the library", { timeout: TEST_TIMEOUT }, () => withPage("preview", async (page) => {
+  await page.selectOption("#agent-select", "demo");
+  await page.check("#protocol-acp");
+  for (const v of ALL_VERSIONS.acp) await page.setChecked(`#version-${v}`, true);
+  await page.setChecked("#cap-terminal", false);
+  await page.locator("#caps-preview .preview-item[data-version='2'] pre").waitFor();
+  const previewed = JSON.parse(await page.textContent("#caps-preview pre"));
+  assert.equal(previewed.protocolVersion, 2, "the latest offered version is requested");
+  assert.deepEqual(previewed.clientCapabilities, { fs: { readTextFile: true, writeTextFile: true } }, "nothing the wire does not carry (no terminal: false)");
+  const frames = [];
+  page.on("websocket", (ws) => ws.on("framesent", ({ payload }) => frames.push(String(payload))));
+  await page.click("#connect-button");
+  await waitText(page, "#negotiated-version", /^(?!—).+/);
+  const sent = frames.map((f) => JSON.parse(f)).find((m) => m.method === "initialize");
+  assert.deepEqual(sent?.params, previewed, "the frame on the wire");
+}));

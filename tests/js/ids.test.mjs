@@ -48,3 +48,22 @@ test("a BigInt id past 64 bits is refused with -32602, not rounded", () => {
   const client = new AcpClient({});
   assert.throws(() => client.respond(2n ** 70n, {}), (e) => e.code === -32602 && /64-bit/.test(e.message));
 });
+
+test("every error is a real ProtocolError with a short stack, local refusals and module errors alike", async () => {
+  const { ProtocolError: PE, Validator } = await import("./helpers.mjs");
+  const cases = [
+    () => new AcpClient({ protocolVersion: [1] }),                       // a misspelt option
+    () => new AcpClient({}).request("session/new", { cwd: "/w" }),     // refused before initialize
+    () => new Validator({ protocol: "acp", version: "9" }),
+    () => parseMessage("{not json"),
+  ];
+  for (const make of cases) {
+    let caught;
+    try { make(); } catch (e) { caught = e; }
+    assert.ok(caught, String(make));
+    assert.equal(caught.constructor, PE, `${make}: ${caught.constructor.name}`);
+    assert.equal(typeof caught.code, "number");
+    assert.doesNotMatch(caught.stack.split("\n")[1] ?? "", /agentwire\.js|wasm-function/, caught.stack);
+  }
+  assert.throws(() => new AcpClient({ protocolVersion: [1] }), (e) => e.code === -32602 && /unknown option `protocolVersion`/.test(e.message));
+});

@@ -1,5 +1,6 @@
 // Connect panel: agent, protocol, versions to offer, capabilities to declare (with a live
-// preview of the wire shape they produce), clientInfo. Emits a config for the connection.
+// preview of the first message, as the library writes it), clientInfo. Emits a config for
+// the connection.
 import { h, field, replace } from "../lib/dom.js";
 
 export const ACP_VERSIONS = [2, 1];
@@ -28,31 +29,17 @@ export function capabilitiesOption(protocol, caps) {
   return out;
 }
 
-/** What the initialize request will carry for one version: [label, object]. */
-export function wireShape(protocol, version, caps) {
-  if (protocol === "mcp") {
-    const c = capabilitiesOption("mcp", caps);
-    // elicitation exists from 2025-06-18, its `form` mode from 2025-11-25.
-    if (c.elicitation && version < "2025-06-18") delete c.elicitation;
-    else if (c.elicitation && version < "2025-11-25") c.elicitation = {};
-    return { capabilities: c };
-  }
-  if (version === 1) {
-    return { clientCapabilities: { fs: { readTextFile: caps.readTextFile, writeTextFile: caps.writeTextFile }, terminal: caps.terminal } };
-  }
-  // v2 has no fs or terminal client methods, so none of these boxes has a v2 spelling.
-  return { capabilities: {} };
-}
-
-/** Why a version's preview lacks what the boxes say, or null. */
-function previewNote(protocol, version, caps) {
-  if (protocol === "acp" && version === 2 && (caps.readTextFile || caps.writeTextFile || caps.terminal)) {
-    return "v2 defines no fs or terminal client capabilities: those boxes apply to v1 only";
+/** Why the preview lacks what the boxes say, or null. */
+function previewNote(protocol, versions, caps) {
+  if (protocol === "acp" && versions.includes(2) && (caps.readTextFile || caps.writeTextFile || caps.terminal)) {
+    return versions.includes(1)
+      ? "v2 defines no fs or terminal client capabilities: they travel in the v1 shape (clientCapabilities), for a v1 agent"
+      : "v2 defines no fs or terminal client capabilities: those boxes apply to v1 only";
   }
   return null;
 }
 
-export function createConnectPanel(root, { token, onConnect, onDisconnect, onError, onProtocol }) {
+export function createConnectPanel(root, { token, preview: writePreview, onConnect, onDisconnect, onError, onProtocol }) {
   const agentSelect = h("select", { id: "agent-select", "data-testid": "agent-select" });
   const protocolRadios = ["acp", "mcp"].map((p) =>
     h("input", { type: "radio", name: "protocol", id: `protocol-${p}`, "data-testid": `protocol-${p}`, value: p, checked: p === "acp", onchange: refresh }));
@@ -126,18 +113,32 @@ export function createConnectPanel(root, { token, onConnect, onDisconnect, onErr
     return out;
   }
 
+  // The first message exactly as the library will send it, written by the library.
+  let previewed = 0;
+  async function showPreview(c) {
+    const mine = ++previewed;
+    if (c.versions.length === 0) return replace(preview, h("p", { class: "muted" }, "no version offered"));
+    let shown;
+    try {
+      const first = await writePreview(c);
+      const version = first.params?.protocolVersion ?? first.params?._meta?.["io.modelcontextprotocol/protocolVersion"] ?? "";
+      shown = h("div", { class: "preview-item", "data-version": String(version) },
+        h("span", { class: "badge" }, `${first.method} · ${c.protocol === "acp" ? `v${version}` : version}`),
+        h("pre", { class: "json small" }, JSON.stringify(first.params ?? {}, null, 2)),
+        h("p", { class: "field-hint" }, previewNote(c.protocol, c.versions, c.caps) ?? ""));
+    } catch (err) {
+      shown = h("p", { class: "muted" }, `cannot write it: ${err.message}`);
+    }
+    if (mine === previewed) replace(preview, shown);
+  }
+
   let connected = false;
   function refresh() {
     const c = config();
     fieldsets.acp.hidden = c.protocol !== "acp";
     fieldsets.mcp.hidden = c.protocol !== "mcp";
     if (!connected) onProtocol?.(c.protocol);
-    const shown = c.protocol === "acp" ? c.versions : c.versions.slice(0, 1);
-    replace(preview, shown.length === 0 ? h("p", { class: "muted" }, "no version offered") :
-      shown.map((v) => h("div", { class: "preview-item", "data-version": String(v) },
-        h("span", { class: "badge" }, c.protocol === "acp" ? `v${v}` : `${v} (sent)`),
-        h("pre", { class: "json small" }, JSON.stringify(wireShape(c.protocol, v, c.caps), null, 2)),
-        h("p", { class: "field-hint" }, previewNote(c.protocol, v, c.caps) ?? ""))));
+    showPreview(c);
     const issues = problems(c);
     hint.textContent = issues.join("; ");
     connectBtn.disabled = connected || issues.length > 0;
