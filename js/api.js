@@ -16,7 +16,8 @@ const TEXT_ARGUMENTS = { receive: 1, request: 1, notify: 1, transcript: 1, cance
 /** An error thrown inside the module as a real ProtocolError, its stack starting at the caller. */
 function rethrown(e, from) {
   if (!(e instanceof ProtocolError) || e.constructor === ProtocolError) return e;
-  const error = new ProtocolError(e.code, e.message, e.data);
+  // Every own field comes along (`code`, `data`, and `id` where a parse failure read one).
+  const error = Object.assign(new ProtocolError(e.code, e.message, e.data), e);
   Error.captureStackTrace?.(error, from);
   return error;
 }
