@@ -145,24 +145,22 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
         let spec = |name: &str| Self::FLAGS.iter().find(|f| f.name == name);
         // `_meta` is allowed wherever the schema allows it: on the object and in each group.
         // It is sent as given, at the same place.
-        let mut metas = Map::new();
+        let mut metas: Vec<(&str, &Value)> = Vec::new();
         for (key, v) in top.0 {
             if key == "extensions" {
-                let mut ext = Map::new();
-                top.object(key, &mut ext)?;
-                merge_objects(model.extensions_mut(), ext);
+                top.object(key, model.extensions_mut())?;
             } else if key == "_meta" {
-                metas.insert(key.clone(), v.clone());
+                metas.push(("", v));
             } else if let Some(flag) = spec(key).filter(|_| !key.contains('.')) {
                 top.bool(key, (flag.field)(&mut model))?;
             } else if Self::FLAGS.iter().any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key)) {
                 let group = Fields::of(v).map_err(|e| format!("{key}: {e}"))?;
                 for (inner, value) in group.0 {
                     if inner == "_meta" {
-                        if !Self::group_is_wire_object(key) {
+                        if !META_GROUPS.contains(&key.as_str()) {
                             return Err(format!("`{key}._meta`: `{key}` is spelled differently in v1 and v2; give `_meta` in `extensions`, in the wire shape"));
                         }
-                        metas.insert(key.clone(), Value::Object(Map::from_iter([(inner.clone(), value.clone())])));
+                        metas.push((key, value));
                         continue;
                     }
                     let flag = spec(&format!("{key}.{inner}")).ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
@@ -172,20 +170,17 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
                 return Err(format!("unknown member `{key}`"));
             }
         }
-        merge_objects(model.extensions_mut(), metas);
+        for (group, meta) in metas {
+            let ext = model.extensions_mut();
+            let place = match group {
+                "" => Some(ext),
+                g => ext.entry(g).or_insert_with(|| Value::Object(Map::new())).as_object_mut(),
+            };
+            if let Some(place) = place {
+                place.insert("_meta".into(), meta.clone());
+            }
+        }
         Ok(model)
-    }
-
-    /// Whether a group of the model (`fs`, `auth`) is one wire object of the same name in
-    /// every version that spells it, so that `_meta` given in it has one place to go.
-    fn group_is_wire_object(group: &str) -> bool {
-        let in_group = |path: &[&str]| path.first() == Some(&group);
-        Self::FLAGS.iter().filter(|f| f.name.split_once('.').is_some_and(|(g, _)| g == group)).all(|f| {
-            [f.v1, f.v2].iter().all(|s| match s {
-                Spelling::Bool(p) | Spelling::Marker(p) => in_group(p),
-                _ => true,
-            })
-        })
     }
 
     /// Names of the flags this model has, for tables and docs.
@@ -194,17 +189,10 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
     }
 }
 
-/// Merges `from` into `into`, object members recursively.
-fn merge_objects(into: &mut Map<String, Value>, from: Map<String, Value>) {
-    for (k, v) in from {
-        match (into.get_mut(&k), v) {
-            (Some(Value::Object(a)), Value::Object(b)) => merge_objects(a, b),
-            (_, v) => {
-                into.insert(k, v);
-            }
-        }
-    }
-}
+/// The groups of the models that are one wire object of the same name in every version that
+/// spells them (`fs`, `auth`, `elicitation`), so that `_meta` given in one has one place to
+/// go (a test checks this against the flag tables).
+pub const META_GROUPS: [&str; 3] = ["fs", "auth", "elicitation"];
 
 /// Seed 000 writes the agent's MCP capabilities as `mcp`, the v1 schema as
 /// `mcpCapabilities`: read both (the schema's name wins when both are present).
@@ -517,3 +505,35 @@ macro_rules! model_serde {
 }
 model_serde!(ClientCapabilities, AgentCapabilities);
 deserialize_from_options!(ClientCapabilities, AgentCapabilities);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The groups whose every flag lives under an object of the group's name, in each version.
+    fn wire_object_groups<T: CapabilityModel>() -> Vec<&'static str> {
+        let mut groups: Vec<&str> = T::FLAGS.iter().filter_map(|f| f.name.split_once('.').map(|(g, _)| g)).collect();
+        groups.dedup();
+        groups.retain(|g| {
+            T::FLAGS.iter().filter(|f| f.name.starts_with(&format!("{g}."))).all(|f| {
+                [f.v1, f.v2].iter().all(|s| match s {
+                    Spelling::Bool(p) | Spelling::Marker(p) => p.first() == Some(g),
+                    _ => true,
+                })
+            })
+        });
+        groups
+    }
+
+    #[test]
+    fn meta_groups_are_the_groups_spelled_alike_in_both_versions() {
+        let mut all = wire_object_groups::<ClientCapabilities>();
+        all.extend(wire_object_groups::<AgentCapabilities>());
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all, ["auth", "elicitation", "fs"]);
+        let mut listed = META_GROUPS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(all, listed);
+    }
+}

@@ -306,9 +306,10 @@ impl Session {
         // `closed` comes last, and lists what was pending when the session ended: what the
         // shutdown failed and what expired in the same tick.
         if let Some(at) = events.iter().position(|e| matches!(e, Event::Closed { .. })) {
-            if let Event::Closed { mut pending } = events.remove(at) {
-                pending.splice(0..0, listed);
-                events.push(Event::Closed { pending });
+            if let Event::Closed { pending } = events.remove(at) {
+                let mut all = listed;
+                all.extend(pending);
+                events.push(Event::Closed { pending: all });
             }
         }
         events
