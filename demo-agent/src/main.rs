@@ -39,7 +39,7 @@ OPTIONS
   --data-dir DIR       where sessions are kept across restarts, one JSON file each (default
                        $XDG_STATE_HOME/agentwire-demo-agent, else the OS temp dir)
   --mcp                be an MCP server instead (every version 2024-11-05 ... 2026-07-28)
-  --mcp-versions LIST  MCP versions to support, most preferred first
+  --mcp-versions LIST  MCP versions to support (a set: an unsupported request gets the newest)
   -h, --help           this text
 
 ACP PROMPT KEYWORDS (case-insensitive; the first keyword in the prompt decides)

@@ -186,3 +186,12 @@ fn subscriptions_and_logging_report_changes() {
     assert_eq!(updated.len(), 1, "{seen:?}");
     assert_eq!(updated[0]["uri"], "demo://counter");
 }
+
+#[test]
+fn mcp_versions_is_a_set_and_an_unsupported_request_gets_the_newest() {
+    let mut agent = Agent::spawn(&["--mcp", "--mcp-versions", "2024-11-05,2025-06-18"]);
+    agent.write(&json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "c", "version": "1" } } }).to_string());
+    let answer: Value = serde_json::from_str(&agent.next_line()).expect("json");
+    assert_eq!(answer["result"]["protocolVersion"], "2025-06-18", "{answer}");
+}
