@@ -179,7 +179,7 @@ async fn page_disconnect_ends_the_agent_and_everything_it_started() {
         assert_eq!(next_json(&mut ws).await, json!({"ready": true}));
         drop(ws);
         assert!(gone_within(pid, Duration::from_secs(5)).await, "stubborn agent {pid} still there");
-        let ended = format!("(pid {pid}) ended: code None, signal Some(\"SIGKILL\")");
+        let ended = format!("(pid {pid}) ended: killed by SIGKILL");
         for _ in 0..250 {
             if relay.stderr.lock().unwrap().contains(&ended) {
                 break;
