@@ -17,16 +17,23 @@ step() {
   before=$(wc -l <"$log")
   "$@" 2>&1 | tee -a "$log"
   local rc=${PIPESTATUS[0]}
-  if [ "$rc" -ne 0 ]; then
-    # A step that failed without reporting a failed test (a build error) counts as one.
-    if ! tail -n +"$((before + 1))" "$log" | grep -qE '([1-9][0-9]*) failed|^ℹ fail [1-9]'; then
-      failed_steps=$((failed_steps + 1))
-    fi
-    printf '=== %s FAILED (exit %s)\n' "$name" "$rc"
+  # A test binary that started but never reported (it crashed or was killed) counts as a
+  # failure; so does a step that failed without reporting a failed test (a build error).
+  local mine started reported
+  mine=$(tail -n +"$((before + 1))" "$log")
+  started=$(grep -cE '^ +Running (unittests )?[^ ]+ \(' <<<"$mine")
+  reported=$(grep -cE '^test result:' <<<"$mine")
+  if [ "$started" -gt "$reported" ]; then
+    failed_steps=$((failed_steps + started - reported))
+    printf '=== %s: %s test binaries ended without a result\n' "$name" "$((started - reported))"
+  elif [ "$rc" -ne 0 ] && ! grep -qE '([1-9][0-9]*) failed|^ℹ fail [1-9]' <<<"$mine"; then
+    failed_steps=$((failed_steps + 1))
   fi
+  [ "$rc" -ne 0 ] && printf '=== %s FAILED (exit %s)\n' "$name" "$rc"
 }
 
-step "native tests" cargo test --workspace --color never -- --skip agrees_with_the_official_schemas
+# --no-fail-fast: one failing test binary must not hide the ones after it.
+step "native tests" cargo test --workspace --no-fail-fast --color never -- --skip agrees_with_the_official_schemas
 # Shown in full: per protocol and version, messages checked against the official schemas and disagreements.
 step "validator vs the official schemas" cargo test --color never --test schema_agreement -- --nocapture
 step "fuzzing, bounded (cargo-fuzz, every target)" bash scripts/fuzz.sh 5
