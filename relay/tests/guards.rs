@@ -14,7 +14,7 @@ async fn refused_upgrades_spawn_nothing() {
     timeout(TEST_TIMEOUT, async {
         let dir = scratch("guards");
         let marker = dir.join("spawned");
-        let agent = format!("m=sh -c 'touch \"{}\"; exec cat'", marker.display());
+        let agent = marking_agent("m", &marker);
         let relay = Relay::start(&["--agent", &agent, "--allow-origin", "http://localhost:5173"]);
         let port = relay.port;
         let own = relay.origin();
@@ -57,7 +57,8 @@ async fn refused_upgrades_spawn_nothing() {
         ];
         for headers in accepted {
             let mut ws = connect_with(&good, &headers).await.unwrap_or_else(|s| panic!("{headers:?}: {s}"));
-            spawned_pid(&mut ws).await;
+            // The agent's own word, not a race with its start: the marker is there now.
+            marked(&mut ws).await;
         }
         assert!(marker.exists());
         let _ = std::fs::remove_dir_all(dir);

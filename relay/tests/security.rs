@@ -20,17 +20,12 @@ fn borrowed(headers: &Headers) -> Vec<(&'static str, &str)> {
     headers.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
 
-/// An agent that touches `marker` when it starts, so a test can tell nothing was spawned.
-fn marking_agent(marker: &std::path::Path) -> String {
-    format!("m=sh -c 'touch \"{}\"; exec cat'", marker.display())
-}
-
 #[tokio::test]
 async fn host_origin_and_token_variations() {
     timeout(TEST_TIMEOUT, async {
         let dir = scratch("security-guards");
         let marker = dir.join("spawned");
-        let relay = Relay::start(&["--agent", &marking_agent(&marker)]);
+        let relay = Relay::start(&["--agent", &marking_agent("m", &marker)]);
         let port = relay.port;
         let own = relay.origin();
         let good = relay.ws_url("m");
@@ -79,7 +74,7 @@ async fn host_origin_and_token_variations() {
         ];
         for (what, url, headers) in &accepted {
             let mut ws = connect_with(url, &borrowed(headers)).await.unwrap_or_else(|s| panic!("{what}: {s}"));
-            spawned_pid(&mut ws).await;
+            marked(&mut ws).await;
         }
         assert!(marker.exists());
         let _ = std::fs::remove_dir_all(dir);
@@ -124,7 +119,7 @@ async fn the_page_cannot_choose_the_command_or_its_arguments() {
     timeout(TEST_TIMEOUT, async {
         let dir = scratch("security-choose");
         let marker = dir.join("spawned");
-        let relay = Relay::start(&["--agent", r#"fixed=printf '%s\n' one 'two words'"#, "--agent", &marking_agent(&marker)]);
+        let relay = Relay::start(&["--agent", r#"fixed=printf '%s\n' one 'two words'"#, "--agent", &marking_agent("m", &marker)]);
         let port = relay.port;
         let own = relay.origin();
         let url = |query: &str| format!("ws://127.0.0.1:{port}/ws?token={TOKEN}&{query}");

@@ -334,3 +334,15 @@ pub async fn none_left_within(within: Duration, count: impl Fn() -> usize) -> us
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// An agent that touches `marker` when it starts and then says so (`{"marked":true}`), so a
+/// test can tell that nothing was spawned, and, once told, that something was.
+pub fn marking_agent(name: &str, marker: &std::path::Path) -> String {
+    format!(r#"{name}=sh -c 'touch "{}"; echo "{{\"marked\":true}}"; exec cat'"#, marker.display())
+}
+
+/// Waits for the marking agent's word that it touched its marker (after `spawned`).
+pub async fn marked(ws: &mut Ws) {
+    spawned_pid(ws).await;
+    assert_eq!(next_json(ws).await, serde_json::json!({"marked": true}));
+}
