@@ -503,3 +503,23 @@ fn a_task_augmented_tools_call_answered_with_create_task_result_is_valid() {
     assert!(of_type(&events, "violation").is_empty(), "{events:?}");
     assert_eq!(of_type(&events, "response")[0]["result"], task);
 }
+
+#[test]
+fn an_error_with_a_null_id_answers_the_one_request_in_flight_so_the_era_fallback_is_immediate() {
+    let mut c = McpClient::new(client_config(json!({ "era": "auto" })));
+    let discover: Value = serde_json::from_str(&c.initialize(0).expect("discover").text).expect("json");
+    assert_eq!(discover["method"], "server/discover");
+    // The official SDK's Streamable HTTP server, knowing no session, answers this way.
+    let refusal = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
+    let events = c.receive(refusal, 5);
+    let sent = sent(&events);
+    assert_eq!(sent.len(), 1, "{events:?}");
+    assert_eq!(sent[0]["method"], "initialize", "the fallback comes at once, not after the timeout");
+    assert!(of_type(&events, "stray").is_empty() && of_type(&events, "violation").iter().all(|v| v["issues"][0]["code"] != "stray-response"), "{events:?}");
+    // With two requests in flight a null-id error cannot be placed: it stays a stray.
+    let mut c = McpClient::new(client_config(json!({ "era": "handshake", "protocolVersions": ["2025-06-18"] })));
+    c.initialize(0).expect("initialize");
+    c.request("ping", None, RequestOptions::default(), 1).expect("ping");
+    let events = c.receive(refusal, 5);
+    assert!(of_type(&events, "violation").iter().any(|v| v["issues"][0]["code"] == "stray-response"), "{events:?}");
+}
