@@ -484,3 +484,42 @@ fn the_latest_version_is_requested_and_offered_whatever_the_order_given() {
     let answer = sent(&s.receive(&request.to_string(), 0));
     assert_eq!(answer[0]["result"]["protocolVersion"], "2025-06-18", "{answer:?}");
 }
+
+#[test]
+fn a_task_augmented_tools_call_answered_with_create_task_result_is_valid() {
+    let mut p = Pair::connect(
+        json!({ "protocolVersions": ["2025-11-25"], "era": "handshake" }),
+        json!({ "protocolVersions": ["2025-11-25"], "capabilities": { "tools": {}, "tasks": { "requests": { "tools": { "call": {} } } } } }),
+    );
+    p.take_client_events();
+    let out = p.client.request("tools/call", Some(json!({ "name": "slow", "arguments": {}, "task": { "ttl": 60000 } })), RequestOptions::default(), 1).expect("tools/call");
+    p.send(To::Server, out.text);
+    let request = of_type(&p.take_server_events(), "request")[0].clone();
+    let id: agentwire::jsonrpc::Id = serde_json::from_value(request["id"].clone()).expect("id");
+    let task = json!({ "task": { "taskId": "t1", "status": "working", "ttl": 60000, "createdAt": "2025-11-25T10:00:00Z", "lastUpdatedAt": "2025-11-25T10:00:00Z" } });
+    let answer = p.server.respond(&id, Ok(task.clone())).expect("a CreateTaskResult may be sent");
+    p.send(To::Client, answer.text);
+    let events = p.take_client_events();
+    assert!(of_type(&events, "violation").is_empty(), "{events:?}");
+    assert_eq!(of_type(&events, "response")[0]["result"], task);
+}
+
+#[test]
+fn an_error_with_a_null_id_answers_the_one_request_in_flight_so_the_era_fallback_is_immediate() {
+    let mut c = McpClient::new(client_config(json!({ "era": "auto" })));
+    let discover: Value = serde_json::from_str(&c.initialize(0).expect("discover").text).expect("json");
+    assert_eq!(discover["method"], "server/discover");
+    // The official SDK's Streamable HTTP server, knowing no session, answers this way.
+    let refusal = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
+    let events = c.receive(refusal, 5);
+    let sent = sent(&events);
+    assert_eq!(sent.len(), 1, "{events:?}");
+    assert_eq!(sent[0]["method"], "initialize", "the fallback comes at once, not after the timeout");
+    assert!(of_type(&events, "stray").is_empty() && of_type(&events, "violation").iter().all(|v| v["issues"][0]["code"] != "stray-response"), "{events:?}");
+    // With two requests in flight a null-id error cannot be placed: it stays a stray.
+    let mut c = McpClient::new(client_config(json!({ "era": "handshake", "protocolVersions": ["2025-06-18"] })));
+    c.initialize(0).expect("initialize");
+    c.request("ping", None, RequestOptions::default(), 1).expect("ping");
+    let events = c.receive(refusal, 5);
+    assert!(of_type(&events, "violation").iter().any(|v| v["issues"][0]["code"] == "stray-response"), "{events:?}");
+}

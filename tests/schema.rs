@@ -292,3 +292,23 @@ proptest! {
         prop_assert!(cut.is_empty() || !r.ok || serde_json::from_str::<Value>(cut).is_ok());
     }
 }
+
+#[test]
+fn a_task_augmented_request_may_be_answered_with_create_task_result() {
+    let task = json!({"jsonrpc": "2.0", "id": 3, "result": {"task": {
+        "taskId": "t1", "status": "working", "ttl": 60000, "createdAt": "2025-11-25T10:00:00Z", "lastUpdatedAt": "2025-11-25T10:00:00Z"}}});
+    let plain = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "ok"}]}});
+    for (method, dir) in [("tools/call", S2C), ("sampling/createMessage", C2S), ("elicitation/create", C2S)] {
+        let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: dir, in_reply_to: Some(method) };
+        let r = validate_value(&task, &c, &Limits::default());
+        assert!(r.ok && r.issues.is_empty(), "{method}: {r:?}");
+    }
+    let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: S2C, in_reply_to: Some("tools/call") };
+    assert!(validate_value(&plain, &c, &Limits::default()).ok);
+    // Neither shape: the usual result's issue is told.
+    let r = validate_value(&json!({"jsonrpc": "2.0", "id": 3, "result": {}}), &c, &Limits::default());
+    assert_eq!(r.issues.iter().map(|i| (i.path.as_str(), i.code)).collect::<Vec<_>>(), [("/result/content", "missing_required")], "{r:?}");
+    // Only 2025-11-25 has tasks.
+    let c = Context { version: "2025-06-18", ..c };
+    assert!(!validate_value(&task, &c, &Limits::default()).ok);
+}
