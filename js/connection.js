@@ -184,10 +184,14 @@ export class Connection {
         : this.#session.respondError(id, outcome.error);
       this.#send(text);
     } catch (e) {
-      // The answer itself was refused (invalid result): tell the peer, and the app.
-      this.#emit("violation", { direction: "out", text: "", issues: [
-        { path: "", code: "invalid_outgoing", message: e.message, severity: "error" }] });
-      try { this.#send(this.#session.respondError(id, { code: codes.INTERNAL_ERROR, message: e.message })); } catch { /* gone */ }
+      // The answer itself was refused (an invalid result): the app gets the validator's
+      // issues; the peer gets -32603 naming where and what (paths and codes, never values).
+      const issues = Array.isArray(e?.data?.issues) && e.data.issues.length > 0 ? e.data.issues
+        : [{ path: "", code: "invalid_outgoing", message: e.message, severity: "error" }];
+      this.#emit("violation", { direction: "out", id, method, text: "", issues });
+      const where = issues.filter((i) => i.severity !== "warning").map((i) => `${i.path || "/"} ${i.code}`).join(", ");
+      const message = `the answer to ${method} was invalid and not sent: ${where}`;
+      try { this.#send(this.#session.respondError(id, { code: codes.INTERNAL_ERROR, message })); } catch { /* gone */ }
     }
   }
 

@@ -87,7 +87,9 @@ type CommonEvent =
   | { type: "timeout"; id: RequestId; method: string; error: ErrorObject }
   | { type: "request"; id: RequestId; method: string; params?: unknown }
   | { type: "notification"; method: string; params?: unknown }
-  | { type: "violation"; id?: RequestId; method?: string; issues: Issue[] }
+  /** Validation issues of one message: its id and method (for a response, the method it
+   * answers), and whether it came `in` or went `out` (an answer the session sent itself). */
+  | { type: "violation"; id?: RequestId; method?: string; direction: "in" | "out"; issues: Issue[] }
   | { type: "stray"; id: RequestId; alreadyAnswered: boolean }
   | { type: "protocolError"; error: ErrorObject };
 
@@ -226,7 +228,9 @@ export type RelayEvent =
   | { event: "exit"; code: number | null; signal: string | number | null }
   | { event: "error"; message: string }
   | { event: string; [key: string]: unknown };
-export interface Violation { direction?: "in" | "out"; issues: Issue[]; [key: string]: unknown }
+/** What `onViolation` reports: the session's `violation` events, binary frames, and answers of
+ * the app's handlers that were refused as invalid (`direction: "out"`, with their issues). */
+export interface Violation { direction: "in" | "out"; id?: RequestId; method?: string; issues: Issue[]; text?: string }
 export interface CloseInfo { code: number; reason: string; error: ProtocolError }
 export interface CallOptions { timeoutMs?: number; signal?: AbortSignal }
 /** A `progress` event of MCP: `params` is the notification's params. */

@@ -523,3 +523,22 @@ fn an_error_with_a_null_id_answers_the_one_request_in_flight_so_the_era_fallback
     let events = c.receive(refusal, 5);
     assert!(of_type(&events, "violation").iter().any(|v| v["issues"][0]["code"] == "stray-response"), "{events:?}");
 }
+
+#[test]
+fn violations_say_which_message_and_which_way() {
+    let mut p = Pair::connect(
+        json!({ "protocolVersions": ["2025-06-18"], "era": "handshake" }),
+        json!({ "protocolVersions": ["2025-06-18"], "capabilities": { "tools": {} } }),
+    );
+    p.take_client_events();
+    let out = p.client.request("tools/list", None, RequestOptions::default(), 1).expect("tools/list");
+    let id = out.id.clone().expect("id");
+    // An answer that breaks the schema: a tool without inputSchema.
+    let bad = json!({ "jsonrpc": "2.0", "id": id, "result": { "tools": [{ "name": "x" }] } });
+    let events = p.client.receive(&bad.to_string(), 2);
+    let v = &of_type(&events, "violation")[0];
+    assert_eq!((v["id"].clone(), v["method"].as_str(), v["direction"].as_str()), (serde_json::to_value(&id).unwrap(), Some("tools/list"), Some("in")), "{v}");
+    // A stray names its id; a notification the session does not know names its method.
+    let stray = p.client.receive(r#"{"jsonrpc":"2.0","id":999,"result":{}}"#, 3);
+    assert_eq!(of_type(&stray, "violation")[0]["id"], 999);
+}

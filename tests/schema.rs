@@ -312,3 +312,15 @@ fn a_task_augmented_request_may_be_answered_with_create_task_result() {
     let c = Context { version: "2025-06-18", ..c };
     assert!(!validate_value(&task, &c, &Limits::default()).ok);
 }
+
+#[test]
+fn a_number_in_an_elicitation_answer_is_tolerated_as_sep_1034_number_fields_give_them() {
+    let answer = json!({"jsonrpc": "2.0", "id": 4, "result": {"action": "accept", "content": {"score": 95.5, "name": "x", "n": 3}}});
+    // (2026-07-28 answers elicitations inside other requests' input responses, with the same rule.)
+    for version in ["2025-06-18", "2025-11-25"] {
+        let c = Context { protocol: Protocol::Mcp, version, direction: C2S, in_reply_to: Some("elicitation/create") };
+        let r = validate_value(&answer, &c, &Limits::default());
+        assert!(r.ok, "{version}: {r:?}");
+        assert_eq!(r.issues.iter().map(|i| (i.path.as_str(), i.code, i.severity)).collect::<Vec<_>>(), [("/result/content/score", "tolerated", Severity::Warning)], "{version}");
+    }
+}

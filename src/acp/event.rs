@@ -1,6 +1,6 @@
 //! What a session reports: one flat, serializable stream for both roles.
 
-use crate::jsonrpc::{Id, ProtocolError};
+use crate::jsonrpc::{Flow, Id, ProtocolError};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
@@ -60,8 +60,11 @@ pub enum Event {
     Violation {
         #[serde(skip_serializing_if = "Option::is_none")]
         id: Option<Id>,
+        /// The method of the message, or for a response the method it answers.
         #[serde(skip_serializing_if = "Option::is_none")]
         method: Option<String>,
+        /// `in` (received) or `out` (our own answer, sent all the same).
+        direction: Flow,
         issues: Vec<Issue>,
     },
     /// A response to no request of ours (unknown id, or answered before).

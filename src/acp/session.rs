@@ -11,7 +11,7 @@ use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
-    codes, object, serialized, Endpoint, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
+    codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
     VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
@@ -453,6 +453,7 @@ impl Session {
             Received::Invalid { failure, reply: None } => events.push(Event::Violation {
                 id: Some(failure.id).filter(|id| *id != Id::Null),
                 method: None,
+                direction: Flow::In,
                 issues: vec![Issue { path: String::new(), code: "invalid_envelope", message: failure.error.message, severity: Severity::Error }],
             }),
             Received::DuplicateRequest { request, reply } => {
@@ -482,6 +483,7 @@ impl Session {
             events.push(Event::Violation {
                 id: message.id().cloned(),
                 method: message.method().or(in_reply_to).map(str::to_owned),
+                direction: Flow::In,
                 issues,
             });
         }
@@ -728,7 +730,7 @@ impl Session {
         let message = Message::response(r.id.clone(), result.clone());
         let issues = self.validate(&message, Direction::ServerToClient, Some("initialize"));
         if !issues.is_empty() {
-            events.push(Event::Violation { id: Some(r.id.clone()), method: Some("initialize".into()), issues });
+            events.push(Event::Violation { id: Some(r.id.clone()), method: Some("initialize".into()), direction: Flow::Out, issues });
         }
         if let Ok(text) = self.endpoint.respond(&r.id, Ok(result)) {
             events.push(Event::Send { text });

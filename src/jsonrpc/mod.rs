@@ -21,3 +21,11 @@ pub(crate) use message::error_object;
 pub use pending::{Matched, Outgoing, PendingTable, Timeout};
 pub(crate) use json_object::{object, serialized};
 pub(crate) use vec_map::{VecMap, VecSet};
+
+/// Whether a message came in or went out, from the session's side (`violation` events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flow {
+    In,
+    Out,
+}

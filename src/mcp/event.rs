@@ -1,10 +1,17 @@
 //! What a session reports: text to send and things that happened, in order.
 
 use super::version::Era;
-use crate::jsonrpc::{Id, ProtocolError};
+use crate::jsonrpc::{Flow, Id, ProtocolError};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
+
+impl Event {
+    /// Issues with one message, saying which (`id`, `method`) and which way it went.
+    pub(crate) fn violation(id: Option<&Id>, method: Option<&str>, direction: Flow, issues: Vec<Issue>) -> Event {
+        Event::Violation { id: id.filter(|i| **i != Id::Null).cloned(), method: method.map(str::to_owned), direction, issues }
+    }
+}
 
 /// A request still in flight when the connection closed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,7 +70,17 @@ pub enum Event {
         reason: Option<String>,
     },
     /// What was wrong with an incoming message (it is still delivered when it could be read).
-    Violation { issues: Vec<Issue> },
+    Violation {
+        /// The id of the message, when it has one that could be read.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Id>,
+        /// The method of the message, or for a response the method it answers.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        method: Option<String>,
+        /// `in` (received) or `out` (sent by the session itself all the same).
+        direction: Flow,
+        issues: Vec<Issue>,
+    },
     /// The session cannot go on (unsupported version, failed handshake).
     ProtocolError { error: ProtocolError },
     /// The session ended; what was still pending has failed with `error` events.

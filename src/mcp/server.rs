@@ -5,7 +5,7 @@ use super::config::{RequestOptions, ServerConfig};
 use super::event::Event;
 use super::session::{issue, Phase, Role, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION};
 use super::version::{negotiate, Era, Version};
-use crate::jsonrpc::{codes, object, Outbound, ProtocolError, Request};
+use crate::jsonrpc::{codes, object, Flow, Outbound, ProtocolError, Request};
 use crate::schema::Severity;
 use serde_json::Value;
 use std::ops::{Deref, DerefMut};
@@ -216,9 +216,8 @@ impl Session {
 
     pub(super) fn on_initialized(&mut self, events: &mut Vec<Event>) {
         if self.phase != Phase::Initializing {
-            events.push(Event::Violation {
-                issues: vec![issue("lifecycle", Severity::Warning, "notifications/initialized arrived without an initialize before it".into())],
-            });
+            let early = issue("lifecycle", Severity::Warning, "notifications/initialized arrived without an initialize before it".into());
+            events.push(Event::violation(None, Some("notifications/initialized"), Flow::In, vec![early]));
             return;
         }
         self.phase = Phase::Ready;

@@ -8,6 +8,7 @@ use super::event::{Event, PendingCall};
 use super::methods::{self, Kind};
 use super::version::{Era, Version};
 use crate::jsonrpc::{
+    Flow,
     codes, object, parse, serialized, Endpoint, Id, Incoming, Message, Notification, Outbound, Outgoing, ParseFailure, ParseOptions,
     ProtocolError, Received, Request, Timeout, VecMap, VecSet,
 };
@@ -537,7 +538,7 @@ impl Session {
     pub(super) fn auto(&self, message: Message, in_reply_to: Option<&str>, events: &mut Vec<Event>) {
         let issues = self.validate(&message, self.out_dir(), in_reply_to);
         if !issues.is_empty() {
-            events.push(Event::Violation { issues });
+            events.push(Event::violation(message.id(), message.method().or(in_reply_to), Flow::Out, issues));
         }
         events.push(Event::Send { text: message.to_text() });
     }
@@ -560,7 +561,7 @@ impl Session {
         };
         let issues = self.validate(&message, self.in_dir(), in_reply_to.as_deref());
         if !issues.is_empty() {
-            events.push(Event::Violation { issues });
+            events.push(Event::violation(message.id(), message.method().or(in_reply_to.as_deref()), Flow::In, issues));
         }
         match self.endpoint.accept(message) {
             Received::Request(r) => self.on_request(r, now_ms, events),
@@ -571,14 +572,12 @@ impl Session {
             }
             Received::Stray { id, already_answered, .. } => {
                 let why = if already_answered { "was already answered or given up on" } else { "was never sent" };
-                events.push(Event::Violation {
-                    issues: vec![issue("stray-response", Severity::Warning, format!("a response to request {id}, which {why}"))],
-                });
+                let stray = issue("stray-response", Severity::Warning, format!("a response to request {id}, which {why}"));
+                events.push(Event::violation(Some(&id), None, Flow::In, vec![stray]));
             }
             Received::DuplicateRequest { request, reply } => {
-                events.push(Event::Violation {
-                    issues: vec![issue("duplicate-request-id", Severity::Error, format!("request id {} is already being served", request.id))],
-                });
+                let duplicate = issue("duplicate-request-id", Severity::Error, format!("request id {} is already being served", request.id));
+                events.push(Event::violation(Some(&request.id), Some(&request.method), Flow::In, vec![duplicate]));
                 events.push(Event::Send { text: reply });
             }
             Received::Invalid { failure, reply } => {
@@ -638,7 +637,7 @@ impl Session {
             "notifications/initialized" if self.side == Side::Server => self.on_initialized(events),
             _ => {
                 if let Some(i) = self.screen_notification(&n.method) {
-                    events.push(Event::Violation { issues: vec![i] });
+                    events.push(Event::violation(None, Some(&n.method), Flow::In, vec![i]));
                 }
                 events.push(Event::Notification { method: n.method, params: n.params });
             }
@@ -762,7 +761,7 @@ fn invalid_with(failure: ParseFailure, reply: Option<String>, events: &mut Vec<E
         Some(Value::String(s)) => format!("{}: {s}", failure.error.message),
         _ => failure.error.message.clone(),
     };
-    events.push(Event::Violation { issues: vec![issue("invalid-message", Severity::Error, detail)] });
+    events.push(Event::violation(Some(&failure.id), None, Flow::In, vec![issue("invalid-message", Severity::Error, detail)]));
     if let Some(text) = reply {
         events.push(Event::Send { text });
     }

@@ -67,3 +67,27 @@ test("every error is a real ProtocolError with a short stack, local refusals and
   }
   assert.throws(() => new AcpClient({ protocolVersion: [1] }), (e) => e.code === -32602 && /unknown option `protocolVersion`/.test(e.message));
 });
+
+test("connected: a handler's answer refused as invalid keeps its reasons, for the app and (without values) for the peer", async () => {
+  const [peer, st] = transportPair();
+  const server = await McpServer.connect(st, { serverInfo: { name: "s", version: "1" }, protocolVersions: ["2025-06-18"], capabilities: { tools: {} } });
+  server.onRequest("tools/call", () => ({ content: [{ type: "text", text: "secret value" }], structuredContent: "not an object" }));
+  const violations = [];
+  server.onViolation((v) => violations.push(v));
+  const replies = [];
+  peer.onmessage = ({ data }) => replies.push(JSON.parse(data));
+  peer.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
+  peer.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  peer.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","arguments":{}}}');
+  for (let i = 0; i < 50 && !replies.some((r) => r.id === 2); i++) await new Promise((r) => setTimeout(r, 5));
+  const answer = replies.find((r) => r.id === 2);
+  assert.equal(answer.error.code, -32603);
+  assert.match(answer.error.message, /\/result\/structuredContent wrong_type/);
+  assert.doesNotMatch(JSON.stringify(answer), /secret value|not an object/, "no value of the refused answer leaks");
+  const v = violations.find((x) => x.direction === "out");
+  assert.equal(v.method, "tools/call");
+  assert.equal(v.id, 2);
+  assert.deepEqual(v.issues.map((i) => [i.path, i.code]), [["/result/structuredContent", "wrong_type"]]);
+  server.close();
+});
