@@ -91,9 +91,12 @@ impl McpDemo {
             "resources/templates/list" => Ok(json!({ "resourceTemplates": [
                 { "uriTemplate": "demo://echo/{text}", "name": "echo", "description": "Reads back {text}", "mimeType": "text/plain" },
             ] })),
-            "resources/read" => self.read(params["uri"].as_str().unwrap_or_default()),
+            "resources/read" => uri_of(params).and_then(|uri| self.read(uri)),
             "resources/subscribe" | "resources/unsubscribe" => {
-                let uri = params["uri"].as_str().unwrap_or_default().to_owned();
+                let uri = match uri_of(params) {
+                    Ok(uri) => uri.to_owned(),
+                    Err(e) => return Some(Err(e)),
+                };
                 self.read(&uri).map(|_| {
                     if method == "resources/subscribe" {
                         self.subscribed.insert(uri);
@@ -138,7 +141,9 @@ impl McpDemo {
     }
 
     fn call_tool(&mut self, id: &Id, params: &Value, now_ms: u64, out: &mut Out) -> Option<Answer> {
-        let name = params["name"].as_str().unwrap_or_default();
+        let Some(name) = params["name"].as_str() else {
+            return Some(Err(ProtocolError::invalid_params(format!("tools/call needs params.name, a string, not {}", describe(&params["name"])))));
+        };
         let args = &params["arguments"];
         let text = |t: String| json!({ "content": [{ "type": "text", "text": t }] });
         let answer = match name {
@@ -297,5 +302,19 @@ mod tests {
         for t in tools().as_array().unwrap() {
             assert_eq!(t["inputSchema"]["type"], "object", "{t}");
         }
+    }
+}
+
+/// `params.uri`, a string, or -32602 saying what came instead.
+fn uri_of(params: &Value) -> Result<&str, ProtocolError> {
+    params["uri"].as_str().ok_or_else(|| ProtocolError::invalid_params(format!("params.uri must be a string, not {}", describe(&params["uri"]))))
+}
+
+/// A value as a refusal names it: its JSON type, and the value when it is short.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "missing".to_owned(),
+        Value::Number(_) | Value::Bool(_) => format!("{} ({v})", agentwire::jsonrpc::type_name(v)),
+        other => agentwire::jsonrpc::type_name(other).to_owned(),
     }
 }

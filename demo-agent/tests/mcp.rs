@@ -195,3 +195,34 @@ fn mcp_versions_is_a_set_and_an_unsupported_request_gets_the_newest() {
     let answer: Value = serde_json::from_str(&agent.next_line()).expect("json");
     assert_eq!(answer["result"]["protocolVersion"], "2025-06-18", "{answer}");
 }
+
+#[test]
+fn wrong_types_get_invalid_params_and_initialize_is_taken_after_stateless_requests() {
+    let mut agent = Agent::spawn(&["--mcp"]);
+    let stateless = json!({
+        "io.modelcontextprotocol/protocolVersion": STATELESS,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { "name": "c", "version": "1" },
+    });
+    let answers: Vec<Value> = [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": { "uri": 42, "_meta": stateless } }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "_meta": stateless } }),
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": { "_meta": stateless } }),
+        json!({ "jsonrpc": "2.0", "id": 4, "method": "server/discover", "params": {} }),
+        json!({ "jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "c", "version": "1" } } }),
+    ]
+    .iter()
+    .map(|m| {
+        agent.write(&m.to_string());
+        serde_json::from_str(&agent.next_line()).expect("json")
+    })
+    .collect();
+    assert_eq!(answers[0]["error"]["code"], -32602, "{}", answers[0]);
+    assert!(answers[0]["error"]["message"].as_str().unwrap().contains("uri must be a string, not an integer (42)"), "{}", answers[0]);
+    assert_eq!(answers[1]["error"]["code"], -32602, "{}", answers[1]);
+    assert!(answers[1]["error"]["message"].as_str().unwrap().contains("params.name"), "{}", answers[1]);
+    assert!(answers[2]["result"]["tools"].is_array(), "{}", answers[2]);
+    assert!(answers[3]["result"]["supportedVersions"].is_array(), "{}", answers[3]);
+    assert_eq!(answers[4]["result"]["protocolVersion"], "2025-11-25", "stateless requests before it do not count as an initialize: {}", answers[4]);
+}

@@ -155,7 +155,9 @@ impl Session {
     }
 
     fn serve_initialize(&mut self, r: &Request, events: &mut Vec<Event>) {
-        if self.phase != Phase::Idle || self.era.is_some() {
+        // Stateless requests before it do not count: each stood alone, and a client may turn
+        // to the handshake era after them (the automatic fallback does).
+        if self.era == Some(Era::Handshake) || self.phase == Phase::Closed {
             let e = ProtocolError::new(codes::INVALID_REQUEST, "initialize was already received on this connection")
                 .with_data(object! { "method": "initialize" });
             return self.reply(&r.id, &r.method, Err(e), events);
