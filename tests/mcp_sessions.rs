@@ -542,3 +542,20 @@ fn violations_say_which_message_and_which_way() {
     let stray = p.client.receive(r#"{"jsonrpc":"2.0","id":999,"result":{}}"#, 3);
     assert_eq!(of_type(&stray, "violation")[0]["id"], 999);
 }
+
+#[test]
+fn an_elicitation_answered_with_a_number_field_default_is_sent() {
+    let mut p = Pair::connect(
+        json!({ "protocolVersions": ["2025-11-25"], "era": "handshake", "capabilities": { "elicitation": { "form": {} } } }),
+        json!({ "protocolVersions": ["2025-11-25"], "capabilities": { "tools": {} } }),
+    );
+    p.take_client_events();
+    let ask = p.server.request("elicitation/create", Some(json!({ "message": "Rate it", "requestedSchema": {
+        "type": "object", "properties": { "score": { "type": "number", "default": 95.5 } } } })), RequestOptions::default(), 1).expect("elicitation/create");
+    p.send(To::Client, ask.text);
+    let request = of_type(&p.take_client_events(), "request")[0].clone();
+    let id: agentwire::jsonrpc::Id = serde_json::from_value(request["id"].clone()).expect("id");
+    // The form's default (SEP-1034), with default options: sent, not refused.
+    let answer = p.client.respond(&id, Ok(json!({ "action": "accept", "content": { "score": 95.5 } }))).expect("sent");
+    assert!(answer.text.contains("95.5"));
+}
