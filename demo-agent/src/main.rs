@@ -18,7 +18,8 @@ struct Options {
     mcp: bool,
     versions: Vec<u16>,
     negotiation: NegotiationRule,
-    data_dir: PathBuf,
+    /// `None`: the per-user default (`store::default_dir`).
+    data_dir: Option<PathBuf>,
     mcp_versions: Option<Vec<String>>,
 }
 
@@ -36,8 +37,9 @@ OPTIONS
   --negotiation RULE   seed (default): answer the requested version if supported, else our
                        latest; draft: the highest supported at or below the request, else
                        error -32022
-  --data-dir DIR       where sessions are kept across restarts, one JSON file each (default
-                       $XDG_STATE_HOME/agentwire-demo-agent, else the OS temp dir)
+  --data-dir DIR       where sessions are kept across restarts, one JSON file each, private
+                       to this user (default $XDG_STATE_HOME/agentwire-demo-agent, else
+                       ~/.local/state/agentwire-demo-agent); at most 1000 are kept
   --mcp                be an MCP server instead (every version 2024-11-05 ... 2026-07-28)
   --mcp-versions LIST  MCP versions to support (a set: an unsupported request gets the newest)
   -h, --help           this text
@@ -68,7 +70,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         mcp: false,
         versions: vec![2, 1],
         negotiation: NegotiationRule::Seed,
-        data_dir: store::default_dir(),
+        data_dir: None,
         mcp_versions: None,
     };
     let mut it = args.iter();
@@ -94,7 +96,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
                     other => return Err(format!("--negotiation: {other:?} is not seed or draft")),
                 }
             }
-            "--data-dir" => o.data_dir = PathBuf::from(value("--data-dir")?),
+            "--data-dir" => o.data_dir = Some(PathBuf::from(value("--data-dir")?)),
             "--mcp-versions" => o.mcp_versions = Some(value("--mcp-versions")?.split(',').map(|v| v.trim().to_owned()).collect()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -147,14 +149,15 @@ fn main() {
         runner::run(&mut server, &mut out);
         return;
     }
-    let store = match store::Store::open(&options.data_dir) {
+    let opened = options.data_dir.clone().map_or_else(store::default_dir, Ok).and_then(|dir| Ok((store::Store::open(&dir)?, dir)));
+    let (store, dir) = match opened {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("agentwire-demo-agent: cannot use {}: {e}", options.data_dir.display());
+            eprintln!("agentwire-demo-agent: cannot keep sessions: {e}");
             std::process::exit(1);
         }
     };
-    runner::log(&format!("ACP v{:?}, sessions in {}", options.versions, options.data_dir.display()));
+    runner::log(&format!("ACP v{:?}, sessions in {}", options.versions, dir.display()));
     let mut agent = acp_mode::AcpDemo::new(acp_agent(&options), store);
     runner::run(&mut agent, &mut out);
 }
@@ -170,7 +173,7 @@ mod tests {
     #[test]
     fn flags_parse_or_say_what_is_wrong() {
         let o = parse(&args("--versions 1 --negotiation draft --data-dir /d")).unwrap().unwrap();
-        assert_eq!((o.versions, o.negotiation, o.data_dir), (vec![1], NegotiationRule::Draft, PathBuf::from("/d")));
+        assert_eq!((o.versions, o.negotiation, o.data_dir), (vec![1], NegotiationRule::Draft, Some(PathBuf::from("/d"))));
         assert_eq!(parse(&args("--versions 1,2")).unwrap().unwrap().versions, vec![2, 1]);
         assert!(parse(&args("--mcp")).unwrap().unwrap().mcp);
         assert_eq!(parse(&args("--help")).unwrap(), None);
