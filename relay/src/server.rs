@@ -141,6 +141,9 @@ async fn upgrade(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let query = Query::parse(query.as_deref());
+    if let Some(why) = ambiguous(&headers) {
+        return refuse(StatusCode::BAD_REQUEST, why);
+    }
     if !relay.host_ok(&headers) {
         return refuse(StatusCode::FORBIDDEN, "Host is not the relay's address");
     }
@@ -169,6 +172,19 @@ async fn upgrade(
         .into_response()
 }
 
+/// A request that names its `Host` or `Origin` twice: the checks would judge one value
+/// and something else might act on the other, so it is refused (400).
+fn ambiguous(headers: &HeaderMap) -> Option<&'static str> {
+    let twice = |name| headers.get_all(name).iter().nth(1).is_some();
+    if twice(header::HOST) {
+        Some("more than one Host header")
+    } else if twice(header::ORIGIN) {
+        Some("more than one Origin header")
+    } else {
+        None
+    }
+}
+
 fn refuse(status: StatusCode, why: &'static str) -> Response {
     eprintln!("agentwire-relay: refused a WebSocket: {why}");
     respond(status, "text/plain; charset=utf-8", why.into())
@@ -177,6 +193,9 @@ fn refuse(status: StatusCode, why: &'static str) -> Response {
 /// Everything but `/ws`: the agent list, `/pkg/…`, and the static files.
 async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderMap, uri: Uri) -> Response {
     let text = "text/plain; charset=utf-8";
+    if let Some(why) = ambiguous(&headers) {
+        return respond(StatusCode::BAD_REQUEST, text, why.into());
+    }
     if !relay.host_ok(&headers) {
         return respond(StatusCode::FORBIDDEN, text, "Host is not the relay's address".into());
     }

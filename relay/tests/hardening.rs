@@ -1,0 +1,39 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! What an outside security probe found and the relay now refuses: duplicate Host or Origin
+//! headers, invalid UTF-8 in a text frame (docs/RELIABILITY.md, "Hardening").
+
+mod common;
+
+use common::*;
+use tokio::time::timeout;
+
+#[tokio::test]
+async fn a_duplicate_host_or_origin_header_gets_400_and_starts_nothing() {
+    timeout(TEST_TIMEOUT, async {
+        let dir = scratch("hardening-dup");
+        let marker = dir.join("spawned");
+        let relay = Relay::start(&["--agent", &marking_agent("m", &marker)]);
+        let host = format!("127.0.0.1:{}", relay.port);
+        let own = relay.origin();
+        let ws_path = format!("/ws?token={TOKEN}&agent=m");
+        let upgrade = [("connection", "Upgrade"), ("upgrade", "websocket"), ("sec-websocket-version", "13"), ("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")];
+        let cases: Vec<(&str, String, Vec<(&str, &str)>, &str)> = vec![
+            ("two Hosts, the page", "/".into(), vec![("host", host.as_str()), ("host", "evil.example")], "Host"),
+            ("two Hosts, the upgrade", ws_path.clone(), [&upgrade[..], &[("host", host.as_str()), ("host", "evil.example"), ("origin", own.as_str())]].concat(), "Host"),
+            ("two Hosts, the other first", ws_path.clone(), [&upgrade[..], &[("host", "evil.example"), ("host", host.as_str()), ("origin", own.as_str())]].concat(), "Host"),
+            ("two Origins, the upgrade", ws_path.clone(), [&upgrade[..], &[("host", host.as_str()), ("origin", own.as_str()), ("origin", "http://evil.example")]].concat(), "Origin"),
+        ];
+        for (what, path, headers, named) in &cases {
+            let (status, _, body) = http_get(relay.port, path, headers);
+            let body = String::from_utf8_lossy(&body);
+            assert_eq!((status, body.as_ref()), (400, format!("more than one {named} header").as_str()), "{what}");
+        }
+        assert!(!marker.exists(), "a refused request started the agent");
+        // The control: one of each is accepted.
+        let mut ws = connect_with(&relay.ws_url("m"), &[("origin", &own)]).await.expect("accepted");
+        marked(&mut ws).await;
+        let _ = std::fs::remove_dir_all(dir);
+    })
+    .await
+    .expect("test timed out");
+}
