@@ -86,8 +86,9 @@ impl Outbox {
 enum Ending {
     AgentExited(Option<std::process::ExitStatus>),
     PageGone,
-    /// The page sent a message over the limit; tell it with close code 1009.
-    TooBig(String),
+    /// The page broke the WebSocket protocol: closed with this code and reason (1009 for a
+    /// message over the limit, 1007 for a text frame that is not UTF-8).
+    Refused(u16, String),
     RelayShutdown,
 }
 
@@ -152,7 +153,7 @@ pub async fn run(
             (None, Some(s)) => (1011, format!("the agent was ended by {s}")),
             (None, None) => (1011, "the agent ended".to_string()),
         }),
-        Ending::TooBig(reason) => Some((1009, reason)),
+        Ending::Refused(code, reason) => Some((code, reason)),
         Ending::RelayShutdown => Some((1001, "the relay is shutting down".to_string())),
         Ending::PageGone => None,
     };
@@ -193,10 +194,16 @@ async fn inbound(
         };
         let text = match message {
             None | Some(Ok(Message::Close(_))) => return Ending::PageGone,
-            Some(Err(e)) => return match too_long(&e) {
-                Some(reason) => Ending::TooBig(reason),
-                None => Ending::PageGone,
-            },
+            Some(Err(e)) => {
+                return match refusal(&e) {
+                    Some((code, reason)) => {
+                        // Said on the side channel too: a close reason is easy to miss.
+                        outbox.error(&format!("{reason}; the connection is closed ({code})")).await;
+                        Ending::Refused(code, reason)
+                    }
+                    None => Ending::PageGone,
+                }
+            }
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Binary(_))) => {
                 outbox.error("binary frames are not relayed: send each JSON-RPC message as a text frame").await;
@@ -231,13 +238,16 @@ async fn inbound(
     }
 }
 
-/// The reason for close code 1009 when the page's message was over the limit.
-fn too_long(error: &axum::Error) -> Option<String> {
+/// The close code and reason for what the page did wrong: 1009 for a message over the
+/// limit, 1007 for a text frame that is not UTF-8 (RFC 6455 §7.4.1).
+fn refusal(error: &axum::Error) -> Option<(u16, String)> {
     use std::error::Error as _;
     let mut source = error.source();
     while let Some(e) = source {
-        if let Some(tungstenite::Error::Capacity(c)) = e.downcast_ref::<tungstenite::Error>() {
-            return Some(format!("message too big: {c}"));
+        match e.downcast_ref::<tungstenite::Error>() {
+            Some(tungstenite::Error::Capacity(c)) => return Some((1009, format!("message too big: {c}"))),
+            Some(tungstenite::Error::Utf8(_)) => return Some((1007, "a text frame was not valid UTF-8".into())),
+            _ => {}
         }
         source = e.source();
     }

@@ -37,3 +37,29 @@ async fn a_duplicate_host_or_origin_header_gets_400_and_starts_nothing() {
     .await
     .expect("test timed out");
 }
+
+#[tokio::test]
+async fn a_text_frame_that_is_not_utf8_closes_with_1007_and_says_why() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::protocol::frame::{coding::{Data, OpCode}, Frame};
+    use tokio_tungstenite::tungstenite::Message;
+    timeout(TEST_TIMEOUT, async {
+        let relay = Relay::start(&["--agent", "cat"]);
+        let mut ws = relay.connect("default").await;
+        spawned_pid(&mut ws).await;
+        let frame = Frame::message(vec![b'{', 0xff, 0xfe, b'}'], OpCode::Data(Data::Text), true);
+        ws.send(Message::Frame(frame)).await.expect("sent");
+        let said = next_json(&mut ws).await;
+        assert_eq!(said["relay"]["event"], "error", "{said}");
+        assert!(said["relay"]["message"].as_str().unwrap().contains("not valid UTF-8"), "{said}");
+        let mut closed = None;
+        while closed.is_none() {
+            if let Seen::Closed(c) = next(&mut ws).await {
+                closed = Some(c);
+            }
+        }
+        assert_eq!(closed.flatten().map(|(code, _)| code), Some(1007));
+    })
+    .await
+    .expect("test timed out");
+}
