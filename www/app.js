@@ -18,7 +18,20 @@ import { createMcpPanel } from "./ui/mcp-panel.js";
 import { createRawMode } from "./ui/raw-mode.js";
 import { createTerminalHandlers, TERMINAL_METHODS } from "./ui/terminal.js";
 
-const token = new URLSearchParams(location.search).get("token") ?? "";
+const token = takeToken();
+
+/** The relay's token: read from the address once, then removed from it (and so from the
+ * history) and kept in sessionStorage, where a reload of this tab finds it. */
+function takeToken() {
+  const url = new URL(location.href);
+  const given = url.searchParams.get("token");
+  if (given) {
+    sessionStorage.setItem("agentwire-token", given);
+    url.searchParams.delete("token");
+    history.replaceState(history.state, "", url);
+  }
+  return given ?? sessionStorage.getItem("agentwire-token") ?? "";
+}
 
 // The package loads in parallel with the page; a failure is shown, not thrown.
 const pkgReady = import("/pkg/index.js").then(async (mod) => { await mod.default(); return mod; });

@@ -23,8 +23,9 @@ OPTIONS:
     --port N                 port to listen on; 0 picks a free one            [default: 8765]
     --host ADDR              address to listen on                         [default: 127.0.0.1]
     --allow-remote           required for a --host that is not a loopback address
-    --token TOKEN            the secret every WebSocket needs (also AGENTWIRE_TOKEN);
-                             characters [A-Za-z0-9._~-]        [default: 32 random bytes, hex]
+    --token TOKEN            the secret every WebSocket needs; better in AGENTWIRE_TOKEN, since
+                             arguments are visible to every local user (ps). Characters
+                             [A-Za-z0-9._~-], at least 128 bits [default: 32 random bytes, hex]
     --allow-origin ORIGIN    another page origin allowed to connect, e.g. http://localhost:5173
                              (repeatable; the relay's own origin is always allowed)
     --allow-missing-origin   accept WebSocket upgrades without an Origin header (non-browser
@@ -219,6 +220,19 @@ fn is_unreserved(b: u8) -> bool {
 }
 
 /// 32 bytes from the OS random source, as 64 hex digits.
+/// How many bits of secret a token carries at most, judged by its alphabet: 4 a character
+/// for hex digits, 6 for the URL-safe base64 alphabet, log2(66) for the rest of [A-Za-z0-9._~-].
+pub fn token_bits(token: &str) -> usize {
+    let per_char = if token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        4.0
+    } else if token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        6.0
+    } else {
+        66f64.log2()
+    };
+    (token.len() as f64 * per_char) as usize
+}
+
 pub fn random_token() -> std::io::Result<String> {
     use std::io::Read;
     let mut bytes = [0u8; 32];
@@ -292,6 +306,9 @@ mod tests {
         let Parsed::Run(c) = parse(args, env, || unreachable!()).unwrap() else { unreachable!() };
         assert_eq!((c.token.as_str(), c.token_source), ("flag", TokenSource::Flag));
         assert_eq!(random_token().unwrap().len(), 64);
+        assert_eq!(token_bits(&random_token().unwrap()), 256);
+        assert_eq!(token_bits("test-token"), 60);
+        assert!(token_bits(&"a".repeat(31)) < 128 && token_bits(&"a".repeat(32)) >= 128);
         assert_ne!(random_token().unwrap(), random_token().unwrap());
     }
 

@@ -44,6 +44,13 @@ async fn main() {
     if config.token_source == TokenSource::Env {
         eprintln!("agentwire-relay: token from AGENTWIRE_TOKEN");
     }
+    if config.token_source == TokenSource::Flag {
+        eprintln!("agentwire-relay: warning: --token is visible to every local user (ps); pass it in AGENTWIRE_TOKEN instead");
+    }
+    let bits = cli::token_bits(&config.token);
+    if bits < 128 {
+        eprintln!("agentwire-relay: warning: the token carries about {bits} bits; use at least 128 (32 hex digits, or leave it out for a random one)");
+    }
     let url_host = server::host_port(config.host, addr.port());
     println!("http://{url_host}/?token={}", config.token);
     let _ = std::io::stdout().flush();

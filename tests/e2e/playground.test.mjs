@@ -395,3 +395,12 @@ test("the initialize preview is exactly what is then sent, written by the librar
   const sent = frames.map((f) => JSON.parse(f)).find((m) => m.method === "initialize");
   assert.deepEqual(sent?.params, previewed, "the frame on the wire");
 }));
+
+test("the token leaves the address bar and the history, and a reload still connects", { timeout: TEST_TIMEOUT }, () => withPage("token", async (page) => {
+  assert.doesNotMatch(page.url(), /token=/, "the address no longer carries the token");
+  assert.match(await page.evaluate(() => sessionStorage.getItem("agentwire-token")), /^[0-9a-f]{32}$/);
+  await page.reload();
+  await page.locator("#agent-select option[value=demo]").waitFor({ state: "attached" });
+  assert.doesNotMatch(page.url(), /token=/);
+  assert.equal(await connect(page, { agent: "demo", versions: ["1"] }), "1");
+}));
