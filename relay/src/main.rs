@@ -6,6 +6,8 @@ use agentwire_relay::server::{self, Relay};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    // Orphans of the agents come to the relay, which ends them with their session.
+    agentwire_relay::process::become_subreaper();
     let args = std::env::args().skip(1);
     let env_token = std::env::var("AGENTWIRE_TOKEN").ok();
     let config = match cli::parse(args, env_token, cli::random_token) {

@@ -1,4 +1,5 @@
-//! Starting an agent in its own process group, and stopping the whole group.
+//! Starting an agent in its own process group, and stopping the whole group and every
+//! process it started, even one that left the group (`setsid`).
 
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -9,13 +10,25 @@ use tokio::time::{sleep, timeout, Instant};
 
 use crate::cli::Agent;
 
+/// The environment variable that marks every process of one session: it is inherited by
+/// whatever the agent starts, also by a process that leaves its group or session.
+pub const SESSION_MARK: &str = "AGENTWIRE_RELAY_SESSION";
+
+/// A mark no other session of this relay (or of another relay) carries.
+pub fn session_mark() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    format!("{}-{}", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+}
+
 /// Starts `agent` with piped stdio, as the leader of a new process group so that everything it
-/// starts can be signalled together. The token is not passed on in its environment.
-pub fn spawn(agent: &Agent) -> std::io::Result<Child> {
+/// starts can be signalled together, marked with `mark` (`SESSION_MARK`). The token is not
+/// passed on in its environment.
+pub fn spawn(agent: &Agent, mark: &str) -> std::io::Result<Child> {
     let mut command = Command::new(&agent.program);
     command
         .args(&agent.args)
         .env_remove("AGENTWIRE_TOKEN")
+        .env(SESSION_MARK, mark)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -79,20 +92,76 @@ pub async fn stop(pgid: u32, waiter: &mut Waiter, grace: Duration) -> Option<Exi
     waiter.await.ok().and_then(Result::ok)
 }
 
-/// After the leader has exited, ends what is left of its group (background children it
-/// started): SIGTERM, up to `grace` to leave, then SIGKILL.
-pub async fn end_group(pgid: u32, grace: Duration) {
-    if !signal_group(pgid, libc::SIGTERM) {
-        return;
-    }
-    let deadline = Instant::now() + grace;
-    while Instant::now() < deadline {
-        sleep(Duration::from_millis(20)).await;
-        if !signal_group(pgid, 0) {
-            return;
+/// After the leader has exited, ends what is left of the session: its group (background
+/// children it started) and every process carrying the session's mark, which finds those
+/// that left the group with `setsid`. SIGTERM, up to `grace` to leave, then SIGKILL; those
+/// handed to the relay (a child subreaper, see `become_subreaper`) are reaped.
+pub async fn end_session(pgid: u32, mark: &str, grace: Duration) {
+    let marked = marked_processes(mark);
+    let term_group = signal_group(pgid, libc::SIGTERM);
+    marked.iter().for_each(|&p| signal(p, libc::SIGTERM));
+    let left = || signal_group(pgid, 0) || marked.iter().any(|&p| alive(p));
+    if term_group || !marked.is_empty() {
+        let deadline = Instant::now() + grace;
+        while left() && Instant::now() < deadline {
+            reap(&marked);
+            sleep(Duration::from_millis(20)).await;
+        }
+        if left() {
+            signal_group(pgid, libc::SIGKILL);
+            marked.iter().for_each(|&p| signal(p, libc::SIGKILL));
         }
     }
-    signal_group(pgid, libc::SIGKILL);
+    // SIGKILL is not ignorable: wait for the kernel to finish them, reaping what is ours.
+    for _ in 0..250 {
+        reap(&marked);
+        if !marked.iter().any(|&p| alive(p)) {
+            break;
+        }
+        sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Makes the relay the reaper of its agents' orphans (Linux `PR_SET_CHILD_SUBREAPER`): a
+/// process an agent started and left behind is handed to the relay, not to init, so it
+/// stays the relay's to end.
+pub fn become_subreaper() -> bool {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with these arguments only sets a flag of the calling process.
+    return unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// Every process of this user whose environment carries `SESSION_MARK=mark`.
+fn marked_processes(mark: &str) -> Vec<libc::pid_t> {
+    let needle = format!("{SESSION_MARK}={mark}").into_bytes();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == needle.as_slice()))
+        })
+        .collect()
+}
+
+fn signal(pid: libc::pid_t, sig: i32) {
+    // SAFETY: kill has no memory effects; a gone pid yields ESRCH.
+    unsafe { libc::kill(pid, sig) };
+}
+
+/// Running (not a zombie).
+fn alive(pid: libc::pid_t) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')))
+}
+
+/// Reaps those of `pids` that became the relay's children and have exited.
+fn reap(pids: &[libc::pid_t]) {
+    for &pid in pids {
+        let mut status = 0;
+        // SAFETY: waitpid on one given pid, non-blocking; ECHILD when it is not ours.
+        unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+    }
 }
 
 /// How a process ended, for a person reading the log: "exit code 0", "killed by SIGTERM".

@@ -105,7 +105,8 @@ pub async fn run(
     let (outbox, queue) = Outbox::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD);
     let writer = tokio::spawn(write_frames(sink, queue));
 
-    let mut child = match process::spawn(&agent) {
+    let mark = process::session_mark();
+    let mut child = match process::spawn(&agent, &mark) {
         Ok(child) => child,
         Err(e) => {
             eprintln!("agentwire-relay: cannot start agent {:?}: {e}", agent.name);
@@ -136,7 +137,7 @@ pub async fn run(
         let _ = tokio::join!(stdout_pump, stderr_pump);
     });
     let drained = timeout(limits.grace, &mut pumps).await.is_ok();
-    process::end_group(pid, limits.grace).await;
+    process::end_session(pid, &mark, limits.grace).await;
     if !drained && timeout(limits.grace, &mut pumps).await.is_err() {
         stops.iter().for_each(tokio::task::AbortHandle::abort);
         outbox.error("the agent's output pipes stayed open after it ended; the rest is not relayed").await;

@@ -63,3 +63,38 @@ async fn a_text_frame_that_is_not_utf8_closes_with_1007_and_says_why() {
     .await
     .expect("test timed out");
 }
+
+#[tokio::test]
+async fn a_descendant_that_left_the_group_ends_with_its_session() {
+    use std::time::Duration;
+    timeout(TEST_TIMEOUT, async {
+        // The sleeper calls setsid (a new session and group: killpg misses it), and its
+        // parent shell exits at once, so it is an orphan long before the session ends.
+        let relay = Relay::start(&[
+            "--agent",
+            r#"escape=sh -c 'sh -c "setsid sleep 300 & echo \$!" ; exec cat'"#,
+        ]);
+        let mut ws = relay.connect("escape").await;
+        let agent = spawned_pid(&mut ws).await;
+        let sleeper: u32 = next_text(&mut ws).await.trim().parse().expect("the sleeper's pid");
+        assert!(alive(sleeper), "the sleeper runs");
+        // (session, parent) of the sleeper, once it has called setsid and its parent is gone.
+        let wanted = (sleeper.to_string(), relay.pid().to_string());
+        let mut seen = (String::new(), String::new());
+        for _ in 0..500 {
+            let stat = std::fs::read_to_string(format!("/proc/{sleeper}/stat")).unwrap_or_default();
+            let fields: Vec<String> = stat.rsplit_once(')').map(|(_, r)| r.split_whitespace().map(str::to_owned).collect()).unwrap_or_default();
+            seen = (fields.get(3).cloned().unwrap_or_default(), fields.get(1).cloned().unwrap_or_default());
+            if seen == wanted {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(seen, wanted, "the sleeper leads its own session, and the orphan was handed to the relay (subreaper)");
+        drop(ws);
+        assert!(gone_within(agent, Duration::from_secs(10)).await, "agent {agent} still there");
+        assert!(gone_within(sleeper, Duration::from_secs(10)).await, "the escaped descendant {sleeper} outlived its session");
+    })
+    .await
+    .expect("test timed out");
+}
