@@ -38,6 +38,38 @@ const FRAME_OVERHEAD: usize = 64;
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
 /// How long a page that stopped reading may hold the last frames before they are given up.
 const DRAIN_WAIT: Duration = Duration::from_secs(10);
+/// Pings a page may send: a burst of this many, then one per `PING_REFILL`. Each ping queues
+/// a pong that waits in the WebSocket layer for as long as the page does not read, so a page
+/// that pings and never reads would grow the relay without bound; past the budget it is
+/// closed with 1008. Browsers never send pings of their own.
+const PING_BURST: u32 = 256;
+const PING_REFILL: Duration = Duration::from_millis(100);
+
+/// A token bucket for the page's pings.
+struct PingBudget {
+    left: u32,
+    since: tokio::time::Instant,
+}
+
+impl PingBudget {
+    fn new() -> Self {
+        PingBudget { left: PING_BURST, since: tokio::time::Instant::now() }
+    }
+    /// Spends one ping; false when the budget is gone.
+    fn spend(&mut self) -> bool {
+        let now = tokio::time::Instant::now();
+        let earned = (now.duration_since(self.since).as_millis() / PING_REFILL.as_millis()) as u32;
+        if earned > 0 {
+            self.left = (self.left + earned).min(PING_BURST);
+            self.since = now;
+        }
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        true
+    }
+}
 
 /// An item for the writer task.
 enum Out {
@@ -187,6 +219,7 @@ async fn inbound(
     shutdown: &mut watch::Receiver<bool>,
 ) -> Ending {
     let mut line = Vec::new();
+    let mut pings = PingBudget::new();
     loop {
         let message = tokio::select! {
             joined = &mut *waiter => return Ending::AgentExited(joined.ok().and_then(Result::ok)),
@@ -209,6 +242,11 @@ async fn inbound(
             Some(Ok(Message::Binary(_))) => {
                 outbox.error("binary frames are not relayed: send each JSON-RPC message as a text frame").await;
                 continue;
+            }
+            Some(Ok(Message::Ping(_))) if !pings.spend() => {
+                let reason = "too many pings: a page that pings must also read the pongs".to_string();
+                outbox.error(&format!("{reason}; the connection is closed (1008)")).await;
+                return Ending::Refused(1008, reason);
             }
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
         };

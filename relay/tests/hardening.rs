@@ -98,3 +98,41 @@ async fn a_descendant_that_left_the_group_ends_with_its_session() {
     .await
     .expect("test timed out");
 }
+
+#[tokio::test]
+async fn a_page_that_floods_pings_is_closed_with_1008() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    timeout(TEST_TIMEOUT, async {
+        let relay = Relay::start(&["--agent", "cat"]);
+        let pid = relay.pid();
+        let before = rss_kib(pid);
+        let mut ws = relay.connect("default").await;
+        spawned_pid(&mut ws).await;
+        // Many more pings than the budget, without reading a single pong.
+        let mut sent = 0;
+        for _ in 0..20_000 {
+            if ws.feed(Message::Ping(vec![0u8; 100].into())).await.is_err() {
+                break;
+            }
+            sent += 1;
+        }
+        let _ = ws.flush().await;
+        let mut said = None;
+        let mut closed = None;
+        while closed.is_none() {
+            match next(&mut ws).await {
+                Seen::Text(t) if t.contains("too many pings") => said = Some(t),
+                Seen::Text(_) => {}
+                Seen::Closed(c) => closed = Some(c),
+            }
+        }
+        assert!(said.is_some(), "said on the side channel ({sent} pings sent)");
+        assert_eq!(closed.flatten().map(|(code, _)| code), Some(1008));
+        let growth = rss_kib(pid).saturating_sub(before);
+        println!("FIGURE ping flood: {sent} pings sent, relay RSS growth {growth} KiB");
+        assert!(growth < 16 * 1024, "relay memory grew by {growth} KiB");
+    })
+    .await
+    .expect("test timed out");
+}
