@@ -35,6 +35,11 @@ OPTIONS:
     --max-message-bytes N    largest message, each way, in bytes              [default: 4194304]
     --max-connections N      concurrent WebSocket connections (agents)              [default: 8]
     --grace-ms N             wait after closing stdin, and again after SIGTERM    [default: 2000]
+    --request-timeout-ms N   time a connection has to send its request and get the answer
+                             or the upgrade; also the limit for reading the headers
+                                                                                [default: 10000]
+    --max-pending N          connections not yet upgraded or answered at once; more are
+                             closed at once                                       [default: 256]
     -h, --help               print this help
     -V, --version            print the version
 
@@ -72,6 +77,8 @@ pub struct Config {
     pub max_message_bytes: usize,
     pub max_connections: usize,
     pub grace: Duration,
+    pub request_timeout: Duration,
+    pub max_pending: usize,
 }
 
 /// What the command line asked for.
@@ -102,6 +109,8 @@ pub fn parse(
     let mut max_message_bytes: usize = 4 << 20;
     let mut max_connections: usize = 8;
     let mut grace_ms: u64 = 2000;
+    let mut request_timeout_ms: u64 = 10_000;
+    let mut max_pending: usize = 256;
 
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -140,6 +149,8 @@ pub fn parse(
             "--max-message-bytes" => max_message_bytes = number(&flag, &value()?)?,
             "--max-connections" => max_connections = number(&flag, &value()?)?,
             "--grace-ms" => grace_ms = number(&flag, &value()?)?,
+            "--request-timeout-ms" => request_timeout_ms = number(&flag, &value()?)?,
+            "--max-pending" => max_pending = number(&flag, &value()?)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
@@ -179,6 +190,8 @@ pub fn parse(
         max_message_bytes,
         max_connections,
         grace: Duration::from_millis(grace_ms),
+        request_timeout: Duration::from_millis(request_timeout_ms.max(1)),
+        max_pending: max_pending.max(1),
     })))
 }
 

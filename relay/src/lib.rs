@@ -2,6 +2,7 @@
 //! playground. See docs/relay.md.
 #![cfg(unix)]
 
+pub mod accept;
 pub mod cli;
 pub mod files;
 pub mod frames;

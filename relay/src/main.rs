@@ -8,6 +8,7 @@ use agentwire_relay::server::{self, Relay};
 async fn main() {
     // Orphans of the agents come to the relay, which ends them with their session.
     agentwire_relay::process::become_subreaper();
+    agentwire_relay::accept::raise_file_limit();
     let args = std::env::args().skip(1);
     let env_token = std::env::var("AGENTWIRE_TOKEN").ok();
     let config = match cli::parse(args, env_token, cli::random_token) {
@@ -58,16 +59,7 @@ async fn main() {
     let _ = std::io::stdout().flush();
 
     let app = server::router(relay.clone());
-    // Small frames must not wait for Nagle's algorithm.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            eprintln!("agentwire-relay: server error: {e}");
-            std::process::exit(1);
-        }
-    });
+    tokio::spawn(agentwire_relay::accept::serve(listener, app, config.request_timeout, config.max_pending));
 
     shutdown_signal().await;
     eprintln!("agentwire-relay: shutting down; stopping the agents");

@@ -136,3 +136,69 @@ async fn a_page_that_floods_pings_is_closed_with_1008() {
     .await
     .expect("test timed out");
 }
+
+/// Reads until the relay closes the connection; how long that took, or `None` past `within`.
+fn closed_within(stream: &mut std::net::TcpStream, within: std::time::Duration) -> Option<std::time::Duration> {
+    use std::io::Read;
+    let started = std::time::Instant::now();
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return Some(started.elapsed()),
+            Ok(_) => continue, // an answer (408 or the like) before the close
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return Some(started.elapsed()),
+            Err(_) => return None,
+        }
+    }
+}
+
+#[tokio::test]
+async fn half_sent_requests_and_idle_connections_are_closed_and_capped() {
+    use std::io::Write;
+    use std::time::Duration;
+    timeout(TEST_TIMEOUT, async {
+        let relay = Relay::start(&["--agent", "cat", "--request-timeout-ms", "300", "--max-pending", "4"]);
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], relay.port));
+        // A request whose headers never end, and a connection that never says anything.
+        let mut half = std::net::TcpStream::connect(addr).unwrap();
+        half.write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").as_bytes()).unwrap();
+        let mut idle = std::net::TcpStream::connect(addr).unwrap();
+        assert!(closed_within(&mut half, Duration::from_secs(20)).is_some(), "a half-sent request stays open");
+        assert!(closed_within(&mut idle, Duration::from_secs(20)).is_some(), "an idle connection stays open");
+
+        // Four connections that say nothing hold the four places of a relay with a long
+        // deadline; a fifth (accepted after them: connections are accepted in order) is
+        // closed at once, long before any deadline.
+        let capped = Relay::start(&["--agent", "cat", "--request-timeout-ms", "10000", "--max-pending", "4"]);
+        let capped_addr = std::net::SocketAddr::from(([127, 0, 0, 1], capped.port));
+        let holders: Vec<_> = (0..4).map(|_| std::net::TcpStream::connect(capped_addr).unwrap()).collect();
+        let mut fifth = std::net::TcpStream::connect(capped_addr).unwrap();
+        let waited = closed_within(&mut fifth, Duration::from_secs(20)).expect("the fifth is closed");
+        assert!(waited < Duration::from_secs(5), "closed at once, not at its deadline ({waited:?})");
+        drop(holders);
+        // Once they are gone the relay serves again.
+        let mut served = false;
+        for _ in 0..200 {
+            if http_get(capped.port, &format!("/api/agents?token={TOKEN}"), &[]).0 == 200 {
+                served = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(served, "the relay serves again once the places are free");
+
+        // The soft limit of open files was raised to the hard one.
+        let limits = std::fs::read_to_string(format!("/proc/{}/limits", relay.pid())).unwrap();
+        let files: Vec<&str> = limits.lines().find(|l| l.starts_with("Max open files")).unwrap().split_whitespace().collect();
+        assert_eq!(files[3], files[4], "soft and hard limit of open files: {files:?}");
+        // A WebSocket session is not bound by the request deadline.
+        let mut ws = relay.connect("default").await;
+        spawned_pid(&mut ws).await;
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        send(&mut ws, r#"{"jsonrpc":"2.0","method":"x"}"#).await;
+        assert_eq!(next_text(&mut ws).await, r#"{"jsonrpc":"2.0","method":"x"}"#);
+    })
+    .await
+    .expect("test timed out");
+}
