@@ -71,18 +71,24 @@ test("Node ESM: import from the installed package, no init needed", () => {
   assert.deepEqual(JSON.parse(out), { method: "initialize", ok: true, refused: true });
 });
 
-test("TypeScript: a consumer of every class compiles with tsc --strict", () => {
-  copyFileSync(join(root, "tests/package/consumer.ts"), join(app, "consumer.ts"));
-  writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
+/** Compiles one file of the scratch app with `tsc --strict` against the installed package. */
+function strictCompile(file, failure) {
+  const config = `tsconfig.${file}.json`;
+  writeFileSync(join(app, config), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler",
       lib: ["es2022", "dom"], skipLibCheck: false, types: [] },
-    files: ["consumer.ts"],
+    files: [file],
   }));
   try {
-    run(bin("tsc"), ["-p", "tsconfig.json"], app);
+    run(bin("tsc"), ["-p", config], app);
   } catch (e) {
-    assert.fail(`tsc --strict failed:\n${e.stdout}${e.stderr}`);
+    assert.fail(`${failure}:\n${e.stdout}${e.stderr}`);
   }
+}
+
+test("TypeScript: a consumer of every class compiles with tsc --strict", () => {
+  copyFileSync(join(root, "tests/package/consumer.ts"), join(app, "consumer.ts"));
+  strictCompile("consumer.ts", "tsc --strict failed");
 });
 
 test("TypeScript: objects produced by real sessions have exactly the declared types (tsc --strict)", async () => {
@@ -91,16 +97,7 @@ test("TypeScript: objects produced by real sessions have exactly the declared ty
   assert.match(text, /"kind": "toolCall"/, "the observed transcript has a tool call");
   assert.match(text, /"type": "turnEnded"/, "the observed events have a turn end");
   writeFileSync(join(app, "observed.ts"), text);
-  writeFileSync(join(app, "tsconfig.observed.json"), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler",
-      lib: ["es2022", "dom"], skipLibCheck: false, types: [] },
-    files: ["observed.ts"],
-  }));
-  try {
-    run(bin("tsc"), ["-p", "tsconfig.observed.json"], app);
-  } catch (e) {
-    assert.fail(`the runtime and index.d.ts disagree:\n${e.stdout}${e.stderr}`);
-  }
+  strictCompile("observed.ts", "the runtime and index.d.ts disagree");
 });
 
 const PAGE_SCRIPT = `
