@@ -6,6 +6,7 @@ pub mod capabilities;
 mod client;
 pub mod config;
 pub mod event;
+pub mod http;
 pub mod methods;
 mod server;
 mod session;

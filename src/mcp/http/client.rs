@@ -1,0 +1,625 @@
+//! The client's side of MCP's Streamable HTTP transport (2025-03-26 and later), and the
+//! 2024-11-05 HTTP+SSE transport it falls back to, as a sans-IO state machine. The driver
+//! (js/http.js) performs the requests this plans and feeds back what came of them; this
+//! decides the headers, keeps the session id and the negotiated version, reads event
+//! streams, knows which request each stream still owes an answer, and says when to resume
+//! a stream (`retry`, `Last-Event-ID`) and when a request has failed.
+
+use super::sse::{SseDecoder, SseError};
+use crate::jsonrpc::{Id, Message, ProtocolError};
+use crate::mcp::META_VERSION;
+use serde_json::{json, Map, Value};
+
+/// agentwire's own code for a request the HTTP transport could not deliver or get answered.
+pub const HTTP_ERROR: i64 = -32097;
+/// How long to wait before resuming a stream that named no `retry`.
+pub const DEFAULT_RETRY_MS: u64 = 1000;
+/// Resumptions of one stream in a row that bring no event before it is given up.
+pub const MAX_RESUMPTIONS: u32 = 3;
+/// The most of an error body kept for the error's `data`.
+const BODY_EXCERPT: usize = 512;
+
+/// What the driver must send. `url` is set when it is not the connection's URL (the
+/// 2024-11-05 transport posts to the endpoint its stream named).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub stream: u32,
+    pub method: &'static str,
+    pub url: Option<String>,
+    pub headers: Vec<(&'static str, String)>,
+    /// Once this is delivered, open the GET stream (`listen`): the session has begun.
+    pub then_listen: bool,
+}
+
+/// What to do with a response, from its status and headers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// Read the body as one JSON text and pass it to `body`.
+    Json,
+    /// Read the body as an event stream: `chunk` for each piece, `end` when it stops.
+    Events,
+    /// Nothing to read: a 202, or a GET stream the server does not offer (405).
+    Empty,
+    /// Read (a short piece of) the body and pass it to `failed`.
+    Failed,
+    /// The server refused Streamable HTTP's `initialize` as a 2024-11-05 server would:
+    /// open the old transport's stream with `legacy`.
+    Legacy,
+}
+
+/// What an ended stream leaves to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum End {
+    Done,
+    /// Wait `after_ms`, then send `resume(stream)`.
+    Resume { after_ms: u64 },
+    /// Give these answers to the session: the requests the stream owed cannot be answered.
+    Failed(Vec<String>),
+}
+
+/// One item read from a stream.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Message { text: String, event_id: Option<String> },
+    /// The 2024-11-05 transport's first event: where to post messages from now on.
+    Endpoint(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Post,
+    Listen,
+    /// The 2024-11-05 transport's one stream, where every answer comes.
+    Legacy,
+    /// A message posted to the 2024-11-05 endpoint; its answer comes on the stream.
+    LegacyPost,
+}
+
+#[derive(Debug)]
+struct Stream {
+    id: u32,
+    kind: Kind,
+    decoder: Option<SseDecoder>,
+    /// Requests sent on this stream whose answer has not come.
+    owed: Vec<Id>,
+    /// The initialize text posted, kept while a fallback to 2024-11-05 may resend it.
+    posted: Option<String>,
+    /// Resumptions since the last event.
+    resumptions: u32,
+    status: u16,
+}
+
+#[derive(Debug)]
+pub struct HttpClient {
+    session_id: Option<String>,
+    version: Option<String>,
+    /// Set once the 2024-11-05 transport is in use: where to post.
+    endpoint: Option<String>,
+    streams: Vec<Stream>,
+    next: u32,
+    limit: usize,
+    /// Texts to post once the old transport's endpoint is known.
+    replay: Vec<String>,
+    /// The initialize request not yet answered: its answer names the version.
+    initialize: Option<Id>,
+}
+
+impl HttpClient {
+    /// `limit`: the most bytes one body or one event may have.
+    pub fn new(limit: usize) -> Self {
+        HttpClient { session_id: None, version: None, endpoint: None, streams: Vec::new(), next: 1, limit, replay: Vec::new(), initialize: None }
+    }
+
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.version.as_deref()
+    }
+
+    /// Whether the 2024-11-05 HTTP+SSE transport is in use.
+    pub fn legacy(&self) -> bool {
+        self.endpoint.is_some() || self.streams.iter().any(|s| s.kind == Kind::Legacy)
+    }
+
+    /// Plans the POST of one outgoing text (a message or a batch).
+    pub fn post(&mut self, text: &str) -> Plan {
+        let messages = outgoing(text);
+        let mut owed = Vec::new();
+        let mut initialize = false;
+        let mut initialized = false;
+        for m in &messages {
+            initialized |= matches!(m, Message::Notification(n) if n.method == "notifications/initialized");
+            if let Message::Request(r) = m {
+                owed.push(r.id.clone());
+                if r.method == "initialize" {
+                    initialize = true;
+                    self.initialize = Some(r.id.clone());
+                }
+                // The stateless era names the version in each request; the header follows it.
+                if let Some(v) = r.params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(META_VERSION)).and_then(Value::as_str) {
+                    self.version = Some(v.to_string());
+                }
+            }
+        }
+        let legacy = self.endpoint.clone();
+        let id = self.open(if legacy.is_some() { Kind::LegacyPost } else { Kind::Post });
+        let stream = self.stream_mut(id).expect("just opened");
+        stream.owed = owed;
+        stream.posted = (initialize && legacy.is_none()).then(|| text.to_string());
+        let mut headers = vec![("content-type", "application/json".to_string())];
+        if legacy.is_none() {
+            headers.push(("accept", "application/json, text/event-stream".to_string()));
+            self.session_headers(&mut headers, !initialize);
+        }
+        let then_listen = initialized && legacy.is_none();
+        Plan { stream: id, method: "POST", url: legacy, headers, then_listen }
+    }
+
+    /// Plans the GET stream for messages the server sends on its own (after initialize).
+    pub fn listen(&mut self) -> Plan {
+        let id = self.open(Kind::Listen);
+        self.stream_plan(id, None)
+    }
+
+    /// Plans the GET that resumes a stream after `End::Resume`.
+    pub fn resume(&mut self, stream: u32) -> Option<Plan> {
+        let last = self.stream_mut(stream)?.decoder.as_ref().and_then(|d| d.last_event_id().map(str::to_string));
+        let s = self.stream_mut(stream)?;
+        s.resumptions += 1;
+        Some(self.stream_plan(stream, last))
+    }
+
+    /// Plans the GET that opens the 2024-11-05 transport's stream, after `Reply::Legacy`.
+    pub fn legacy_open(&mut self, failed_stream: u32) -> Plan {
+        if let Some(i) = self.streams.iter().position(|s| s.id == failed_stream) {
+            let s = self.streams.remove(i);
+            self.replay.extend(s.posted);
+        }
+        let id = self.open(Kind::Legacy);
+        Plan { stream: id, method: "GET", url: None, headers: vec![("accept", "text/event-stream".to_string())], then_listen: false }
+    }
+
+    /// Plans the DELETE that ends the session, when there is one to end.
+    pub fn end_session(&mut self) -> Option<Plan> {
+        let id = self.session_id.take()?;
+        let mut headers = vec![("mcp-session-id", id)];
+        if let Some(v) = &self.version {
+            headers.push(("mcp-protocol-version", v.clone()));
+        }
+        self.streams.clear();
+        Some(Plan { stream: 0, method: "DELETE", url: None, headers, then_listen: false })
+    }
+
+    /// Reads a response's status and headers.
+    pub fn response(&mut self, stream: u32, status: u16, content_type: Option<&str>, session_id: Option<&str>) -> Reply {
+        let known_session = self.session_id.is_some();
+        let Some(s) = self.stream_mut(stream) else { return Reply::Empty };
+        s.status = status;
+        let kind = s.kind;
+        let initialize = s.posted.is_some();
+        let media = content_type.unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        if kind == Kind::Post && initialize && !known_session && matches!(status, 400 | 404 | 405) {
+            return Reply::Legacy;
+        }
+        if !(200..300).contains(&status) {
+            // A server that offers no GET stream says 405; that is no failure.
+            if kind == Kind::Listen && status == 405 {
+                self.close(stream);
+                return Reply::Empty;
+            }
+            return Reply::Failed;
+        }
+        if initialize && kind == Kind::Post {
+            if let Some(id) = session_id {
+                // The spec allows visible ASCII only (0x21–0x7E).
+                if id.is_empty() || !id.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+                    return Reply::Failed;
+                }
+                self.session_id = Some(id.to_string());
+            }
+        }
+        if kind == Kind::LegacyPost {
+            // Delivered: the answers come on the stream.
+            let owed = std::mem::take(&mut self.stream_mut(stream).expect("checked above").owed);
+            if let Some(l) = self.streams.iter_mut().find(|s| s.kind == Kind::Legacy) {
+                l.owed.extend(owed);
+            }
+            self.close(stream);
+            return Reply::Empty;
+        }
+        let limit = self.limit;
+        let s = self.stream_mut(stream).expect("checked above");
+        match media.as_str() {
+            "text/event-stream" => {
+                if s.decoder.is_none() {
+                    s.decoder = Some(SseDecoder::new(limit));
+                }
+                Reply::Events
+            }
+            "application/json" if kind == Kind::Post => Reply::Json,
+            _ if status == 202 || s.owed.is_empty() => {
+                self.close(stream);
+                Reply::Empty
+            }
+            _ => Reply::Failed,
+        }
+    }
+
+    /// A whole JSON body (after `Reply::Json`): the messages for the session, then the
+    /// answers for requests the body left out.
+    pub fn body(&mut self, stream: u32, text: &str) -> Vec<String> {
+        if text.len() > self.limit {
+            return self.fail(stream, &too_large(self.limit), None);
+        }
+        self.note_answers(stream, text);
+        let mut out = vec![text.to_string()];
+        out.extend(self.fail(stream, "the response body did not answer this request", None));
+        out
+    }
+
+    /// A piece of an event stream (after `Reply::Events`).
+    pub fn chunk(&mut self, stream: u32, text: &str) -> Result<Vec<Item>, Vec<String>> {
+        let limit = self.limit;
+        let Some(s) = self.stream_mut(stream) else { return Ok(Vec::new()) };
+        let Some(decoder) = s.decoder.as_mut() else { return Ok(Vec::new()) };
+        let events = match decoder.feed(text) {
+            Ok(events) => events,
+            Err(SseError::TooLarge { .. }) => return Err(self.fail(stream, &too_large(limit), None)),
+        };
+        if !events.is_empty() {
+            s.resumptions = 0;
+        }
+        let legacy = s.kind == Kind::Legacy;
+        let mut items = Vec::new();
+        for e in events {
+            match e.event.as_str() {
+                "endpoint" if legacy && self.endpoint.is_none() => {
+                    self.endpoint = Some(e.data.clone());
+                    items.push(Item::Endpoint(e.data));
+                }
+                // A priming event (an id, no data) carries nothing for the session.
+                "message" if !e.data.is_empty() => {
+                    self.note_answers(stream, &e.data);
+                    items.push(Item::Message { text: e.data, event_id: e.id });
+                }
+                _ => {}
+            }
+        }
+        Ok(items)
+    }
+
+    /// The texts to post once the 2024-11-05 endpoint is known (the refused initialize).
+    pub fn take_replay(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.replay)
+    }
+
+    /// A stream stopped (`broken`: by a network error rather than its end).
+    pub fn end(&mut self, stream: u32, broken: bool) -> End {
+        let in_session = self.session_id.is_some();
+        let Some(s) = self.stream_mut(stream) else { return End::Done };
+        let resumable = s.decoder.as_ref().and_then(SseDecoder::last_event_id).is_some();
+        let after_ms = s.decoder.as_ref().and_then(SseDecoder::retry_ms).unwrap_or(DEFAULT_RETRY_MS);
+        let wanted = match s.kind {
+            // SEP-1699: a server may close a stream before the answer; the client resumes.
+            Kind::Post => !s.owed.is_empty() && resumable,
+            // The server-initiated stream stays open as long as the session.
+            Kind::Listen => in_session || resumable,
+            Kind::Legacy | Kind::LegacyPost => false,
+        };
+        if wanted && s.resumptions < MAX_RESUMPTIONS {
+            return End::Resume { after_ms };
+        }
+        let why = if broken { "the event stream broke before answering this request" } else { "the server ended the event stream before answering this request" };
+        let failed = self.fail(stream, why, None);
+        self.close(stream);
+        if failed.is_empty() { End::Done } else { End::Failed(failed) }
+    }
+
+    /// An error response (after `Reply::Failed`, or a transport failure with status 0):
+    /// an error answer for each request the stream owed, naming the status and the body.
+    pub fn failed(&mut self, stream: u32, status: u16, body: &str) -> Vec<String> {
+        let excerpt: String = body.chars().take(BODY_EXCERPT).collect();
+        let expired = status == 404 && self.session_id.is_some();
+        if expired {
+            // The server forgot the session: everything that named it is void.
+            self.session_id = None;
+        }
+        let peer_error = serde_json::from_str::<Value>(body).ok().and_then(|v| v.get("error").cloned());
+        let message = match (status, expired) {
+            (_, true) => "the MCP session expired (HTTP 404): initialize again".to_string(),
+            (0, _) => format!("the HTTP request failed: {excerpt}"),
+            (401, _) => "the server requires authorization (HTTP 401)".to_string(),
+            _ => format!("the server answered HTTP {status}"),
+        };
+        let mut data = Map::new();
+        data.insert("status".into(), json!(status));
+        if !excerpt.is_empty() && status != 0 {
+            data.insert("body".into(), json!(excerpt));
+        }
+        if expired {
+            data.insert("sessionExpired".into(), json!(true));
+        }
+        let out = self.fail(stream, &message, Some((Value::Object(data), peer_error)));
+        self.close(stream);
+        out
+    }
+
+    fn fail(&mut self, stream: u32, message: &str, data: Option<(Value, Option<Value>)>) -> Vec<String> {
+        let Some(s) = self.stream_mut(stream) else { return Vec::new() };
+        let owed = std::mem::take(&mut s.owed);
+        let (mut data, peer) = data.unwrap_or((json!({ "status": s.status }), None));
+        // The server's own JSON-RPC error, when the body held one, keeps its code and words.
+        let (code, message) = match peer.as_ref().and_then(|e| Some((e.get("code")?.as_i64()?, e.get("message")?.as_str()?.to_string()))) {
+            Some((code, text)) => {
+                data["transport"] = Value::from(message);
+                (code, text)
+            }
+            None => (HTTP_ERROR, message.to_string()),
+        };
+        owed.into_iter().map(|id| Message::error(id, ProtocolError::new(code, message.clone()).with_data(data.clone())).to_text()).collect()
+    }
+
+    fn note_answers(&mut self, stream: u32, text: &str) {
+        let Ok(value) = serde_json::from_str::<Value>(text) else { return };
+        let answers: Vec<&Value> = match &value {
+            Value::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        for a in answers {
+            let Some(o) = a.as_object() else { continue };
+            if o.contains_key("method") {
+                continue;
+            }
+            let Some(id) = o.get("id").and_then(|v| Id::from_value(v).ok()) else { continue };
+            if self.initialize.as_ref() == Some(&id) {
+                self.initialize = None;
+                if let Some(v) = o.get("result").and_then(|r| r.get("protocolVersion")).and_then(Value::as_str) {
+                    self.version = Some(v.to_string());
+                }
+            }
+            if let Some(s) = self.stream_mut(stream) {
+                s.owed.retain(|o| *o != id);
+            }
+        }
+    }
+
+    fn session_headers(&self, headers: &mut Vec<(&'static str, String)>, with_version: bool) {
+        if let Some(id) = &self.session_id {
+            headers.push(("mcp-session-id", id.clone()));
+        }
+        // 2025-03-26 had no version header; later versions require it after initialize.
+        if let Some(v) = self.version.as_ref().filter(|v| with_version && v.as_str() > "2025-03-26") {
+            headers.push(("mcp-protocol-version", v.clone()));
+        }
+    }
+
+    fn stream_plan(&self, stream: u32, last_event_id: Option<String>) -> Plan {
+        let mut headers = vec![("accept", "text/event-stream".to_string())];
+        self.session_headers(&mut headers, true);
+        if let Some(last) = last_event_id {
+            headers.push(("last-event-id", last));
+        }
+        Plan { stream, method: "GET", url: None, headers, then_listen: false }
+    }
+
+    fn open(&mut self, kind: Kind) -> u32 {
+        let id = self.next;
+        self.next += 1;
+        self.streams.push(Stream { id, kind, decoder: None, owed: Vec::new(), posted: None, resumptions: 0, status: 0 });
+        id
+    }
+
+    fn close(&mut self, stream: u32) {
+        self.streams.retain(|s| s.id != stream);
+    }
+
+    fn stream_mut(&mut self, stream: u32) -> Option<&mut Stream> {
+        self.streams.iter_mut().find(|s| s.id == stream)
+    }
+}
+
+fn too_large(limit: usize) -> String {
+    format!("the response is larger than the limit of {limit} bytes")
+}
+
+/// The messages of an outgoing text; what does not parse owes nothing.
+fn outgoing(text: &str) -> Vec<Message> {
+    use crate::jsonrpc::{parse, Incoming, ParseOptions};
+    match parse(text, &ParseOptions::default()) {
+        Ok(Incoming::Single(m)) => vec![m],
+        Ok(Incoming::Batch(items)) => items.into_iter().flatten().collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#;
+
+    fn header<'a>(plan: &'a Plan, name: &str) -> Option<&'a str> {
+        plan.headers.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// A client past initialize with session "abc" and version 2025-06-18.
+    fn ready() -> HttpClient {
+        let mut c = HttpClient::new(1 << 20);
+        let p = c.post(INIT);
+        assert_eq!(c.response(p.stream, 200, Some("application/json; charset=utf-8"), Some("abc")), Reply::Json);
+        assert_eq!(c.body(p.stream, INIT_OK), vec![INIT_OK.to_string()]);
+        c
+    }
+
+    #[test]
+    fn initialize_keeps_the_session_id_and_the_negotiated_version() {
+        let mut c = HttpClient::new(1 << 20);
+        let p = c.post(INIT);
+        assert_eq!((p.method, header(&p, "accept")), ("POST", Some("application/json, text/event-stream")));
+        assert_eq!((header(&p, "mcp-session-id"), header(&p, "mcp-protocol-version")), (None, None));
+        let mut c = ready();
+        assert_eq!((c.session_id(), c.protocol_version()), (Some("abc"), Some("2025-06-18")));
+        let p = c.post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        assert_eq!((header(&p, "mcp-session-id"), header(&p, "mcp-protocol-version")), (Some("abc"), Some("2025-06-18")));
+        assert!(p.then_listen);
+        assert_eq!(c.response(p.stream, 202, None, None), Reply::Empty);
+        let l = c.listen();
+        assert_eq!((l.method, header(&l, "accept"), header(&l, "mcp-session-id")), ("GET", Some("text/event-stream"), Some("abc")));
+        assert_eq!(c.response(l.stream, 405, None, None), Reply::Empty, "no GET stream offered");
+    }
+
+    #[test]
+    fn the_stateless_era_names_its_version_per_request() {
+        let mut c = HttpClient::new(1 << 20);
+        let p = c.post(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
+        assert_eq!(header(&p, "mcp-protocol-version"), Some("2026-07-28"));
+    }
+
+    #[test]
+    fn a_session_id_with_invisible_characters_is_refused() {
+        let mut c = HttpClient::new(1 << 20);
+        let p = c.post(INIT);
+        assert_eq!(c.response(p.stream, 200, Some("application/json"), Some("a b")), Reply::Failed);
+        let answers = c.failed(p.stream, 200, "");
+        assert_eq!(answers.len(), 1);
+        assert!(answers[0].contains(r#""id":0"#) && answers[0].contains("-32097"), "{}", answers[0]);
+    }
+
+    #[test]
+    fn a_stream_carries_requests_and_notifications_then_the_answer() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        assert_eq!(c.response(p.stream, 200, Some("text/event-stream"), None), Reply::Events);
+        let items = c.chunk(p.stream, "id: e1\nretry: 20\ndata: \n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\nid: e2\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n").unwrap();
+        assert_eq!(items.len(), 2, "the priming event carries nothing");
+        assert!(matches!(&items[1], Item::Message { event_id: Some(e), .. } if e == "e2"));
+        assert_eq!(c.end(p.stream, false), End::Done, "nothing owed: no resumption");
+    }
+
+    #[test]
+    fn a_stream_closed_before_the_answer_is_resumed_after_retry_with_the_last_event_id() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        c.response(p.stream, 200, Some("text/event-stream"), None);
+        c.chunk(p.stream, "id: e7\nretry: 250\ndata: \n\n").unwrap();
+        assert_eq!(c.end(p.stream, false), End::Resume { after_ms: 250 });
+        let g = c.resume(p.stream).unwrap();
+        assert_eq!((g.method, header(&g, "last-event-id"), header(&g, "mcp-session-id")), ("GET", Some("e7"), Some("abc")));
+        assert_eq!(c.response(g.stream, 200, Some("text/event-stream"), None), Reply::Events);
+        let items = c.chunk(g.stream, "id: e8\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n").unwrap();
+        assert_eq!(items.len(), 1);
+        assert_eq!(c.end(g.stream, false), End::Done);
+    }
+
+    #[test]
+    fn a_stream_that_ends_owing_with_no_event_id_fails_its_requests() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        c.response(p.stream, 200, Some("text/event-stream"), None);
+        let End::Failed(answers) = c.end(p.stream, true) else { panic!("expected failure") };
+        assert!(answers[0].contains(r#""id":1"#) && answers[0].contains("broke"), "{}", answers[0]);
+    }
+
+    #[test]
+    fn resumption_gives_up_after_attempts_that_bring_nothing() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        c.response(p.stream, 200, Some("text/event-stream"), None);
+        c.chunk(p.stream, "id: e1\ndata: \n\n").unwrap();
+        for _ in 0..MAX_RESUMPTIONS {
+            assert!(matches!(c.end(p.stream, false), End::Resume { .. }));
+            c.resume(p.stream).unwrap();
+        }
+        assert!(matches!(c.end(p.stream, false), End::Failed(a) if a.len() == 1));
+    }
+
+    #[test]
+    fn http_failures_answer_the_owed_request_with_status_and_body() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        assert_eq!(c.response(p.stream, 500, Some("text/plain"), None), Reply::Failed);
+        let a: Value = serde_json::from_str(&c.failed(p.stream, 500, "boom")[0]).unwrap();
+        assert_eq!(a["error"]["code"], HTTP_ERROR);
+        assert_eq!(a["error"]["data"], json!({ "status": 500, "body": "boom" }));
+        // A JSON-RPC error in the body keeps the server's code and message.
+        let p = c.post(CALL);
+        c.response(p.stream, 400, Some("application/json"), None);
+        let a: Value = serde_json::from_str(&c.failed(p.stream, 400, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: no session"}}"#)[0]).unwrap();
+        assert_eq!((a["id"].clone(), a["error"]["code"].clone(), a["error"]["message"].clone()), (json!(1), json!(-32000), json!("Bad Request: no session")));
+        assert_eq!(a["error"]["data"]["status"], 400);
+    }
+
+    #[test]
+    fn a_404_for_a_known_session_means_it_expired() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        assert_eq!(c.response(p.stream, 404, None, None), Reply::Failed);
+        let a: Value = serde_json::from_str(&c.failed(p.stream, 404, "")[0]).unwrap();
+        assert_eq!(a["error"]["data"]["sessionExpired"], true);
+        assert_eq!(c.session_id(), None);
+        // Initialize again: no stale session id is sent.
+        let p = c.post(INIT);
+        assert_eq!(header(&p, "mcp-session-id"), None);
+    }
+
+    #[test]
+    fn a_wrong_content_type_or_an_oversize_body_fails_the_request() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        assert_eq!(c.response(p.stream, 200, Some("text/html"), None), Reply::Failed);
+        let mut c = HttpClient::new(64);
+        let p = c.post(CALL);
+        assert_eq!(c.response(p.stream, 200, Some("application/json"), None), Reply::Json);
+        let out = c.body(p.stream, &"x".repeat(65));
+        assert!(out.len() == 1 && out[0].contains("larger than the limit"), "{out:?}");
+        let p = c.post(CALL);
+        c.response(p.stream, 200, Some("text/event-stream"), None);
+        assert!(c.chunk(p.stream, &"data: x".repeat(20)).is_err());
+    }
+
+    #[test]
+    fn a_json_body_that_leaves_a_request_out_fails_it() {
+        let mut c = ready();
+        let p = c.post(r#"[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"}]"#);
+        c.response(p.stream, 200, Some("application/json"), None);
+        let out = c.body(p.stream, r#"[{"jsonrpc":"2.0","id":5,"result":{}}]"#);
+        assert_eq!(out.len(), 2);
+        assert!(out[1].contains(r#""id":6"#));
+    }
+
+    #[test]
+    fn an_old_server_gets_the_2024_11_05_transport() {
+        let mut c = HttpClient::new(1 << 20);
+        let p = c.post(INIT);
+        assert_eq!(c.response(p.stream, 405, None, None), Reply::Legacy);
+        let g = c.legacy_open(p.stream);
+        assert_eq!((g.method, header(&g, "accept")), ("GET", Some("text/event-stream")));
+        assert_eq!(c.response(g.stream, 200, Some("text/event-stream"), None), Reply::Events);
+        assert_eq!(c.chunk(g.stream, "event: endpoint\ndata: /messages?sessionId=9\n\n").unwrap(), vec![Item::Endpoint("/messages?sessionId=9".into())]);
+        let replay = c.take_replay();
+        assert_eq!(replay, vec![INIT.to_string()]);
+        let p = c.post(&replay[0]);
+        assert_eq!((p.url.as_deref(), header(&p, "accept")), (Some("/messages?sessionId=9"), None));
+        assert_eq!(c.response(p.stream, 202, None, None), Reply::Empty);
+        assert!(c.legacy());
+        let items = c.chunk(g.stream, &format!("event: message\ndata: {INIT_OK}\n\n")).unwrap();
+        assert_eq!(items.len(), 1);
+        assert_eq!(c.protocol_version(), Some("2025-06-18"));
+        // The stream ending fails what is still owed; the old transport does not resume.
+        let p = c.post(CALL);
+        c.response(p.stream, 202, None, None);
+        assert!(matches!(c.end(g.stream, false), End::Failed(a) if a.len() == 1));
+    }
+
+    #[test]
+    fn close_deletes_the_session_once() {
+        let mut c = ready();
+        let d = c.end_session().unwrap();
+        assert_eq!((d.method, header(&d, "mcp-session-id")), ("DELETE", Some("abc")));
+        assert_eq!(c.end_session(), None);
+    }
+}
