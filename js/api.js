@@ -97,6 +97,8 @@ export function createApi(wasm) {
      * the error names both versions.
      */
     initialize({ signal } = {}) {
+      // After an HTTP session expired, initialize starts a new session on the same URL.
+      if (this.connection.expired && this.fresh) this.connection.renew(this.fresh());
       return new Promise((resolve, reject) => {
         let wire;
         let settled = false;
@@ -364,9 +366,20 @@ export function createApi(wasm) {
     Session.connect = async (transport, options = {}) => {
       // Transport options go to the transport; the rest are the session's, where an
       // unknown one is an error.
-      const { WebSocket, ...sessionOptions } = options ?? {};
+      // Only an MCP client speaks HTTP (an MCP server is served by the relay's endpoint);
+      // elsewhere these options are unknown ones.
+      const { WebSocket, ...rest } = options ?? {};
+      let sessionOptions = rest;
+      let http = {};
+      if (Session === wasm.McpClient) {
+        const { headers, fetch, maxBytes, legacy, authorize, ...own } = rest;
+        sessionOptions = own;
+        http = { McpHttp: wasm.McpHttp, http: { headers, fetch, maxBytes, legacy, authorize } };
+      }
       const session = new Session(sessionOptions);
-      return new Wrapper(await Connection.open(session, transport, { WebSocket }));
+      const connected = new Wrapper(await Connection.open(session, transport, { WebSocket, ...http }));
+      connected.fresh = () => new Session(sessionOptions);
+      return connected;
     };
   }
 

@@ -23,7 +23,9 @@ export class Connection {
   constructor(session, transport) {
     this.#session = session;
     this.#transport = transport;
-    transport.onText = (text) => this.#receive(text);
+    transport.onText = (text, http) => this.#receive(text, http);
+    transport.onError = (error) => this.#emit("violation", { direction: "out", text: "", issues: [
+      { path: "", code: "transport_error", message: error.message, severity: "error", ...(error.data ? { data: error.data } : {}) }] });
     transport.onBinary = () => this.#emit("violation", { direction: "in", text: "", issues: [
       { path: "", code: "binary_frame", message: "a binary frame is not JSON-RPC; ignored", severity: "error" }] });
     transport.onClose = ({ code, reason }) => this.#shutdown(new ProtocolError(codes.CONNECTION_CLOSED,
@@ -37,6 +39,20 @@ export class Connection {
   /** The sans-IO session behind this connection: negotiated state, methods, transcripts. */
   get session() { return this.#session; }
   get closed() { return this.#closed !== null; }
+  /** The server forgot the session (HTTP 404): only a new initialize can go on. */
+  get expired() { return this.#transport.expired === true; }
+
+  /** Goes on with a new sans-IO session over the same transport, after the old one expired. */
+  renew(session) {
+    for (const [k, entry] of this.#pending) {
+      this.#pending.delete(k);
+      entry.cleanup?.();
+      entry.reject(new ProtocolError(codes.HTTP_ERROR, `the MCP session expired; ${entry.method} was not answered`, { method: entry.method, sessionExpired: true }));
+    }
+    this.#session = session;
+    this.#transport.expired = false;
+    this.#schedule();
+  }
 
   onFrame(fn) { return this.#on("frame", fn); }
   onRelay(fn) { return this.#on("relay", fn); }
@@ -119,14 +135,14 @@ export class Connection {
     this.#transport.send(text);
   }
 
-  #receive(text) {
+  #receive(text, http) {
     if (text.startsWith(RELAY_PREFIX)) {
       let event;
       try { event = JSON.parse(text).relay; } catch { event = { event: "error", message: text }; }
       this.#emit("relay", event);
       return;
     }
-    this.#emit("frame", { direction: "in", text, time: Date.now() });
+    this.#emit("frame", http ? { direction: "in", text, time: Date.now(), http } : { direction: "in", text, time: Date.now() });
     if (this.#closed) return;
     this.dispatch(this.#session.receive(text));
   }

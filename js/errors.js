@@ -11,6 +11,7 @@ export const codes = Object.freeze({
   TIMEOUT: -32001,
   LOCAL_REFUSAL: -32099,
   CONNECTION_CLOSED: -32098,
+  HTTP_ERROR: -32097,
   REQUEST_CANCELLED: -32800,
 });
 

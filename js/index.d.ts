@@ -11,7 +11,7 @@ export function initSync(module: BufferSource | WebAssembly.Module): void;
 export declare const codes: {
   readonly PARSE_ERROR: -32700; readonly INVALID_REQUEST: -32600; readonly METHOD_NOT_FOUND: -32601;
   readonly INVALID_PARAMS: -32602; readonly INTERNAL_ERROR: -32603; readonly TIMEOUT: -32001;
-  readonly LOCAL_REFUSAL: -32099; readonly CONNECTION_CLOSED: -32098; readonly REQUEST_CANCELLED: -32800;
+  readonly LOCAL_REFUSAL: -32099; readonly CONNECTION_CLOSED: -32098; readonly HTTP_ERROR: -32097; readonly REQUEST_CANCELLED: -32800;
 };
 
 /** Every error agentwire throws or rejects with: a JSON-RPC code, a message, and data. */
@@ -217,11 +217,27 @@ export interface ConnectOptions {
   /** A WebSocket constructor for Node without a global one (e.g. `ws`). */
   WebSocket?: unknown;
 }
+/** MCP over Streamable HTTP (an http(s) URL given to `McpClient.connect`); see docs/mcp.md. */
+export interface HttpOptions {
+  /** Sent with every request (`Authorization` and the like). */
+  headers?: Record<string, string>;
+  /** A `fetch` implementation; the global one by default. */
+  fetch?: typeof globalThis.fetch;
+  /** The most bytes one response body or one event may have (16 MiB by default). */
+  maxBytes?: number;
+  /** `false`: never fall back to the 2024-11-05 HTTP+SSE transport. */
+  legacy?: boolean;
+  /** Called on a 401; return `{ headers }` to retry the request once with them. */
+  authorize?: (info: { url: string; status: 401; headers: Headers }) => Promise<{ headers?: Record<string, string> } | undefined> | { headers?: Record<string, string> } | undefined;
+}
+/** What HTTP said about an incoming frame (Streamable HTTP only). `synthesized`: the frame is
+ * the error answer agentwire made for a request the HTTP exchange failed to answer. */
+export interface HttpFacts { method: "POST" | "GET"; status: number; stream: number; sessionId?: string; eventId?: string; synthesized?: true }
 /** Anything with send(text) that delivers incoming text via onmessage / addEventListener("message"). */
 export interface TransportLike { send(text: string): void; close?(): void; [key: string]: unknown }
 export type Transport = string | URL | TransportLike;
 
-export interface Frame { direction: "in" | "out"; text: string; time: number }
+export interface Frame { direction: "in" | "out"; text: string; time: number; http?: HttpFacts }
 export type RelayEvent =
   | { event: "spawned"; agent: string; pid: number }
   | { event: "stderr"; text: string }
@@ -366,7 +382,8 @@ export declare class AcpAgent extends SansIoSession<AcpEvent, number> {
 }
 export declare class McpClient extends SansIoSession<McpEvent, string> {
   constructor(options?: McpClientOptions);
-  static connect(transport: Transport, options?: McpClientOptions & ConnectOptions): Promise<McpConnection>;
+  /** An http(s) URL speaks Streamable HTTP (falling back to 2024-11-05 HTTP+SSE); ws(s) a WebSocket. */
+  static connect(transport: Transport, options?: McpClientOptions & ConnectOptions & HttpOptions): Promise<McpConnection>;
   initialize(): Outbound;
 }
 export declare class McpServer extends SansIoSession<McpEvent, string> {

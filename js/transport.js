@@ -1,14 +1,21 @@
 // Turns what the caller gives into one shape: { send(text), close(), onText, onClose }.
-// Accepted: a WebSocket URL, a WebSocket (browser, or the `ws` package in Node), or any
-// object with `send(text)` that delivers incoming text through `onmessage` or
-// `addEventListener("message")`.
+// Accepted: a WebSocket URL, an http(s) URL where the session speaks HTTP (MCP's Streamable
+// HTTP, see http.js), a WebSocket (browser, or the `ws` package in Node), or any object with
+// `send(text)` that delivers incoming text through `onmessage` or `addEventListener("message")`.
 
 import { ProtocolError, codes } from "./errors.js";
+import { isHttpUrl, openHttpTransport } from "./http.js";
 
 const OPEN = 1;
 const CONNECTING = 0;
 
 export async function openTransport(target, options = {}) {
+  if ((typeof target === "string" || target instanceof URL) && isHttpUrl(target)) {
+    if (!options.McpHttp) {
+      throw new ProtocolError(codes.INVALID_PARAMS, "only MCP speaks HTTP; connect ACP through a ws:// or wss:// URL");
+    }
+    return openHttpTransport(target, options.McpHttp, options.http);
+  }
   if (typeof target === "string" || target instanceof URL) {
     const WebSocketImpl = options.WebSocket ?? globalThis.WebSocket ?? (await loadWs());
     return openTransport(new WebSocketImpl(String(target)), options);

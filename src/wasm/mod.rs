@@ -2,6 +2,7 @@
 //! lives in the core; nothing here decides anything.
 
 pub mod convert;
+pub mod http;
 pub mod jsonrpc;
 pub mod session;
 pub mod validator;

@@ -1,0 +1,199 @@
+// MCP's Streamable HTTP transport (and the 2024-11-05 HTTP+SSE one it falls back to) over
+// `fetch`, in browsers and Node alike. The core's `McpHttp` decides every header, what a
+// response means, when to resume a stream and when a request has failed; this file only
+// makes the requests and reads the bodies. Same shape as the WebSocket transport:
+// { send(text), close(), onText(text, http), onClose, onError }.
+
+import { ProtocolError, codes } from "./errors.js";
+
+/** How much of an error body is read (it only goes into the error's `data`). */
+const ERROR_BODY_BYTES = 2048;
+
+export function isHttpUrl(target) {
+  return /^https?:/i.test(String(target));
+}
+
+/**
+ * Options: `headers` (sent with every request: Authorization and the like), `fetch` (an
+ * implementation; the global by default), `maxBytes` (one body or event), `legacy` (false
+ * to never fall back to 2024-11-05), `authorize` (called on a 401 with `{ url, status,
+ * headers }`; return `{ headers }` to retry once with them: where an auth provider plugs in).
+ */
+export function openHttpTransport(url, McpHttp, options = {}) {
+  const base = new URL(String(url));
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== "function") {
+    throw new ProtocolError(codes.INVALID_PARAMS, "no fetch here: pass options.fetch");
+  }
+  let extra = { ...(options.headers ?? {}) };
+  const state = new McpHttp(options.maxBytes);
+  const aborter = new AbortController();
+  let endpoint = null; // the 2024-11-05 endpoint, once its stream named it
+  let closed = false;
+  let order = Promise.resolve(); // POSTs leave in the order they were sent
+  const t = { onText: () => {}, onClose: () => {}, onError: () => {}, send, close, state };
+
+  function deliver(text, http) {
+    if (!closed) t.onText(text, http);
+  }
+  function deliverAll(texts, http) {
+    for (const text of texts) deliver(text, { ...http, synthesized: true });
+  }
+
+  async function request(plan, body, retried = false) {
+    const target = plan.url ? endpoint : base;
+    const init = { method: plan.method, headers: { ...extra, ...plan.headers }, signal: aborter.signal };
+    if (body !== undefined) init.body = body;
+    const res = await fetchImpl(target, init);
+    if (res.status === 401 && !retried && typeof options.authorize === "function") {
+      const auth = await options.authorize({ url: String(target), status: 401, headers: res.headers });
+      if (auth?.headers) {
+        await res.body?.cancel().catch(() => {});
+        extra = { ...extra, ...auth.headers };
+        return request(plan, body, true);
+      }
+    }
+    return res;
+  }
+
+  function send(text) {
+    if (closed) return;
+    const plan = state.post(text);
+    const sent = order.then(() => run(plan, text));
+    order = sent.then(() => {}, () => {});
+  }
+
+  /** Runs one planned request; resolves once its response headers are in (streams go on). */
+  async function run(plan, body) {
+    let res;
+    try {
+      res = await request(plan, body);
+    } catch (e) {
+      if (closed) return;
+      return deliverAll(state.failed(plan.stream, 0, e?.message ?? String(e)), { stream: plan.stream });
+    }
+    if (closed) return;
+    const sessionId = res.headers.get("mcp-session-id") ?? undefined;
+    const reply = state.response(plan.stream, res.status, res.headers.get("content-type") ?? undefined, sessionId);
+    const http = { method: plan.method, status: res.status, stream: plan.stream, sessionId: state.sessionId() ?? undefined };
+    switch (reply) {
+      case "json": {
+        const text = await readText(res, state, options.maxBytes);
+        if (closed) return;
+        for (const m of state.body(plan.stream, text)) deliver(m, http);
+        break;
+      }
+      case "events":
+        readEvents(res, plan.stream, http); // runs on; the next POST need not wait for it
+        break;
+      case "legacy":
+        await res.body?.cancel().catch(() => {});
+        if (options.legacy === false) return deliverAll(state.failed(plan.stream, res.status, ""), http);
+        run(state.legacyOpen(plan.stream));
+        break;
+      case "failed": {
+        const text = await readText(res, state, ERROR_BODY_BYTES, true);
+        if (closed) return;
+        const had = state.sessionId();
+        const answers = state.failed(plan.stream, res.status, text);
+        if (had !== undefined && state.sessionId() === undefined) t.expired = true;
+        if (answers.length > 0) deliverAll(answers, http);
+        else if (plan.method !== "GET") t.onError(new ProtocolError(codes.HTTP_ERROR, `${plan.method} answered HTTP ${res.status}`, { status: res.status, body: text.slice(0, 512) }));
+        break;
+      }
+      default:
+        await res.body?.cancel().catch(() => {});
+    }
+    if (plan.thenListen && !closed) run(state.listen());
+  }
+
+  async function readEvents(res, stream, http) {
+    const decoder = new TextDecoder();
+    let broken = false;
+    try {
+      const reader = res.body.getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || closed) break;
+        const out = state.chunk(stream, decoder.decode(value, { stream: true }));
+        if (out.failed) {
+          await reader.cancel().catch(() => {});
+          return deliverAll(out.failed, http);
+        }
+        for (const item of out.items) {
+          if (item.endpoint !== undefined) openEndpoint(item.endpoint, http);
+          else deliver(item.text, { ...http, eventId: item.eventId ?? undefined });
+        }
+      }
+    } catch {
+      broken = true;
+    }
+    if (closed) return;
+    const end = state.end(stream, broken);
+    if (end.failed) deliverAll(end.failed, http);
+    else if (end.resumeAfterMs !== undefined) {
+      setTimeout(() => {
+        const plan = closed ? null : state.resume(stream);
+        if (plan) run(plan);
+      }, end.resumeAfterMs);
+    } else if (broken && endpoint !== null) {
+      t.onError(new ProtocolError(codes.CONNECTION_CLOSED, "the 2024-11-05 event stream ended", http));
+    }
+  }
+
+  function openEndpoint(where, http) {
+    let url;
+    try {
+      url = new URL(where, base);
+    } catch {
+      url = null;
+    }
+    // The endpoint must stay on the server that was asked: a stream cannot send the
+    // client's messages (and headers) elsewhere.
+    if (!url || url.origin !== base.origin) {
+      t.onError(new ProtocolError(codes.HTTP_ERROR, `the server named an endpoint on another origin: ${where}`, http));
+      return close();
+    }
+    endpoint = url;
+    for (const text of state.takeReplay()) send(text);
+  }
+
+  function close() {
+    if (closed) return;
+    closed = true;
+    const plan = state.endSession();
+    aborter.abort();
+    if (plan) {
+      // Ends the session on the server; nobody waits for the answer.
+      fetchImpl(base, { method: "DELETE", headers: { ...extra, ...plan.headers } })
+        .then((r) => r.body?.cancel(), () => {}).catch(() => {});
+    }
+    queueMicrotask(() => t.onClose({ code: 1000, reason: "closed" }));
+  }
+
+  return t;
+}
+
+/** A body as text, at most `limit` bytes (+1, so that the core sees it was too large). */
+async function readText(res, state, limit = 16 << 20, lenient = false) {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+      if (bytes > limit) {
+        await reader.cancel().catch(() => {});
+        break;
+      }
+    }
+  } catch (e) {
+    if (!lenient) return `${text}\u0000broken: ${e?.message ?? e}`;
+  }
+  return text + decoder.decode();
+}

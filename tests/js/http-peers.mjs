@@ -1,0 +1,117 @@
+// HTTP peers for the Streamable HTTP tests: the reference server (server-everything), a
+// server built on the official SDK's StreamableHTTPServerTransport, and a scriptable raw
+// server for what a well-behaved server never sends. All send the CORS headers a page needs.
+import { spawn } from "node:child_process";
+import http from "node:http";
+import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema,
+  ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const require = createRequire(import.meta.url);
+
+/** The CORS headers a remote MCP server sends so that a page may talk to it (docs/mcp.md). */
+export const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, DELETE",
+  "access-control-allow-headers": "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id",
+  "access-control-expose-headers": "mcp-session-id, mcp-protocol-version",
+};
+
+function listen(server) {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
+}
+
+/** `@modelcontextprotocol/server-everything` in a mode ("streamableHttp" or "sse"); resolves with its base URL. */
+export async function everything(mode = "streamableHttp") {
+  const probe = http.createServer(); // a free port, found by binding it once
+  const free = await listen(probe);
+  await new Promise((r) => probe.close(r));
+  const main = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+  const child = spawn(process.execPath, [main, mode], { env: { ...process.env, PORT: String(free) }, stdio: ["ignore", "pipe", "pipe"] });
+  await new Promise((resolve, reject) => {
+    const seen = (d) => { if (/listening|running/i.test(String(d))) resolve(); };
+    child.stdout.on("data", seen);
+    child.stderr.on("data", seen);
+    child.on("exit", (code) => reject(new Error(`server-everything exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${free}`, close: () => child.kill() };
+}
+
+/**
+ * A server on the official SDK's StreamableHTTPServerTransport: a `slow` tool that reports
+ * progress, an `ask` tool that sends the client an elicitation request, one resource.
+ * `requests` records each HTTP request (method, session id) the server saw.
+ */
+export async function sdkServer() {
+  const sessions = new Map();
+  const requests = [];
+  const make = () => {
+    const server = new Server({ name: "sdk-http", version: "1.0.0" }, { capabilities: { tools: {}, resources: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+      { name: "slow", inputSchema: { type: "object", properties: {} } },
+      { name: "ask", inputSchema: { type: "object", properties: {} } },
+    ] }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      if (request.params.name === "slow") {
+        const token = request.params._meta?.progressToken;
+        for (let i = 1; i <= 3; i++) {
+          if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: i, total: 3 } });
+        }
+        return { content: [{ type: "text", text: "slow done" }] };
+      }
+      const answer = await server.request({ method: "elicitation/create", params: { message: "Name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } } } } }, ElicitResultSchema);
+      return { content: [{ type: "text", text: `hello ${answer.content?.name}` }] };
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: "test://one", name: "one" }] }));
+    server.setRequestHandler(ReadResourceRequestSchema, async ({ params }) => ({ contents: [{ uri: params.uri, text: "one" }] }));
+    return server;
+  };
+  const httpServer = http.createServer(async (req, res) => {
+    for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
+    if (req.method === "OPTIONS") return res.writeHead(204).end();
+    const sid = req.headers["mcp-session-id"];
+    requests.push({ method: req.method, sessionId: sid });
+    let transport = sid ? sessions.get(sid) : undefined;
+    if (!transport) {
+      if (sid) return res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }));
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => sessions.set(id, transport) });
+      transport.onclose = () => sessions.delete(transport.sessionId);
+      await make().connect(transport);
+    }
+    await transport.handleRequest(req, res);
+  });
+  const port = await listen(httpServer);
+  return { url: `http://127.0.0.1:${port}/mcp`, requests, sessions, close: () => { httpServer.closeAllConnections(); httpServer.close(); } };
+}
+
+/**
+ * A raw server whose answers the test scripts: `handle(req, body, res)` is called for every
+ * request after CORS; initialize is answered here unless `handle` does it.
+ */
+export async function rawServer(handle) {
+  const seen = [];
+  const server = http.createServer((req, res) => {
+    for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
+    let body = "";
+    req.on("data", (c) => { body += c; });
+    req.on("end", () => {
+      seen.push({ method: req.method, headers: req.headers, body });
+      let message;
+      try { message = JSON.parse(body); } catch { message = undefined; }
+      if (handle(req, message, res) !== false) return;
+      if (message?.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+        return res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25",
+          capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } } }));
+      }
+      if (req.method === "GET") return res.writeHead(405).end();
+      res.writeHead(202).end();
+    });
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}/mcp`, seen, close: () => { server.closeAllConnections(); server.close(); } };
+}
