@@ -33,3 +33,10 @@ if ! cmp -s package-lock.json node_modules/.agentwire-installed-lock 2>/dev/null
   npm ci --no-audit --no-fund
   cp package-lock.json node_modules/.agentwire-installed-lock
 fi
+# The MCP conformance suite and the Node 22 it needs, kept apart from the package's own.
+c=tests/conformance
+if ! cmp -s $c/package-lock.json $c/node_modules/.agentwire-installed-lock 2>/dev/null; then
+  say "installing the MCP conformance suite and Node 22 (npm ci in $c)"
+  npm ci --no-audit --no-fund --prefix $c
+  cp $c/package-lock.json $c/node_modules/.agentwire-installed-lock
+fi
