@@ -50,7 +50,10 @@ impl Relay {
         }
         let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
         origins.extend(config.allow_origins.iter().cloned());
-        let connect: Vec<String> = hosts.iter().map(|h| format!("ws://{h}")).collect();
+        // The page reaches the relay's WebSocket, and MCP servers anywhere over HTTP (the
+        // playground inspects remote Streamable HTTP servers; scripts stay 'self' only).
+        let mut connect: Vec<String> = hosts.iter().map(|h| format!("ws://{h}")).collect();
+        connect.extend(["http:".to_string(), "https:".to_string()]);
         let csp = format!(
             "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
              img-src 'self' data:; connect-src 'self' {}; object-src 'none'; base-uri 'none'; \

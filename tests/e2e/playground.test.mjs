@@ -90,12 +90,14 @@ after(async () => {
  * Runs `fn(page)` in a fresh browser context on the playground. Console errors and page errors
  * fail the test; on failure a screenshot and the relay's log are kept for diagnosis.
  */
-async function withPage(name, fn, { viewport = { width: 1440, height: 1000 } } = {}) {
+async function withPage(name, fn, { viewport = { width: 1440, height: 1000 }, expectedConsole = null } = {}) {
   const context = await browser.newContext({ viewport, colorScheme: "light", reducedMotion: "reduce" });
   context.setDefaultTimeout(STEP_TIMEOUT);
   const page = await context.newPage();
   const problems = [];
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`); });
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && !expectedConsole?.test(msg.text())) problems.push(`console.error: ${msg.text()}`);
+  });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
   const logStart = relayLog.length;
   try {
@@ -404,3 +406,48 @@ test("the token leaves the address bar and the history, and a reload still conne
   assert.doesNotMatch(page.url(), /token=/);
   assert.equal(await connect(page, { agent: "demo", versions: ["1"] }), "1");
 }));
+
+test("a page's McpClient speaks Streamable HTTP to remote servers (server-everything, the official SDK's transport)", { timeout: TEST_TIMEOUT }, async () => {
+  const { everything, sdkServer } = await import("../js/http-peers.mjs");
+  const se = await everything("streamableHttp");
+  const sdk = await sdkServer();
+  try {
+    await withPage("mcp-http", async (page) => {
+      // The page's origin is the relay; both servers are other origins, reached through CORS.
+      const outcome = await page.evaluate(async ([seUrl, sdkUrl]) => {
+        const mod = await import("/pkg/index.js");
+        await mod.default();
+        const clientInfo = { name: "page", version: "1" };
+        const a = await mod.McpClient.connect(seUrl, { clientInfo, capabilities: { sampling: {} } });
+        const sessionIds = [];
+        a.onFrame((f) => f.http?.sessionId && sessionIds.push(f.http.sessionId));
+        const init = await a.initialize();
+        const echo = await a.callTool("echo", { message: "from a page" });
+        const progress = [];
+        await a.callTool("trigger-long-running-operation", { duration: 0.2, steps: 2 }, { onProgress: (p) => progress.push(p.params.progress) });
+        a.onRequest("sampling/createMessage", () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }));
+        const sampled = await a.callTool("trigger-sampling-request", { prompt: "p", maxTokens: 5 });
+        a.close();
+        const b = await mod.McpClient.connect(sdkUrl, { clientInfo, capabilities: { elicitation: {} } });
+        await b.initialize();
+        b.onRequest("elicitation/create", () => ({ action: "accept", content: { name: "Page" } }));
+        const asked = await b.callTool("ask", {});
+        const read = await b.readResource("test://one");
+        b.close();
+        return { server: init.serverInfo.name, echo: echo.content[0].text, progress, sampled: JSON.stringify(sampled),
+          session: sessionIds[0], asked: asked.content[0].text, read: read.contents[0].text };
+      }, [`${se.url}/mcp`, sdk.url]);
+      assert.equal(outcome.server, "mcp-servers/everything");
+      assert.equal(outcome.echo, "Echo: from a page");
+      assert.deepEqual(outcome.progress, [1, 2]);
+      assert.match(outcome.sampled, /ok/);
+      assert.match(outcome.session, /^[\x21-\x7e]+$/, "the session id header was exposed to the page");
+      assert.equal(outcome.asked, "hello Page");
+      assert.equal(outcome.read, "one");
+    }, { // The browser logs each 4xx fetch; the 2026 discovery request refused with 400 is one.
+      expectedConsole: /^Failed to load resource: the server responded with a status of 400/ });
+  } finally {
+    se.close();
+    sdk.close();
+  }
+});
