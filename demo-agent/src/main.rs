@@ -3,6 +3,7 @@
 //! stderr; exits with 0 when stdin closes.
 
 mod acp_mode;
+mod conformance;
 mod mcp_mode;
 mod runner;
 mod script;

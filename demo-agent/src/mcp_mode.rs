@@ -1,12 +1,14 @@
 //! The MCP server: the core's `McpServer` does the protocol (handshake or stateless era,
 //! negotiation, gating, validation, cancellation); this answers tools, resources, prompts,
-//! logging and completions, and runs the `slow` tool step by step.
+//! logging and completions, runs the `slow` tool step by step, and carries the conformance
+//! suite's catalogue (`conformance.rs`).
 
+use crate::conformance::{self, Ask, Note, Plan};
 use crate::runner::{log, Driver, Out};
 use agentwire::jsonrpc::{codes, Id, ProtocolError};
 use agentwire::mcp::{Era, Event, McpServer, ServerConfig};
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 
 const LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 const NAMES: [&str; 6] = ["Ada", "Alan", "Barbara", "Grace", "Linus", "Margaret"];
@@ -23,6 +25,15 @@ struct Job {
     due: u64,
 }
 
+/// A conformance tool whose notifications go out one `STEP_MS` apart before its result.
+struct Timed {
+    id: Id,
+    token: Option<Value>,
+    notes: VecDeque<Note>,
+    result: Value,
+    due: u64,
+}
+
 pub struct McpDemo {
     server: McpServer,
     /// Tool calls so far: the content of `demo://counter`.
@@ -34,6 +45,9 @@ pub struct McpDemo {
     /// Index into `LEVELS` of the lowest level sent.
     level: usize,
     jobs: Vec<Job>,
+    timed: Vec<Timed>,
+    /// Our requests to the client (sampling, elicitation) → the tool call waiting for them.
+    asks: Vec<(Id, Id, Ask)>,
 }
 
 type Answer = Result<Value, ProtocolError>;
@@ -52,7 +66,7 @@ impl McpDemo {
             log(&format!("server configuration: {e}"));
             ServerConfig::default()
         });
-        McpDemo { server: McpServer::new(config), counter: 0, subscribed: BTreeSet::new(), listeners: Vec::new(), level: 1, jobs: Vec::new() }
+        McpDemo { server: McpServer::new(config), counter: 0, subscribed: BTreeSet::new(), listeners: Vec::new(), level: 1, jobs: Vec::new(), timed: Vec::new(), asks: Vec::new() }
     }
 
     fn handle(&mut self, events: Vec<Event>, now_ms: u64, out: &mut Out) {
@@ -66,9 +80,13 @@ impl McpDemo {
                         out.send(self.server.respond(&id, answer));
                     }
                 }
+                Event::Response { id, result, .. } => self.answered(&id, Ok(&result), out),
+                Event::Error { id, error, .. } | Event::Timeout { id, error, .. } => self.answered(&id, Err(&error.message), out),
                 Event::Cancelled { request_id, .. } => {
                     if let Ok(id) = Id::from_value(&request_id) {
                         self.jobs.retain(|j| j.id != id);
+                        self.timed.retain(|j| j.id != id);
+                        self.asks.retain(|(_, call, _)| *call != id);
                         self.listeners.retain(|(l, _)| *l != id);
                         // Frees the id in the core; nothing goes out for a cancelled request.
                         let _ = self.server.respond(&id, Ok(json!({})));
@@ -79,18 +97,33 @@ impl McpDemo {
         }
     }
 
+    /// The client answered one of our requests: the tool call that asked gets its result.
+    fn answered(&mut self, id: &Id, answer: Result<&Value, &str>, out: &mut Out) {
+        let Some(i) = self.asks.iter().position(|(asked, _, _)| asked == id) else { return };
+        let (_, call, ask) = self.asks.remove(i);
+        out.send(self.server.respond(&call, Ok(ask.result(answer))));
+    }
+
     /// The answer to a request, or `None` when it is answered later (`slow`, `listen`).
     fn serve(&mut self, id: &Id, method: &str, params: &Value, now_ms: u64, out: &mut Out) -> Option<Answer> {
         let answer = match method {
-            "tools/list" => Ok(json!({ "tools": tools() })),
+            "tools/list" => {
+                let mut all = tools().as_array().cloned().unwrap_or_default();
+                all.extend(conformance::tools());
+                Ok(json!({ "tools": all }))
+            }
             "tools/call" => return self.call_tool(id, params, now_ms, out),
-            "resources/list" => Ok(json!({ "resources": [
-                { "uri": "demo://readme", "name": "readme", "description": "What this server offers", "mimeType": "text/markdown" },
-                { "uri": "demo://counter", "name": "counter", "description": "How many tools were called; changes on every call", "mimeType": "text/plain" },
-            ] })),
-            "resources/templates/list" => Ok(json!({ "resourceTemplates": [
-                { "uriTemplate": "demo://echo/{text}", "name": "echo", "description": "Reads back {text}", "mimeType": "text/plain" },
-            ] })),
+            "resources/list" => {
+                let own = [
+                    json!({ "uri": "demo://readme", "name": "readme", "description": "What this server offers", "mimeType": "text/markdown" }),
+                    json!({ "uri": "demo://counter", "name": "counter", "description": "How many tools were called; changes on every call", "mimeType": "text/plain" }),
+                ];
+                Ok(json!({ "resources": own.into_iter().chain(conformance::resources()).collect::<Vec<_>>() }))
+            }
+            "resources/templates/list" => {
+                let own = json!({ "uriTemplate": "demo://echo/{text}", "name": "echo", "description": "Reads back {text}", "mimeType": "text/plain" });
+                Ok(json!({ "resourceTemplates": std::iter::once(own).chain(conformance::templates()).collect::<Vec<_>>() }))
+            }
             "resources/read" => uri_of(params).and_then(|uri| self.read(uri)),
             "resources/subscribe" | "resources/unsubscribe" => {
                 let uri = match uri_of(params) {
@@ -107,11 +140,15 @@ impl McpDemo {
                 })
             }
             "subscriptions/listen" => return self.listen(id, params, out),
-            "prompts/list" => Ok(json!({ "prompts": [{
-                "name": "greet", "description": "A greeting for someone",
-                "arguments": [{ "name": "name", "description": "Who to greet", "required": true }],
-            }] })),
-            "prompts/get" => greet(params),
+            "prompts/list" => {
+                let greet = json!({ "name": "greet", "description": "A greeting for someone",
+                    "arguments": [{ "name": "name", "description": "Who to greet", "required": true }] });
+                Ok(json!({ "prompts": std::iter::once(greet).chain(conformance::prompts()).collect::<Vec<_>>() }))
+            }
+            "prompts/get" => match conformance::prompt(params["name"].as_str().unwrap_or_default(), &params["arguments"]) {
+                Some(answer) => answer.map_err(ProtocolError::invalid_params),
+                None => greet(params),
+            },
             "logging/setLevel" => match LEVELS.iter().position(|l| params["level"].as_str() == Some(*l)) {
                 Some(i) => {
                     self.level = i;
@@ -126,6 +163,9 @@ impl McpDemo {
     }
 
     fn read(&self, uri: &str) -> Answer {
+        if let Some(contents) = conformance::read(uri) {
+            return Ok(contents);
+        }
         let text = match uri {
             "demo://readme" => README.to_owned(),
             "demo://counter" => self.counter.to_string(),
@@ -145,6 +185,9 @@ impl McpDemo {
             return Some(Err(ProtocolError::invalid_params(format!("tools/call needs params.name, a string, not {}", describe(&params["name"])))));
         };
         let args = &params["arguments"];
+        if let Some(plan) = conformance::call(name, args, params["_meta"].get("progressToken")) {
+            return self.run(id, plan, params["_meta"].get("progressToken").cloned(), now_ms, out);
+        }
         let text = |t: String| json!({ "content": [{ "type": "text", "text": t }] });
         let answer = match name {
             "echo" => match args["message"].as_str() {
@@ -171,6 +214,28 @@ impl McpDemo {
             self.counted(name, out);
         }
         Some(answer)
+    }
+
+    /// Runs a conformance tool: at once, step by step, or after asking the client.
+    fn run(&mut self, id: &Id, plan: Plan, token: Option<Value>, now_ms: u64, out: &mut Out) -> Option<Answer> {
+        match plan {
+            Plan::Done(result) => Some(Ok(result)),
+            Plan::Timed(notes, result) => {
+                self.timed.push(Timed { id: id.clone(), token, notes: notes.into(), result, due: now_ms });
+                None
+            }
+            Plan::Ask(ask) => match self.server.request(ask.method, Some(ask.params.clone()), Default::default(), now_ms) {
+                Ok(sent) => {
+                    out.line(&sent.text);
+                    if let Some(asked) = sent.id {
+                        self.asks.push((asked, id.clone(), ask));
+                    }
+                    None
+                }
+                // Not asked (the client lacks the capability): the tool says so.
+                Err(e) => Some(Ok(ask.result(Err(&e.message)))),
+            },
+        }
     }
 
     /// A tool was called: the counter changes, subscribers and the log hear of it.
@@ -203,6 +268,35 @@ impl McpDemo {
     }
 }
 
+impl McpDemo {
+    /// The timed conformance tools: the next notification of each one due, or its result.
+    fn step_timed(&mut self, now_ms: u64, out: &mut Out) {
+        let mut done = Vec::new();
+        for t in self.timed.iter_mut().filter(|t| t.due <= now_ms) {
+            t.due = now_ms + conformance::STEP_MS;
+            match t.notes.pop_front() {
+                Some(Note::Log(text)) => {
+                    if self.level <= 1 {
+                        out.send(self.server.log("info", None, json!(text)));
+                    }
+                }
+                Some(Note::Progress(p)) => {
+                    if let Some(token) = &t.token {
+                        out.send(self.server.progress(token.clone(), p, Some(100.0), Some(&format!("Completed step {p} of 100"))));
+                    }
+                }
+                None => done.push(t.id.clone()),
+            }
+        }
+        for id in done {
+            if let Some(i) = self.timed.iter().position(|t| t.id == id) {
+                let t = self.timed.remove(i);
+                out.send(self.server.respond(&t.id, Ok(t.result)));
+            }
+        }
+    }
+}
+
 impl Driver for McpDemo {
     fn on_line(&mut self, line: &str, now_ms: u64, out: &mut Out) {
         let events = self.server.receive(line, now_ms);
@@ -229,10 +323,11 @@ impl Driver for McpDemo {
             let text = json!({ "content": [{ "type": "text", "text": "slow finished" }] });
             out.send(self.server.respond(&id, Ok(text)));
         }
+        self.step_timed(now_ms, out);
     }
 
     fn next_wake(&self) -> Option<u64> {
-        self.jobs.iter().map(|j| j.due).chain(self.server.next_deadline()).min()
+        self.jobs.iter().map(|j| j.due).chain(self.timed.iter().map(|t| t.due)).chain(self.server.next_deadline()).min()
     }
 
     fn on_close(&mut self, out: &mut Out) {
