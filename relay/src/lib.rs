@@ -1,5 +1,5 @@
-//! agentwire-relay: bridges a browser WebSocket to a stdio agent (ACP or MCP) and serves the
-//! playground. See docs/relay.md.
+//! agentwire-relay: bridges a browser WebSocket to a stdio agent (ACP or MCP), serves stdio
+//! MCP servers over Streamable HTTP, and serves the playground. See docs/relay.md.
 #![cfg(unix)]
 
 pub mod accept;
@@ -7,6 +7,7 @@ pub mod cli;
 pub mod files;
 pub mod frames;
 pub mod lines;
+pub mod mcp_http;
 pub mod process;
 pub mod server;
 pub mod session;

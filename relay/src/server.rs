@@ -7,15 +7,17 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{RawQuery, State};
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{any, get};
 use axum::Router;
 use tokio::sync::{watch, Semaphore};
 
 use crate::cli::{Agent, Config};
 use crate::files::{self, percent_decode, Refusal};
+use crate::mcp_http::Hub;
 use crate::session::{self, Limits};
 
 /// Everything a request handler needs, shared by all connections.
@@ -35,6 +37,8 @@ pub struct Relay {
     pub slots: Arc<Semaphore>,
     pub max_connections: usize,
     pub shutdown: watch::Sender<bool>,
+    /// The MCP sessions of `/mcp/<agent>` (Streamable HTTP).
+    pub mcp: Hub,
 }
 
 impl Relay {
@@ -75,6 +79,7 @@ impl Relay {
             slots: Arc::new(Semaphore::new(config.max_connections)),
             max_connections: config.max_connections,
             shutdown,
+            mcp: Hub::default(),
         }
     }
 
@@ -128,8 +133,10 @@ impl Relay {
 }
 
 pub fn router(relay: Arc<Relay>) -> Router {
+    let limit = relay.limits.max_message_bytes;
     Router::new()
         .route("/ws", get(upgrade))
+        .route("/mcp/{agent}", any(mcp).layer(DefaultBodyLimit::max(limit)))
         .fallback(serve)
         // On every response, also those axum makes itself (405 on /ws, a refused upgrade).
         .layer(axum::middleware::map_response_with_state(relay.clone(), safety_headers))
@@ -173,6 +180,64 @@ async fn upgrade(
         .max_frame_size(limits.max_message_bytes)
         .on_upgrade(move |socket| session::run(socket, agent, limits, shutdown, slot))
         .into_response()
+}
+
+/// `/mcp/<agent>`: the agent, a stdio MCP server, over Streamable HTTP (see mcp_http.rs).
+/// The token comes as `Authorization: Bearer` (or `?token=` for clients that cannot set
+/// headers); an `Origin`, when sent, must be one the relay allows (a client that is not a
+/// browser sends none). Nothing is spawned before every guard passed.
+async fn mcp(
+    State(relay): State<Arc<Relay>>,
+    Path(agent): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: Bytes,
+) -> Response {
+    use crate::mcp_http::Refused;
+    let deny = |status, why: &str| Refused(status, -32600, why.to_string()).into_response();
+    if let Some(why) = ambiguous(&headers) {
+        return deny(StatusCode::BAD_REQUEST, why);
+    }
+    if !relay.host_ok(&headers) {
+        return deny(StatusCode::FORBIDDEN, "Forbidden: Host is not the relay's address");
+    }
+    if headers.contains_key(header::ORIGIN) && !relay.origin_ok(&headers) {
+        return deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
+    }
+    let cors = cors_headers(&relay, &headers);
+    if method == Method::OPTIONS {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        r.headers_mut().extend(cors);
+        return r;
+    }
+    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    if !relay.token_ok(bearer.or(Query::parse(query.as_deref()).token.as_deref())) {
+        let mut r = deny(StatusCode::UNAUTHORIZED, "Unauthorized: missing or wrong token");
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return r;
+    }
+    let Some(agent) = relay.agent(Some(&agent)).cloned() else {
+        return deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name");
+    };
+    let mut r = relay.mcp.serve(&agent, &relay.slots, relay.limits.max_message_bytes, method, headers, body).await;
+    r.headers_mut().extend(cors);
+    r
+}
+
+/// CORS for a page on another origin the relay was told to allow (`--allow-origin`); a page
+/// of the relay's own origin needs none.
+fn cors_headers(relay: &Relay, headers: &HeaderMap) -> HeaderMap {
+    let mut out = HeaderMap::new();
+    let Some(origin) = headers.get(header::ORIGIN).filter(|o| o.to_str().is_ok_and(|o| relay.origins.contains(&o.to_ascii_lowercase()))) else {
+        return out;
+    };
+    out.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
+    out.insert(header::VARY, HeaderValue::from_static("origin"));
+    out.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, POST, DELETE"));
+    out.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id"));
+    out.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("mcp-session-id"));
+    out
 }
 
 /// A request that names its `Host` or `Origin` twice: the checks would judge one value
