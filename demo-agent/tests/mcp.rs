@@ -76,7 +76,8 @@ fn every_version_serves_tools_resources_prompts_and_completions() {
         let (_, tools) = call(&mut agent, &mut c, |c| c.list_tools(None, now));
         let tools = tools.expect("tools/list");
         let names: Vec<&str> = tools["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str()).collect();
-        assert_eq!(names, ["echo", "add", "slow", "fail"], "{version}");
+        assert_eq!(names[..4], ["echo", "add", "slow", "fail"], "{version}");
+        assert!(names.contains(&"test_simple_text") && names.contains(&"json_schema_2020_12_tool"), "the conformance catalogue follows");
         assert!(tools["tools"].as_array().expect("tools").iter().all(|t| t["inputSchema"]["type"] == "object"));
 
         let (_, echo) = call(&mut agent, &mut c, |c| c.call_tool("echo", Some(json!({ "message": "hi" })), RequestOptions::default(), now));
@@ -225,4 +226,48 @@ fn wrong_types_get_invalid_params_and_initialize_is_taken_after_stateless_reques
     assert!(answers[2]["result"]["tools"].is_array(), "{}", answers[2]);
     assert!(answers[3]["result"]["supportedVersions"].is_array(), "{}", answers[3]);
     assert_eq!(answers[4]["result"]["protocolVersion"], "2025-11-25", "stateless requests before it do not count as an initialize: {}", answers[4]);
+}
+
+#[test]
+fn the_conformance_catalogue_logs_reports_progress_and_asks_the_client() {
+    let mut agent = Agent::spawn(&["--mcp"]);
+    let config: ClientConfig = serde_json::from_value(json!({
+        "protocolVersions": ["2025-11-25"], "era": "handshake",
+        "clientInfo": { "name": "demo-agent-test", "version": "1.0.0" },
+        "capabilities": { "sampling": {}, "elicitation": {} },
+    }))
+    .expect("client config");
+    let mut c = McpClient::new(config);
+    let now = agent.now();
+    agent.send(c.initialize(now));
+    agent.until(&mut c, |e| matches!(e, Event::Initialized { .. }));
+
+    let (seen, done) = call(&mut agent, &mut c, |c| c.call_tool("test_tool_with_logging", None, RequestOptions::default(), now));
+    let logs: Vec<&Value> = notified(&seen, "notifications/message").into_iter().map(|p| &p["data"]).collect();
+    assert_eq!(logs, [&json!("Tool execution started"), &json!("Tool processing data"), &json!("Tool execution completed")]);
+    assert_eq!(text(&done.expect("logging")), "Tool with logging executed successfully");
+
+    let asked = RequestOptions { reset_on_progress: true, ..RequestOptions::default() };
+    let (seen, done) = call(&mut agent, &mut c, |c| c.call_tool("test_tool_with_progress", None, asked, now));
+    let steps: Vec<f64> = seen.iter().filter_map(|e| match e { Event::Progress { params, .. } => params["progress"].as_f64(), _ => None }).collect();
+    assert_eq!(steps, [0.0, 50.0, 100.0]);
+    assert!(!text(&done.expect("progress")).is_empty(), "the result names the token");
+
+    // Sampling: the tool waits for the client's answer and reports it.
+    let id = agent.send(c.call_tool("test_sampling", Some(json!({ "prompt": "2+2?" })), RequestOptions::default(), now)).id.expect("a request");
+    let seen = agent.until(&mut c, |e| matches!(e, Event::Request { method, .. } if method == "sampling/createMessage"));
+    let Some(Event::Request { id: asked, params, .. }) = seen.last() else { unreachable!() };
+    assert_eq!(params.as_ref().expect("params")["messages"][0]["content"]["text"], "2+2?");
+    let reply = json!({ "role": "assistant", "content": { "type": "text", "text": "4" }, "model": "m" });
+    agent.send(c.respond(asked, Ok(reply)));
+    let (_, done) = answer(&mut agent, &mut c, id);
+    assert_eq!(text(&done.expect("sampling")), "LLM response: 4");
+
+    // Elicitation declined: the tool says what came back.
+    let id = agent.send(c.call_tool("test_elicitation", Some(json!({ "message": "Name?" })), RequestOptions::default(), now)).id.expect("a request");
+    let seen = agent.until(&mut c, |e| matches!(e, Event::Request { method, .. } if method == "elicitation/create"));
+    let Some(Event::Request { id: asked, .. }) = seen.last() else { unreachable!() };
+    agent.send(c.respond(asked, Ok(json!({ "action": "decline" }))));
+    let (_, done) = answer(&mut agent, &mut c, id);
+    assert_eq!(text(&done.expect("elicitation")), "User response: action=decline, content={}");
 }
