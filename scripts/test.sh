@@ -42,7 +42,7 @@ step "package build + size budget" node scripts/build.mjs
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
 step "JS API, docs examples and packed tarball" node --test --test-reporter=spec tests/js/ tests/package/
-step "MCP conformance suite (official, client scenarios)" node --test --test-reporter=spec --test-concurrency=1 tests/conformance/
+step "MCP conformance suite (official: 32 server, 26 client scenarios)" node --test --test-reporter=spec --test-concurrency=1 tests/conformance/
 step "playground end to end (Chromium, relay, real agents)" node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
 
 # Totals from cargo/wasm-bindgen ("test result: ... N passed; M failed"), node ("ℹ pass N")

@@ -115,3 +115,27 @@ export async function rawServer(handle) {
   const port = await listen(server);
   return { url: `http://127.0.0.1:${port}/mcp`, seen, close: () => { server.closeAllConnections(); server.close(); } };
 }
+
+/**
+ * The release relay serving the demo agent's MCP mode at `/mcp/demo-mcp` (Streamable HTTP).
+ * Resolves with `{ url, token, pids(), close }`; `pids()` lists the relay's child processes.
+ */
+export async function relayWithMcp() {
+  const { join, dirname } = await import("node:path");
+  const { fileURLToPath } = await import("node:url");
+  const { readdirSync, readFileSync } = await import("node:fs");
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  const token = randomUUID().replaceAll("-", "");
+  const demo = join(root, "target/release/agentwire-demo-agent");
+  const child = spawn(join(root, "target/release/agentwire-relay"), ["--port", "0", "--token", token, "--agent", `demo-mcp=${demo} --mcp`],
+    { stdio: ["ignore", "pipe", "ignore"] });
+  const page = await new Promise((resolve, reject) => {
+    child.stdout.once("data", (d) => resolve(String(d).trim()));
+    child.once("exit", (code) => reject(new Error(`relay exited ${code}`)));
+  });
+  const base = new URL(page).origin;
+  const pids = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try { return readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ")[1] === String(child.pid); } catch { return false; }
+  });
+  return { url: `${base}/mcp/demo-mcp`, token, pids, close: () => child.kill() };
+}
