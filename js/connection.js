@@ -131,8 +131,14 @@ export class Connection {
 
   #send(text) {
     if (this.#closed) return;
-    this.#emit("frame", { direction: "out", text, time: Date.now() });
-    this.#transport.send(text);
+    const frame = { direction: "out", text, time: Date.now() };
+    try {
+      // An HTTP transport says which request carries the frame.
+      const http = this.#transport.send(text);
+      if (http) frame.http = http;
+    } finally {
+      this.#emit("frame", frame);
+    }
   }
 
   #receive(text, http) {

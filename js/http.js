@@ -56,11 +56,13 @@ export function openHttpTransport(url, McpHttp, options = {}) {
     return res;
   }
 
+  /** Posts one message; returns the HTTP facts known now (the stream that will carry its answer). */
   function send(text) {
-    if (closed) return;
+    if (closed) return undefined;
     const plan = state.post(text);
     const sent = order.then(() => run(plan, text));
     order = sent.then(() => {}, () => {});
+    return { method: "POST", stream: plan.stream, sessionId: state.sessionId() ?? undefined };
   }
 
   /** Runs one planned request; resolves once its response headers are in (streams go on). */

@@ -230,9 +230,10 @@ export interface HttpOptions {
   /** Called on a 401; return `{ headers }` to retry the request once with them. */
   authorize?: (info: { url: string; status: 401; headers: Headers }) => Promise<{ headers?: Record<string, string> } | undefined> | { headers?: Record<string, string> } | undefined;
 }
-/** What HTTP said about an incoming frame (Streamable HTTP only). `synthesized`: the frame is
- * the error answer agentwire made for a request the HTTP exchange failed to answer. */
-export interface HttpFacts { method: "POST" | "GET"; status: number; stream: number; sessionId?: string; eventId?: string; synthesized?: true }
+/** What HTTP said about a frame (Streamable HTTP only): an outgoing one names the POST's
+ * stream; an incoming one the response's status, stream and event id. `synthesized`: the frame
+ * is the error answer agentwire made for a request the HTTP exchange failed to answer. */
+export interface HttpFacts { method: "POST" | "GET"; status?: number; stream: number; sessionId?: string; eventId?: string; synthesized?: true }
 /** Anything with send(text) that delivers incoming text via onmessage / addEventListener("message"). */
 export interface TransportLike { send(text: string): void; close?(): void; [key: string]: unknown }
 export type Transport = string | URL | TransportLike;
