@@ -145,7 +145,8 @@ function validateRaw(text) {
 }
 
 function sendRaw(text) {
-  if (!conn || conn.ws.readyState !== WebSocket.OPEN) throw new Error("not connected");
+  if (!conn?.ws) throw new Error(conn ? "raw frames go through the relay's WebSocket; this connection is HTTP" : "not connected");
+  if (conn.ws.readyState !== WebSocket.OPEN) throw new Error("not connected");
   conn.ws.send(text);
   timeline.add({ direction: "out", text, time: Date.now(), raw: true });
 }
@@ -218,9 +219,15 @@ async function connect(config) {
   let client = null;
   try {
     const pkg = await pkgReady;
-    const ws = await openSocket(wsUrl(config.agent));
-    const Client = config.protocol === "acp" ? pkg.AcpClient : pkg.McpClient;
-    client = await Client.connect(ws, clientOptions(config));
+    let ws = null;
+    if (config.transport === "http") {
+      // A remote MCP server over Streamable HTTP: the library speaks it; no relay involved.
+      client = await pkg.McpClient.connect(config.url, { ...clientOptions(config), headers: config.headers });
+    } else {
+      ws = await openSocket(wsUrl(config.agent));
+      const Client = config.protocol === "acp" ? pkg.AcpClient : pkg.McpClient;
+      client = await Client.connect(ws, clientOptions(config));
+    }
     conn = { client, ws, pkg, config, negotiated: null, userClosed: false };
     wire(client, config);
     panel.setConnected(true);
@@ -249,7 +256,7 @@ async function connect(config) {
     chosen: conn.negotiated, peerInfo: state.peerInfo ?? result?.agentInfo ?? result?.info ?? result?.serverInfo,
   });
   matrix.render({ state, methods: client.methods(), peerLabel: config.protocol === "acp" ? "agent" : "server" });
-  setStatus(`${config.protocol.toUpperCase()} ${conn.negotiated} · ${config.agent}`, "ok");
+  setStatus(`${config.protocol.toUpperCase()} ${conn.negotiated} · ${config.transport === "http" ? new URL(config.url).host : config.agent}`, "ok");
   panel.setBusy(false);
   if (config.protocol === "acp") acpPanel.connected(client);
   else mcpPanel.connected(client);

@@ -451,3 +451,33 @@ test("a page's McpClient speaks Streamable HTTP to remote servers (server-everyt
     sdk.close();
   }
 });
+
+test("the MCP panel connects to a server URL over Streamable HTTP; the timeline shows each frame's HTTP facts", { timeout: TEST_TIMEOUT }, async () => {
+  const { everything } = await import("../js/http-peers.mjs");
+  const se = await everything("streamableHttp");
+  try {
+    await withPage("mcp-url", async (page) => {
+      await page.check("#protocol-mcp");
+      await page.check("#transport-http");
+      assert.equal(await page.isVisible("#agent-select"), false, "no relay agent for a URL");
+      await page.fill("#mcp-url", "not a url");
+      await waitText(page, "#connect-hint", /must start with http/);
+      await page.fill("#mcp-url", `${se.url}/mcp`);
+      await page.fill("#mcp-headers", "X-Playground: 1");
+      await page.click("#connect-button");
+      await waitText(page, "#negotiated-version", "2025-11-25");
+      await waitText(page, "#connection-status", new RegExp(`MCP 2025-11-25 · 127\\.0\\.0\\.1:${new URL(se.url).port}`));
+      await page.click("#mcp-list-tools");
+      await page.locator("[data-testid=mcp-tool][data-name=echo]").waitFor();
+      assert.match(await callTool(page, "echo", { message: "over HTTP" }), /over HTTP/);
+      const facts = await page.locator("[data-testid=http-facts]").allTextContents();
+      assert.ok(facts.some((f) => /^POST 200 · s\d+ · ev /.test(f)), facts.join(" | "));
+      assert.ok(facts.some((f) => /^POST · s\d+$/.test(f)), "a sent frame names the POST's stream");
+      await page.locator("[data-testid=timeline-row][data-direction=in]").first().click();
+      await waitText(page, "[data-testid=inspector-http]", /^HTTP: POST 200 · stream \d+ · event \S+ · session \S+$/);
+      await shot(page, "mcp-url");
+    });
+  } finally {
+    se.close();
+  }
+});

@@ -1,6 +1,6 @@
-// Connect panel: agent, protocol, versions to offer, capabilities to declare (with a live
-// preview of the first message, as the library writes it), clientInfo. Emits a config for
-// the connection.
+// Connect panel: agent (or, for MCP, a server URL spoken to over Streamable HTTP), protocol,
+// versions to offer, capabilities to declare (with a live preview of the first message, as
+// the library writes it), clientInfo. Emits a config for the connection.
 import { h, field, replace } from "../lib/dom.js";
 
 export const ACP_VERSIONS = [2, 1];
@@ -51,6 +51,16 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
     acp: ACP_CAPS.map(capBox),
     mcp: MCP_CAPS.map(capBox),
   };
+  // MCP only: a relay agent, or a remote server's URL with optional headers.
+  const transportRadios = ["relay", "http"].map((t) =>
+    h("input", { type: "radio", name: "transport", id: `transport-${t}`, "data-testid": `transport-${t}`, value: t, checked: t === "relay", onchange: refresh }));
+  const mcpUrl = h("input", { id: "mcp-url", "data-testid": "mcp-url", type: "url", placeholder: "https://example.com/mcp", oninput: refresh });
+  const mcpHeaders = h("textarea", { id: "mcp-headers", "data-testid": "mcp-headers", rows: "2", placeholder: "Authorization: Bearer …", spellcheck: "false" });
+  const transportBox = h("fieldset", { class: "inline", id: "mcp-transport" }, h("legend", {}, "MCP transport"),
+    h("label", { class: "check" }, transportRadios[0], "relay agent"),
+    h("label", { class: "check" }, transportRadios[1], "URL (Streamable HTTP)"));
+  const urlFields = h("div", { class: "stack", id: "mcp-url-fields" }, field("Server URL", mcpUrl), field("Headers (one per line)", mcpHeaders));
+  const agentField = field("Agent", agentSelect);
   const clientName = h("input", { id: "client-name", value: "agentwire-playground", required: true, oninput: refresh });
   const clientTitle = h("input", { id: "client-title", value: "agentwire playground", oninput: refresh });
   const clientVersion = h("input", { id: "client-version", value: "0.1.0", required: true, oninput: refresh });
@@ -69,9 +79,9 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
   };
 
   const form = h("form", { id: "connect-form", class: "stack", onsubmit: submit },
-    field("Agent", agentSelect),
     h("fieldset", { class: "inline" }, h("legend", {}, "Protocol"),
       protocolRadios.map((r) => h("label", { class: "check" }, r, r.value.toUpperCase()))),
+    transportBox, agentField, urlFields,
     fieldsets.acp, fieldsets.mcp,
     h("details", { class: "client-info" }, h("summary", {}, "clientInfo and timeout"),
       h("div", { class: "grid-2" }, field("name", clientName), field("version", clientVersion),
@@ -91,6 +101,19 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
   }
 
   const protocol = () => protocolRadios.find((r) => r.checked)?.value ?? "acp";
+  const transport = () => (protocol() === "mcp" ? transportRadios.find((r) => r.checked)?.value ?? "relay" : "relay");
+
+  /** `Name: value` lines → a headers object; a line without a colon is reported. */
+  function headers() {
+    const out = {};
+    const bad = [];
+    for (const line of mcpHeaders.value.split("\n").map((l) => l.trim()).filter(Boolean)) {
+      const at = line.indexOf(":");
+      if (at <= 0) bad.push(line);
+      else out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    }
+    return { headers: out, bad };
+  }
 
   function config() {
     const p = protocol();
@@ -98,8 +121,10 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
     const versions = versionBoxes[p].filter((b) => b.input.checked).map((b) => b.version);
     const clientInfo = { name: clientName.value.trim(), version: clientVersion.value.trim() };
     if (clientTitle.value.trim()) clientInfo.title = clientTitle.value.trim();
+    const t = transport();
     return {
-      agent: agentSelect.value, protocol: p, versions, caps, clientInfo,
+      agent: agentSelect.value, protocol: p, transport: t, url: mcpUrl.value.trim(), headers: headers().headers,
+      versions, caps, clientInfo,
       capabilities: capabilitiesOption(p, caps),
       requestTimeoutMs: Math.max(100, Number(timeout.value) || 60000),
     };
@@ -107,7 +132,12 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
 
   function problems(c) {
     const out = [];
-    if (!c.agent) out.push("no agent to connect to");
+    if (c.transport === "relay" && !c.agent) out.push("no agent to connect to");
+    if (c.transport === "http") {
+      if (!/^https?:\/\/./i.test(c.url)) out.push("the server URL must start with http:// or https://");
+      const { bad } = headers();
+      if (bad.length) out.push(`a header line needs a colon: ${bad[0]}`);
+    }
     if (c.versions.length === 0) out.push("offer at least one version");
     if (!c.clientInfo.name || !c.clientInfo.version) out.push("clientInfo needs a name and a version");
     return out;
@@ -137,6 +167,9 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
     const c = config();
     fieldsets.acp.hidden = c.protocol !== "acp";
     fieldsets.mcp.hidden = c.protocol !== "mcp";
+    transportBox.hidden = c.protocol !== "mcp";
+    agentField.hidden = c.transport !== "relay";
+    urlFields.hidden = c.transport !== "http";
     if (!connected) onProtocol?.(c.protocol);
     showPreview(c);
     const issues = problems(c);
@@ -171,7 +204,7 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
     config,
     setConnected(value) {
       connected = value;
-      for (const el of form.querySelectorAll("input, select")) el.disabled = value;
+      for (const el of form.querySelectorAll("input, select, textarea")) el.disabled = value;
       disconnectBtn.disabled = !value;
       refresh();
     },

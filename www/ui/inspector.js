@@ -25,8 +25,17 @@ export function createInspector(root) {
       h("header", { class: "inspector-head" },
         h("strong", {}, `${entry.direction === "out" ? "→ sent" : "← received"} ${entry.method ?? (entry.inReplyTo ? `response to ${entry.inReplyTo}` : entry.kind)}`),
         h("span", { class: "muted" }, ` ${entry.id != null ? `id ${entry.id} · ` : ""}${formatTime(entry.time)}${entry.latencyMs != null ? ` · ${entry.latencyMs} ms` : ""}`)),
+      entry.http ? httpLine(entry.http) : null,
       entry.message === undefined ? h("p", { class: "bad-text" }, "Not valid JSON.") : null,
       issueList, view);
+  }
+
+  /** Streamable HTTP: what carried the frame. */
+  function httpLine(http) {
+    const facts = [`${http.method}${http.status ? ` ${http.status}` : ""}`, `stream ${http.stream}`,
+      http.eventId ? `event ${http.eventId}` : null, http.sessionId ? `session ${http.sessionId}` : null].filter(Boolean);
+    return h("p", { class: "muted", "data-testid": "inspector-http" }, `HTTP: ${facts.join(" · ")}`,
+      http.synthesized ? h("span", { class: "bad-text" }, " — made by agentwire: the HTTP exchange failed to answer this request") : null);
   }
 
   function reveal(view, path) {

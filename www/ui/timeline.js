@@ -26,10 +26,10 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
 
   const key = (dir, id) => `${dir}:${JSON.stringify(id)}`;
 
-  function add({ direction, text, time, raw = false }) {
+  function add({ direction, text, time, raw = false, http = null }) {
     const msg = tryParse(text);
     const entry = {
-      seq: entries.length, direction, text, time, raw, message: msg,
+      seq: entries.length, direction, text, time, raw, http, message: msg,
       method: null, id: null, kind: "invalid", inReplyTo: null, latencyMs: null,
       issues: [], violations: [], cancelled: false, row: null,
     };
@@ -132,12 +132,28 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
       h("span", { class: "arrow", "aria-label": entry.direction === "out" ? "sent" : "received" }, entry.direction === "out" ? "→" : "←"),
       h("span", { class: "method" }, label, entry.raw ? h("span", { class: "badge" }, "raw") : null,
         entry.kind === "error" ? h("span", { class: "badge bad" }, `error ${entry.message?.error?.code ?? ""}`) : null,
-        entry.cancelled ? h("span", { class: "badge warn", title: typeof entry.cancelled === "string" ? entry.cancelled : "cancelled" }, "cancelled") : null),
+        entry.cancelled ? h("span", { class: "badge warn", title: typeof entry.cancelled === "string" ? entry.cancelled : "cancelled" }, "cancelled") : null,
+        entry.http ? httpFacts(entry.http) : null),
       h("span", { class: "id" }, entry.id == null ? "" : `#${entry.id}`),
       h("span", { class: "time" }, formatTime(entry.time)),
       h("span", { class: "latency" }, latency),
       badge(entry));
     entry.row.replaceChildren(button);
+  }
+
+  /** Streamable HTTP: the status, the stream, the event id and the session of the frame. */
+  function httpFacts(http) {
+    const parts = [`${http.method}${http.status ? ` ${http.status}` : ""}`, `stream ${http.stream}`];
+    if (http.eventId) parts.push(`event ${http.eventId}`);
+    const title = [...parts, http.sessionId ? `session ${http.sessionId}` : null,
+      http.synthesized ? "made by agentwire: the HTTP exchange failed to answer this request" : null].filter(Boolean).join("\n");
+    return h("span", { class: `badge${http.synthesized || http.status >= 400 ? " bad" : ""}`, "data-testid": "http-facts", title },
+      `${parts[0]} · s${http.stream}${http.eventId ? ` · ev ${short(http.eventId)}` : ""}`);
+  }
+
+  /** A long event id (a UUID) by its last characters; the whole one is in the title. */
+  function short(id) {
+    return id.length > 10 ? `…${id.slice(-6)}` : id;
   }
 
   function select(entry) {
@@ -159,7 +175,7 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
       exportedAt: new Date().toISOString(), ...exportInfo(),
       frames: entries.map((e) => ({
         direction: e.direction, time: e.time, method: e.method, id: e.id, kind: e.kind,
-        inReplyTo: e.inReplyTo, latencyMs: e.latencyMs, cancelled: e.cancelled || undefined, raw: e.raw || undefined,
+        inReplyTo: e.inReplyTo, latencyMs: e.latencyMs, cancelled: e.cancelled || undefined, raw: e.raw || undefined, http: e.http ?? undefined,
         issues: allIssues(e), message: e.message ?? null, text: e.message === undefined ? e.text : undefined,
       })),
     };
