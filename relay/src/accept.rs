@@ -2,9 +2,11 @@
 //! WebSocket (its headers too must arrive within it), and at most `max_pending` connections
 //! that have not upgraded are open at once. So neither half-sent requests nor idle
 //! connections that never upgrade can pile up and use the file descriptors that sessions
-//! need. An upgraded connection is the session's and has no deadline.
+//! need. An upgraded connection is the session's and has no deadline; so is one that carries
+//! an authorized MCP request (`Lasting`), whose event stream may run for as long as a call.
 
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,6 +16,20 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower_service::Service;
+
+/// In each request's extensions: a handler grants it once the request passed the guards, and
+/// the connection then outlives the deadline (it no longer counts as pending).
+#[derive(Clone, Default)]
+pub struct Lasting(Arc<AtomicBool>);
+
+impl Lasting {
+    pub fn grant(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    fn granted(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
 
 pub async fn serve(listener: TcpListener, app: Router, request_timeout: Duration, max_pending: usize) {
     let pending = Arc::new(Semaphore::new(max_pending));
@@ -35,17 +51,25 @@ pub async fn serve(listener: TcpListener, app: Router, request_timeout: Duration
         let _ = tcp.set_nodelay(true);
         let app = app.clone();
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+            let lasting = Lasting::default();
+            let granted = lasting.clone();
+            let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
                 let mut app = app.clone();
+                request.extensions_mut().insert(lasting.clone());
                 async move { Ok::<_, Infallible>(app.call(request.map(axum::body::Body::new)).await.unwrap_or_else(|e| match e {})) }
             });
             let mut http = hyper::server::conn::http1::Builder::new();
             http.timer(TokioTimer::new()).header_read_timeout(request_timeout);
             let connection = http.serve_connection(TokioIo::new(tcp), service).with_upgrades();
             // The connection future ends when the client closes it, or when it hands itself to
-            // the WebSocket upgrade; past the deadline it is dropped, which closes it.
-            let _ = tokio::time::timeout(request_timeout, connection).await;
+            // the WebSocket upgrade; past the deadline it is dropped, which closes it, unless
+            // a handler granted it a lasting life.
+            let mut connection = std::pin::pin!(connection);
+            let ended = tokio::time::timeout(request_timeout, &mut connection).await.is_ok();
             drop(permit);
+            if !ended && granted.granted() {
+                let _ = connection.await;
+            }
         });
     }
 }

@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::extract::{DefaultBodyLimit, Extension, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
@@ -192,6 +192,7 @@ async fn mcp(
     method: Method,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
+    lasting: Option<Extension<crate::accept::Lasting>>,
     body: Bytes,
 ) -> Response {
     use crate::mcp_http::Refused;
@@ -220,6 +221,10 @@ async fn mcp(
     let Some(agent) = relay.agent(Some(&agent)).cloned() else {
         return deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name");
     };
+    // Authorized: an event stream may last as long as the call it answers.
+    if let Some(Extension(lasting)) = lasting {
+        lasting.grant();
+    }
     let mut r = relay.mcp.serve(&agent, &relay.slots, relay.limits.max_message_bytes, method, headers, body).await;
     r.headers_mut().extend(cors);
     r

@@ -218,3 +218,22 @@ fn a_server_that_exits_answers_what_it_owed_and_its_session_ends() {
     assert_eq!((v["id"].clone(), v["error"]["code"].clone()), (json!(2), json!(-32603)), "{v}");
     assert_eq!(post(relay.port, &id, r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#).status, 404);
 }
+
+#[test]
+fn an_authorized_stream_outlives_the_request_deadline() {
+    // Connections that never upgrade get --request-timeout-ms; an MCP stream answering a call
+    // that takes longer must not be cut.
+    let server = format!("mini=node {}", repo().join("relay/tests/fixtures/mini-mcp.mjs").display());
+    let relay = Relay::start(&["--agent", &server, "--request-timeout-ms", "150"]);
+    let id = initialize(relay.port);
+    let a = post(relay.port, &id, r#"{"jsonrpc":"2.0","id":2,"method":"slow"}"#);
+    let answer = a.events().into_iter().find(|e| !e.data.is_empty()).expect("the answer on the same stream");
+    assert_eq!(serde_json::from_str::<Value>(&answer.data).unwrap()["result"]["method"], "slow");
+    // A connection with no token still gets the deadline: a request left half-sent is closed.
+    let mut s = TcpStream::connect(("127.0.0.1", relay.port)).unwrap();
+    s.set_read_timeout(Some(FRAME_TIMEOUT)).unwrap();
+    write!(s, "POST /mcp/mini HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n", relay.port).unwrap();
+    let mut rest = Vec::new();
+    let _ = s.read_to_end(&mut rest);
+    assert!(!String::from_utf8_lossy(&rest).contains("200 OK"));
+}
