@@ -102,7 +102,7 @@ export class Connection {
       }
       entry.cleanup = () => cleanups.forEach((f) => f());
       onSent?.(out);
-      this.#send(out.text);
+      entry.http = this.#send(out.text);
       this.#schedule();
     });
   }
@@ -129,16 +129,23 @@ export class Connection {
     }
   }
 
+  /** Sends one frame; returns what an HTTP transport says carries it. */
   #send(text) {
-    if (this.#closed) return;
+    if (this.#closed) return undefined;
     const frame = { direction: "out", text, time: Date.now() };
     try {
-      // An HTTP transport says which request carries the frame.
       const http = this.#transport.send(text);
       if (http) frame.http = http;
     } finally {
       this.#emit("frame", frame);
     }
+    return frame.http;
+  }
+
+  /** A request given up (timeout, abort): an HTTP transport stops what carried it. */
+  #abandon(id) {
+    const stream = this.#pending.get(key(id))?.http?.stream;
+    if (stream !== undefined) this.#transport.abandon?.(stream, id);
   }
 
   #receive(text, http) {
@@ -162,8 +169,10 @@ export class Connection {
       case "response":
         this.#settle(ev.id, (p) => p.resolve(ev.result));
         break;
-      case "error":
       case "timeout":
+        this.#abandon(ev.id);
+      // falls through: a timeout settles like an error
+      case "error":
         this.#settle(ev.id, (p) => p.reject(ProtocolError.from(ev.error ?? {
           code: codes.TIMEOUT, message: `Request ${ev.method} timed out`, data: { method: ev.method } })));
         break;
@@ -227,6 +236,7 @@ export class Connection {
 
   #abort(id, error) {
     if (!this.#pending.has(key(id))) return;
+    this.#abandon(id);
     this.dispatch(this.#session.cancelRequest?.(id) ?? []);
     this.#settle(id, (p) => p.reject(error));
   }

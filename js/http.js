@@ -27,11 +27,24 @@ export function openHttpTransport(url, McpHttp, options = {}) {
   }
   let extra = { ...(options.headers ?? {}) };
   const state = new McpHttp(options.maxBytes);
-  const aborter = new AbortController();
+  // One controller per stream: a request given up (timeout, abort) stops its own fetch.
+  const controllers = new Map();
+  const controller = (stream) => {
+    if (!controllers.has(stream)) controllers.set(stream, new AbortController());
+    return controllers.get(stream);
+  };
   let endpoint = null; // the 2024-11-05 endpoint, once its stream named it
   let closed = false;
   let order = Promise.resolve(); // POSTs leave in the order they were sent
-  const t = { onText: () => {}, onClose: () => {}, onError: () => {}, send, close, state };
+  const t = { onText: () => {}, onClose: () => {}, onError: () => {}, send, close, abandon, state };
+
+  /** The app gave up on request `id` sent on `stream`: its fetch stops when nothing else rides on it. */
+  function abandon(stream, id) {
+    if (!closed && state.abandon(stream, id)) {
+      controllers.get(stream)?.abort();
+      controllers.delete(stream);
+    }
+  }
 
   function deliver(text, http) {
     if (!closed) t.onText(text, http);
@@ -42,7 +55,7 @@ export function openHttpTransport(url, McpHttp, options = {}) {
 
   async function request(plan, body, retried = false) {
     const target = plan.url ? endpoint : base;
-    const init = { method: plan.method, headers: { ...extra, ...plan.headers }, signal: aborter.signal };
+    const init = { method: plan.method, headers: { ...extra, ...plan.headers }, signal: controller(plan.stream).signal };
     if (body !== undefined) init.body = body;
     const res = await fetchImpl(target, init);
     if (res.status === 401 && !retried && typeof options.authorize === "function") {
@@ -86,8 +99,8 @@ export function openHttpTransport(url, McpHttp, options = {}) {
         break;
       }
       case "events":
-        readEvents(res, plan.stream, http); // runs on; the next POST need not wait for it
-        break;
+        readEvents(res, plan.stream, http).finally(() => controllers.delete(plan.stream));
+        break; // the stream runs on; the next POST need not wait for it
       case "legacy":
         await res.body?.cancel().catch(() => {});
         if (options.legacy === false) return deliverAll(state.failed(plan.stream, res.status, ""), http);
@@ -106,6 +119,7 @@ export function openHttpTransport(url, McpHttp, options = {}) {
       default:
         await res.body?.cancel().catch(() => {});
     }
+    if (reply !== "events") controllers.delete(plan.stream);
     if (plan.thenListen && !closed) run(state.listen());
   }
 
@@ -164,7 +178,8 @@ export function openHttpTransport(url, McpHttp, options = {}) {
     if (closed) return;
     closed = true;
     const plan = state.endSession();
-    aborter.abort();
+    for (const c of controllers.values()) c.abort();
+    controllers.clear();
     if (plan) {
       // Ends the session on the server; nobody waits for the answer.
       fetchImpl(base, { method: "DELETE", headers: { ...extra, ...plan.headers } })

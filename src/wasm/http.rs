@@ -1,7 +1,8 @@
 //! The Streamable HTTP client state for js/http.js, which makes the requests. Plans and
 //! outcomes cross as plain objects; the decisions are the core's (`mcp::http`).
 
-use super::convert::to_js;
+use super::convert::{id_value, to_js};
+use crate::jsonrpc::Id;
 use crate::mcp::http::{End, HttpClient, Item, Plan, Reply};
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
@@ -99,6 +100,11 @@ impl McpHttp {
             End::Resume { after_ms } => json!({ "resumeAfterMs": after_ms }),
             End::Failed(answers) => json!({ "failed": answers }),
         })
+    }
+    /// The app gave up on request `id`; true when its stream's HTTP request may be aborted.
+    pub fn abandon(&mut self, stream: u32, id: JsValue) -> bool {
+        let id = id_value(&id).ok().and_then(|v| Id::from_value(&v).ok());
+        id.is_some_and(|id| self.inner.abandon(stream, &id))
     }
     pub fn failed(&mut self, stream: u32, status: u16, body: &str) -> JsValue {
         texts(self.inner.failed(stream, status, body))

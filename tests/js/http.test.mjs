@@ -212,3 +212,28 @@ test("an unreachable server fails initialize with the network error, and options
   c2.close();
   await assert.rejects(McpClient.connect("http://x/mcp", { clientInfo, nonsense: 1 }), (e) => e.code === codes.INVALID_PARAMS);
 });
+
+test("a timeout or an abort stops the request's own fetch and tells the server", async () => {
+  const closedStreams = [];
+  const cancelled = [];
+  const { client } = await rawClient((req, m, res) => {
+    if (m?.method === "notifications/cancelled") {
+      cancelled.push(m.params.requestId);
+      return res.writeHead(202).end();
+    }
+    if (!isCall(m)) return false;
+    sse(res);
+    res.write(": working\n\n");
+    req.socket.once("close", () => closedStreams.push(m.id)); // the client let go
+  });
+  await assert.rejects(client.callTool("x", {}, { timeoutMs: 150 }), (e) => e.code === codes.TIMEOUT);
+  const aborter = new AbortController();
+  const call = client.callTool("y", {}, { signal: aborter.signal });
+  await later(50);
+  aborter.abort();
+  await assert.rejects(call, (e) => e.code === codes.REQUEST_CANCELLED);
+  for (let i = 0; i < 100 && (closedStreams.length < 2 || cancelled.length < 2); i++) await later(20);
+  assert.equal(closedStreams.length, 2, "both event streams were closed by the client");
+  assert.equal(cancelled.length, 2, "and the server was told, with notifications/cancelled");
+  client.close();
+});

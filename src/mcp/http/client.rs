@@ -317,6 +317,18 @@ impl HttpClient {
         if failed.is_empty() { End::Done } else { End::Failed(failed) }
     }
 
+    /// The application gave up on request `id` (a timeout, an abort): it is owed no more. True
+    /// when its stream owes nothing else and was closed, so its HTTP request may be aborted.
+    pub fn abandon(&mut self, stream: u32, id: &Id) -> bool {
+        let Some(s) = self.stream_mut(stream) else { return false };
+        s.owed.retain(|o| o != id);
+        let idle = s.owed.is_empty() && s.kind == Kind::Post;
+        if idle {
+            self.close(stream);
+        }
+        idle
+    }
+
     /// An error response (after `Reply::Failed`, or a transport failure with status 0):
     /// an error answer for each request the stream owed, naming the status and the body.
     pub fn failed(&mut self, stream: u32, status: u16, body: &str) -> Vec<String> {
@@ -613,6 +625,17 @@ mod tests {
         let p = c.post(CALL);
         c.response(p.stream, 202, None, None);
         assert!(matches!(c.end(g.stream, false), End::Failed(a) if a.len() == 1));
+    }
+
+    #[test]
+    fn an_abandoned_request_closes_its_stream_without_an_answer() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        c.response(p.stream, 200, Some("text/event-stream"), None);
+        assert!(c.abandon(p.stream, &Id::Number(1)));
+        assert_eq!(c.end(p.stream, true), End::Done, "nothing owed, nothing made up");
+        let b = c.post(r#"[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":8,"method":"ping"}]"#);
+        assert!(!c.abandon(b.stream, &Id::Number(7)), "the stream still owes 8");
     }
 
     #[test]
