@@ -73,7 +73,13 @@ for (const path of shippedFiles) {
     // Lines of ~160 characters: an uncaught error makes Node print its source line, which
     // must not be a whole minified file.
     const { code } = await transform(readFileSync(path, "utf8"), { minify: true, lineLimit: 160, target: "es2022", legalComments: "none" });
-    writeFileSync(path, code);
+    // Bundlers find the .wasm by the literal `new URL("…", import.meta.url)`: a line break
+    // inside it hides the file from them (Vite then emits no .wasm).
+    const joined = code.replace(/new URL\(\s*("[^"]+")\s*,\s*import\s*\.\s*meta\s*\.\s*url\s*\)/g, "new URL($1,import.meta.url)");
+    if (/new URL\(/.test(joined) && !/new URL\("[^"]+\.wasm",import\.meta\.url\)/.test(joined) && path.endsWith("web/agentwire.js")) {
+      throw new Error(`${path}: the .wasm URL is not written as new URL("…", import.meta.url)`);
+    }
+    writeFileSync(path, joined);
   }
   const bytes = readFileSync(path);
   sizes.push({ file: relative(join(root, "pkg"), path), bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
