@@ -47,6 +47,21 @@ export async function host(url: string): Promise<string[]> {
   return tools.map((tool: mcp.Tool) => tool.name);
 }
 
+export async function remote(): Promise<void> {
+  const conn = await McpClient.connect("https://example.com/mcp", {
+    clientInfo: { name: "host", version: "1" },
+    headers: { authorization: "Bearer t" },
+    maxBytes: 1 << 20,
+    legacy: false,
+    authorize: async ({ status }) => (status === 401 ? { headers: { authorization: "Bearer fresh" } } : undefined),
+  });
+  conn.onFrame((f) => {
+    if (f.http) console.log(f.http.method, f.http.status ?? "", f.http.stream, f.http.eventId ?? "", f.http.synthesized === true);
+  });
+  const code: -32097 = codes.HTTP_ERROR;
+  console.log(code);
+}
+
 export function sansIo(frame: string): void {
   const c = new AcpClient({ protocolVersions: [1] });
   const out = c.initialize();
