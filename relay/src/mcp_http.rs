@@ -35,8 +35,9 @@ use crate::process;
 
 /// What a client is told to wait before resuming a stream (the `retry` of priming events).
 const RETRY_MS: u64 = 1000;
-/// Events kept per stream for resumption; older ones are dropped first.
+/// Events (and bytes of them) kept per stream for resumption; older ones are dropped first.
 const REPLAY_EVENTS: usize = 1024;
+const REPLAY_BYTES: usize = 16 << 20;
 /// Chunks that may wait for a slow reader before its stream is cut (it may resume).
 const LIVE_QUEUE: usize = 256;
 /// Finished streams kept for resumption, per session.
@@ -78,6 +79,7 @@ struct Routes {
 #[derive(Default)]
 struct Stream {
     events: VecDeque<(u64, String)>,
+    bytes: usize,
     next_seq: u64,
     live: Option<mpsc::Sender<String>>,
     /// Requests of this stream's POST not answered yet.
@@ -124,8 +126,11 @@ impl Routes {
         let seq = s.next_seq;
         s.next_seq += 1;
         s.events.push_back((seq, text.to_string()));
-        if s.events.len() > REPLAY_EVENTS {
-            s.events.pop_front();
+        s.bytes += text.len();
+        while s.events.len() > REPLAY_EVENTS || (s.bytes > REPLAY_BYTES && s.events.len() > 1) {
+            if let Some((_, old)) = s.events.pop_front() {
+                s.bytes -= old.len();
+            }
         }
         if let Some(live) = &s.live {
             // A reader that fell this far behind is cut off; it may resume from its last id.
@@ -397,7 +402,7 @@ fn get(session: Option<Arc<Session>>, headers: &HeaderMap) -> Response {
         return refused(StatusCode::NOT_FOUND, "Not Found: the session ended");
     }
     let Some(last) = headers.get("last-event-id") else {
-        if routes.listen.is_some_and(|l| routes.streams.get(&l).is_some_and(|s| s.live.is_some())) {
+        if routes.listen.is_some_and(|l| routes.streams.get(&l).is_some_and(|s| s.live.as_ref().is_some_and(|t| !t.is_closed()))) {
             return refused(StatusCode::CONFLICT, "Conflict: this session's GET stream is already open");
         }
         let (id, rx) = routes.open(false);
