@@ -22,6 +22,8 @@ struct Options {
     /// `None`: the per-user default (`store::default_dir`).
     data_dir: Option<PathBuf>,
     mcp_versions: Option<Vec<String>>,
+    /// MCP mode also carries the conformance suite's catalogue.
+    conformance: bool,
 }
 
 fn help() -> String {
@@ -30,7 +32,7 @@ fn help() -> String {
 One JSON-RPC message per line on stdin/stdout; logs on stderr; exits when stdin closes.
 
 USAGE: agentwire-demo-agent [--versions 1,2] [--negotiation seed|draft] [--data-dir DIR]
-       agentwire-demo-agent --mcp [--mcp-versions V,V,...]
+       agentwire-demo-agent --mcp [--mcp-versions V,V,...] [--conformance]
 
 OPTIONS
   --versions LIST      ACP versions to support (default 1,2); e.g. 1 to show a v2 client
@@ -43,6 +45,8 @@ OPTIONS
                        ~/.local/state/agentwire-demo-agent); at most 1000 are kept
   --mcp                be an MCP server instead (every version 2024-11-05 ... 2026-07-28)
   --mcp-versions LIST  MCP versions to support (a set: an unsupported request gets the newest)
+  --conformance        MCP mode also carries the official conformance suite's test_* tools,
+                       test:// resources and test_* prompts
   -h, --help           this text
 
 ACP PROMPT KEYWORDS (case-insensitive; the first keyword in the prompt decides)
@@ -73,6 +77,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         negotiation: NegotiationRule::Seed,
         data_dir: None,
         mcp_versions: None,
+        conformance: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -80,6 +85,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--mcp" => o.mcp = true,
+            "--conformance" => o.conformance = true,
             "--versions" => {
                 let list = value("--versions")?;
                 let mut versions = list
@@ -146,7 +152,7 @@ fn main() {
     };
     let mut out = runner::Out::stdout();
     if options.mcp {
-        let mut server = mcp_mode::McpDemo::new(options.mcp_versions.clone(), info());
+        let mut server = mcp_mode::McpDemo::new(options.mcp_versions.clone(), info(), options.conformance);
         runner::run(&mut server, &mut out);
         return;
     }

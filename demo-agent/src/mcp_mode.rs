@@ -48,12 +48,14 @@ pub struct McpDemo {
     timed: Vec<Timed>,
     /// Our requests to the client (sampling, elicitation) → the tool call waiting for them.
     asks: Vec<(Id, Id, Ask)>,
+    /// `--conformance`: the suite's catalogue is offered too.
+    conformance: bool,
 }
 
 type Answer = Result<Value, ProtocolError>;
 
 impl McpDemo {
-    pub fn new(versions: Option<Vec<String>>, info: Value) -> Self {
+    pub fn new(versions: Option<Vec<String>>, info: Value, conformance: bool) -> Self {
         let mut config = json!({
             "serverInfo": info,
             "capabilities": { "tools": {}, "resources": { "subscribe": true }, "prompts": {}, "logging": {}, "completions": {} },
@@ -66,7 +68,7 @@ impl McpDemo {
             log(&format!("server configuration: {e}"));
             ServerConfig::default()
         });
-        McpDemo { server: McpServer::new(config), counter: 0, subscribed: BTreeSet::new(), listeners: Vec::new(), level: 1, jobs: Vec::new(), timed: Vec::new(), asks: Vec::new() }
+        McpDemo { server: McpServer::new(config), counter: 0, subscribed: BTreeSet::new(), listeners: Vec::new(), level: 1, jobs: Vec::new(), timed: Vec::new(), asks: Vec::new(), conformance }
     }
 
     fn handle(&mut self, events: Vec<Event>, now_ms: u64, out: &mut Out) {
@@ -97,6 +99,11 @@ impl McpDemo {
         }
     }
 
+    /// Part of the conformance catalogue, when it is offered.
+    fn catalogue(&self, part: fn() -> Vec<Value>) -> Vec<Value> {
+        if self.conformance { part() } else { Vec::new() }
+    }
+
     /// The client answered one of our requests: the tool call that asked gets its result.
     fn answered(&mut self, id: &Id, answer: Result<&Value, &str>, out: &mut Out) {
         let Some(i) = self.asks.iter().position(|(asked, _, _)| asked == id) else { return };
@@ -109,7 +116,7 @@ impl McpDemo {
         let answer = match method {
             "tools/list" => {
                 let mut all = tools().as_array().cloned().unwrap_or_default();
-                all.extend(conformance::tools());
+                all.extend(self.catalogue(conformance::tools));
                 Ok(json!({ "tools": all }))
             }
             "tools/call" => return self.call_tool(id, params, now_ms, out),
@@ -118,11 +125,11 @@ impl McpDemo {
                     json!({ "uri": "demo://readme", "name": "readme", "description": "What this server offers", "mimeType": "text/markdown" }),
                     json!({ "uri": "demo://counter", "name": "counter", "description": "How many tools were called; changes on every call", "mimeType": "text/plain" }),
                 ];
-                Ok(json!({ "resources": own.into_iter().chain(conformance::resources()).collect::<Vec<_>>() }))
+                Ok(json!({ "resources": own.into_iter().chain(self.catalogue(conformance::resources)).collect::<Vec<_>>() }))
             }
             "resources/templates/list" => {
                 let own = json!({ "uriTemplate": "demo://echo/{text}", "name": "echo", "description": "Reads back {text}", "mimeType": "text/plain" });
-                Ok(json!({ "resourceTemplates": std::iter::once(own).chain(conformance::templates()).collect::<Vec<_>>() }))
+                Ok(json!({ "resourceTemplates": std::iter::once(own).chain(self.catalogue(conformance::templates)).collect::<Vec<_>>() }))
             }
             "resources/read" => uri_of(params).and_then(|uri| self.read(uri)),
             "resources/subscribe" | "resources/unsubscribe" => {
@@ -143,9 +150,9 @@ impl McpDemo {
             "prompts/list" => {
                 let greet = json!({ "name": "greet", "description": "A greeting for someone",
                     "arguments": [{ "name": "name", "description": "Who to greet", "required": true }] });
-                Ok(json!({ "prompts": std::iter::once(greet).chain(conformance::prompts()).collect::<Vec<_>>() }))
+                Ok(json!({ "prompts": std::iter::once(greet).chain(self.catalogue(conformance::prompts)).collect::<Vec<_>>() }))
             }
-            "prompts/get" => match conformance::prompt(params["name"].as_str().unwrap_or_default(), &params["arguments"]) {
+            "prompts/get" => match conformance::prompt(params["name"].as_str().unwrap_or_default(), &params["arguments"]).filter(|_| self.conformance) {
                 Some(answer) => answer.map_err(ProtocolError::invalid_params),
                 None => greet(params),
             },
@@ -163,7 +170,7 @@ impl McpDemo {
     }
 
     fn read(&self, uri: &str) -> Answer {
-        if let Some(contents) = conformance::read(uri) {
+        if let Some(contents) = conformance::read(uri).filter(|_| self.conformance) {
             return Ok(contents);
         }
         let text = match uri {
@@ -185,7 +192,7 @@ impl McpDemo {
             return Some(Err(ProtocolError::invalid_params(format!("tools/call needs params.name, a string, not {}", describe(&params["name"])))));
         };
         let args = &params["arguments"];
-        if let Some(plan) = conformance::call(name, args, params["_meta"].get("progressToken")) {
+        if let Some(plan) = conformance::call(name, args, params["_meta"].get("progressToken")).filter(|_| self.conformance) {
             return self.run(id, plan, params["_meta"].get("progressToken").cloned(), now_ms, out);
         }
         let text = |t: String| json!({ "content": [{ "type": "text", "text": t }] });

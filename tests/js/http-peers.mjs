@@ -117,7 +117,8 @@ export async function rawServer(handle) {
 }
 
 /**
- * The release relay serving the demo agent's MCP mode at `/mcp/demo-mcp` (Streamable HTTP).
+ * The release relay serving the demo agent's MCP mode (with the conformance catalogue) at
+ * `/mcp/demo-mcp` (Streamable HTTP).
  * Resolves with `{ url, token, pids(), close }`; `pids()` lists the relay's child processes.
  */
 export async function relayWithMcp() {
@@ -127,7 +128,7 @@ export async function relayWithMcp() {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
   const token = randomUUID().replaceAll("-", "");
   const demo = join(root, "target/release/agentwire-demo-agent");
-  const child = spawn(join(root, "target/release/agentwire-relay"), ["--port", "0", "--token", token, "--agent", `demo-mcp=${demo} --mcp`],
+  const child = spawn(join(root, "target/release/agentwire-relay"), ["--port", "0", "--token", token, "--agent", `demo-mcp=${demo} --mcp --conformance`],
     { stdio: ["ignore", "pipe", "ignore"] });
   const page = await new Promise((resolve, reject) => {
     child.stdout.once("data", (d) => resolve(String(d).trim()));
