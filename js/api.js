@@ -372,9 +372,16 @@ export function createApi(wasm) {
       let sessionOptions = rest;
       let http = {};
       if (Session === wasm.McpClient) {
-        const { headers, fetch, maxBytes, legacy, authorize, ...own } = rest;
+        const { headers, fetch, maxBytes, legacy, authorize, auth, ...own } = rest;
         sessionOptions = own;
         http = { McpHttp: wasm.McpHttp, http: { headers, fetch, maxBytes, legacy, authorize } };
+        if (auth) {
+          // An OAuth provider: its saved token goes from the start; a 401 runs the flow.
+          const { authorizeWith } = await import("./auth.js");
+          const saved = await auth.tokens?.();
+          if (saved?.access_token) http.http.headers = { ...headers, authorization: `Bearer ${saved.access_token}` };
+          http.http.authorize = ({ headers: got }) => authorizeWith(auth, { serverUrl: String(transport), wwwAuthenticate: got.get("www-authenticate"), fetch });
+        }
       }
       const session = new Session(sessionOptions);
       const connected = new Wrapper(await Connection.open(session, transport, { WebSocket, ...http }));

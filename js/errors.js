@@ -12,6 +12,7 @@ export const codes = Object.freeze({
   LOCAL_REFUSAL: -32099,
   CONNECTION_CLOSED: -32098,
   HTTP_ERROR: -32097,
+  AUTH_FAILED: -32096,
   REQUEST_CANCELLED: -32800,
 });
 

@@ -16,8 +16,9 @@ export function isHttpUrl(target) {
 /**
  * Options: `headers` (sent with every request: Authorization and the like), `fetch` (an
  * implementation; the global by default), `maxBytes` (one body or event), `legacy` (false
- * to never fall back to 2024-11-05), `authorize` (called on a 401 with `{ url, status,
- * headers }`; return `{ headers }` to retry once with them: where an auth provider plugs in).
+ * to never fall back to 2024-11-05), `authorize` (called on a 401, or a 403 asking for more
+ * scope, with `{ url, status, headers }`; return `{ headers }` to retry once with them: where
+ * an OAuth provider plugs in, see auth.js).
  */
 export function openHttpTransport(url, McpHttp, options = {}) {
   const base = new URL(String(url));
@@ -58,8 +59,10 @@ export function openHttpTransport(url, McpHttp, options = {}) {
     const init = { method: plan.method, headers: { ...extra, ...plan.headers }, signal: controller(plan.stream).signal };
     if (body !== undefined) init.body = body;
     const res = await fetchImpl(target, init);
-    if (res.status === 401 && !retried && typeof options.authorize === "function") {
-      const auth = await options.authorize({ url: String(target), status: 401, headers: res.headers });
+    // A 401, or a 403 asking for more scope (step-up): once per request, the auth hook runs.
+    const stepUp = res.status === 403 && /insufficient_scope/.test(res.headers.get("www-authenticate") ?? "");
+    if ((res.status === 401 || stepUp) && !retried && typeof options.authorize === "function") {
+      const auth = await options.authorize({ url: String(target), status: res.status, headers: res.headers });
       if (auth?.headers) {
         await res.body?.cancel().catch(() => {});
         extra = { ...extra, ...auth.headers };
@@ -85,7 +88,9 @@ export function openHttpTransport(url, McpHttp, options = {}) {
       res = await request(plan, body);
     } catch (e) {
       if (closed) return;
-      return deliverAll(state.failed(plan.stream, 0, e?.message ?? String(e)), { stream: plan.stream });
+      // An authorization that failed keeps its code and words; any other failure is the network's.
+      const [status, body] = e?.code === codes.AUTH_FAILED ? [401, JSON.stringify({ error: { code: e.code, message: e.message } })] : [0, e?.message ?? String(e)];
+      return deliverAll(state.failed(plan.stream, status, body), { stream: plan.stream });
     }
     if (closed) return;
     const sessionId = res.headers.get("mcp-session-id") ?? undefined;

@@ -11,7 +11,7 @@ export function initSync(module: BufferSource | WebAssembly.Module): void;
 export declare const codes: {
   readonly PARSE_ERROR: -32700; readonly INVALID_REQUEST: -32600; readonly METHOD_NOT_FOUND: -32601;
   readonly INVALID_PARAMS: -32602; readonly INTERNAL_ERROR: -32603; readonly TIMEOUT: -32001;
-  readonly LOCAL_REFUSAL: -32099; readonly CONNECTION_CLOSED: -32098; readonly HTTP_ERROR: -32097; readonly REQUEST_CANCELLED: -32800;
+  readonly LOCAL_REFUSAL: -32099; readonly CONNECTION_CLOSED: -32098; readonly HTTP_ERROR: -32097; readonly AUTH_FAILED: -32096; readonly REQUEST_CANCELLED: -32800;
 };
 
 /** Every error agentwire throws or rejects with: a JSON-RPC code, a message, and data. */
@@ -217,8 +217,27 @@ export interface ConnectOptions {
   /** A WebSocket constructor for Node without a global one (e.g. `ws`). */
   WebSocket?: unknown;
 }
+/** What the app keeps and does for OAuth (docs/mcp.md, Authorization). */
+export interface OAuthProvider {
+  /** Where the authorization server sends the user back (registered with it). */
+  redirectUrl: string | URL;
+  /** Sent for Dynamic Client Registration (RFC 7591) when the client has no `client_id`. */
+  clientMetadata: { redirect_uris: string[]; client_name?: string; [key: string]: unknown };
+  /** An HTTPS URL used as `client_id` where the server takes Client ID Metadata Documents. */
+  clientMetadataUrl?: string | URL;
+  clientInformation(): OAuthClient | undefined | Promise<OAuthClient | undefined>;
+  saveClientInformation?(client: OAuthClient): void | Promise<void>;
+  tokens(): OAuthTokens | undefined | Promise<OAuthTokens | undefined>;
+  saveTokens(tokens: OAuthTokens): void | Promise<void>;
+  /** Sends the user to `url`; resolves with what came back to the redirect URL (`state` is checked). */
+  redirectToAuthorization(url: string): Promise<{ code?: string | null; state?: string | null; error?: string } | string>;
+}
+export interface OAuthClient { client_id: string; client_secret?: string; token_endpoint_auth_method?: string; [key: string]: unknown }
+export interface OAuthTokens { access_token: string; refresh_token?: string; token_type?: string; expires_in?: number; scope?: string; [key: string]: unknown }
 /** MCP over Streamable HTTP (an http(s) URL given to `McpClient.connect`); see docs/mcp.md. */
 export interface HttpOptions {
+  /** OAuth 2.1: a 401 (or a 403 asking for more scope) runs the flow with this provider. */
+  auth?: OAuthProvider;
   /** Sent with every request (`Authorization` and the like). */
   headers?: Record<string, string>;
   /** A `fetch` implementation; the global one by default. */

@@ -29,7 +29,7 @@ for (const name of lists.server) {
 for (const name of lists.client) {
   test(`conformance client ${name}`, async (t) => {
     const { status, detail } = await scenario("client", name, CLIENT_COMMAND);
-    if (status === "expected") return t.skip("expected failure (tests/conformance/baseline.yml): authorization is not built yet");
+    if (status === "expected") return t.skip("an expected failure: its reason is in tests/conformance/baseline.yml");
     assert.equal(status, "passed", detail);
   });
 }

@@ -60,6 +60,19 @@ export async function remote(): Promise<void> {
   });
   const code: -32097 = codes.HTTP_ERROR;
   console.log(code);
+  let saved: { access_token: string; refresh_token?: string } | undefined;
+  await McpClient.connect("https://example.com/mcp", {
+    auth: {
+      redirectUrl: "https://ide.example/callback",
+      clientMetadata: { client_name: "ide", redirect_uris: ["https://ide.example/callback"] },
+      clientInformation: () => ({ client_id: "pre-registered" }),
+      tokens: () => saved,
+      saveTokens: (t) => { saved = t; },
+      redirectToAuthorization: async (url) => ({ code: new URL(url).searchParams.get("state"), state: "s" }),
+    },
+  });
+  const failed: -32096 = codes.AUTH_FAILED;
+  console.log(failed);
 }
 
 export function sansIo(frame: string): void {
