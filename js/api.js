@@ -377,10 +377,12 @@ export function createApi(wasm) {
         http = { McpHttp: wasm.McpHttp, http: { headers, fetch, maxBytes, legacy, authorize } };
         if (auth) {
           // An OAuth provider: its saved token goes from the start; a 401 runs the flow.
-          const { authorizeWith } = await import("./auth.js");
-          const saved = await auth.tokens?.();
+          // Tokens are kept per server: only this server's go to it.
+          const { authorizeWith, canonicalResource } = await import("./auth.js");
+          const saved = await auth.tokens?.(canonicalResource(transport));
           if (saved?.access_token) http.http.headers = { ...headers, authorization: `Bearer ${saved.access_token}` };
-          http.http.authorize = ({ headers: got }) => authorizeWith(auth, { serverUrl: String(transport), wwwAuthenticate: got.get("www-authenticate"), fetch });
+          http.http.authorize = ({ headers: got, status }) =>
+            authorizeWith(auth, { serverUrl: String(transport), wwwAuthenticate: got.get("www-authenticate"), status, fetch });
         }
       }
       const session = new Session(sessionOptions);

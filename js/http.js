@@ -66,7 +66,9 @@ export function openHttpTransport(url, McpHttp, options = {}) {
       if (auth?.headers) {
         await res.body?.cancel().catch(() => {});
         extra = { ...extra, ...auth.headers };
-        return request(plan, body, true);
+        const again = await request(plan, body, true);
+        auth.retried?.(again.status);
+        return again;
       }
     }
     return res;
@@ -89,7 +91,7 @@ export function openHttpTransport(url, McpHttp, options = {}) {
     } catch (e) {
       if (closed) return;
       // An authorization that failed keeps its code and words; any other failure is the network's.
-      const [status, body] = e?.code === codes.AUTH_FAILED ? [401, JSON.stringify({ error: { code: e.code, message: e.message } })] : [0, e?.message ?? String(e)];
+      const [status, body] = e?.code === codes.AUTH_FAILED ? [401, JSON.stringify({ error: { code: e.code, message: e.message, data: e.data } })] : [0, e?.message ?? String(e)];
       return deliverAll(state.failed(plan.stream, status, body), { stream: plan.stream });
     }
     if (closed) return;

@@ -217,7 +217,7 @@ export interface ConnectOptions {
   /** A WebSocket constructor for Node without a global one (e.g. `ws`). */
   WebSocket?: unknown;
 }
-/** What the app keeps and does for OAuth (docs/mcp.md, Authorization). */
+/** What the app keeps and does for OAuth (docs/auth.md); `agentwire/auth` has ready ones. */
 export interface OAuthProvider {
   /** Where the authorization server sends the user back (registered with it). */
   redirectUrl: string | URL;
@@ -225,13 +225,25 @@ export interface OAuthProvider {
   clientMetadata: { redirect_uris: string[]; client_name?: string; [key: string]: unknown };
   /** An HTTPS URL used as `client_id` where the server takes Client ID Metadata Documents. */
   clientMetadataUrl?: string | URL;
-  clientInformation(): OAuthClient | undefined | Promise<OAuthClient | undefined>;
-  saveClientInformation?(client: OAuthClient): void | Promise<void>;
-  tokens(): OAuthTokens | undefined | Promise<OAuthTokens | undefined>;
-  saveTokens(tokens: OAuthTokens): void | Promise<void>;
+  /** The client known for an authorization server (`issuer`), if any. */
+  clientInformation?(issuer: string): OAuthClient | undefined | Promise<OAuthClient | undefined>;
+  saveClientInformation?(client: OAuthClient, issuer: string): void | Promise<void>;
+  /** The tokens kept for one server (its canonical URL): they are sent to that server only. */
+  tokens?(server: string): OAuthTokens | undefined | Promise<OAuthTokens | undefined>;
+  /** `undefined` forgets them (a refresh token that no longer works). */
+  saveTokens?(tokens: OAuthTokens | undefined, server: string): void | Promise<void>;
   /** Sends the user to `url`; resolves with what came back to the redirect URL (`state` is checked). */
-  redirectToAuthorization(url: string): Promise<{ code?: string | null; state?: string | null; error?: string } | string>;
+  redirectToAuthorization?(url: string, pending: OAuthPending): Promise<OAuthAnswer | string>;
+  /** A page back from a full-page redirect: the answer in its address bar, with the flow it ends. */
+  takeAuthorization?(server: string): (OAuthAnswer & { pending: OAuthPending }) | undefined | Promise<(OAuthAnswer & { pending: OAuthPending }) | undefined>;
+  /** Each step of the flow as it happens, secrets redacted (an auth debugger's feed). */
+  onStep?(step: OAuthStep): void;
 }
+export interface OAuthPending { server: string; state: string; verifier: string; redirectUri: string }
+export interface OAuthAnswer { code?: string | null; state?: string | null; error?: string | null }
+/** `step`: challenge, resource metadata, authorization server metadata, registration, refresh,
+ * authorization, token, retry. An HTTP exchange has `url`, `status` and its JSON `body`. */
+export interface OAuthStep { step: string; url?: string; status?: number; ok?: boolean; error?: string; body?: unknown; [key: string]: unknown }
 export interface OAuthClient { client_id: string; client_secret?: string; token_endpoint_auth_method?: string; [key: string]: unknown }
 export interface OAuthTokens { access_token: string; refresh_token?: string; token_type?: string; expires_in?: number; scope?: string; [key: string]: unknown }
 /** MCP over Streamable HTTP (an http(s) URL given to `McpClient.connect`); see docs/mcp.md. */

@@ -525,6 +525,19 @@ fn an_error_with_a_null_id_answers_the_one_request_in_flight_so_the_era_fallback
 }
 
 #[test]
+fn a_failed_sign_in_ends_discovery_without_the_era_fallback() {
+    let mut c = McpClient::new(client_config(json!({ "era": "auto" })));
+    let discover: Value = serde_json::from_str(&c.initialize(0).expect("discover").text).expect("json");
+    // What the HTTP transport answers for a request whose OAuth sign-in failed: asking again
+    // with initialize would only send the user to sign in a second time.
+    let failed = json!({ "jsonrpc": "2.0", "id": discover["id"], "error": { "code": codes::AUTH_FAILED, "message": "authorization failed at authorization: access_denied", "data": { "step": "authorization" } } });
+    let events = c.receive(&failed.to_string(), 5);
+    assert!(sent(&events).is_empty(), "{events:?}");
+    let error = &of_type(&events, "protocolError")[0];
+    assert_eq!((error["error"]["code"].as_i64(), error["error"]["data"]["step"].as_str()), (Some(codes::AUTH_FAILED), Some("authorization")), "{error}");
+}
+
+#[test]
 fn violations_say_which_message_and_which_way() {
     let mut p = Pair::connect(
         json!({ "protocolVersions": ["2025-06-18"], "era": "handshake" }),

@@ -15,6 +15,7 @@ import { createPermissionDialog } from "./ui/permission-dialog.js";
 import { createTranscript } from "./ui/transcript.js";
 import { createAcpPanel } from "./ui/acp-panel.js";
 import { createMcpPanel } from "./ui/mcp-panel.js";
+import { createAuthPanel } from "./ui/auth-panel.js";
 import { createRawMode } from "./ui/raw-mode.js";
 import { createTerminalHandlers, TERMINAL_METHODS } from "./ui/terminal.js";
 
@@ -50,6 +51,8 @@ const transcript = createTranscript($("#transcript-root"));
 const permission = createPermissionDialog($("#dialog-root"), { toolCallData: transcript.toolCallData });
 const acpPanel = createAcpPanel($("#acp-root"), { transcript, files, permission, banner });
 const mcpPanel = createMcpPanel($("#mcp-root"), { banner });
+let forgetTokens = () => {};
+const authPanel = createAuthPanel($("#auth-root"), { onForget: () => forgetTokens() });
 const timeline = createTimeline($("#timeline-root"), {
   validate: validateFrame,
   onSelect: (entry, issues) => inspector.show(entry, issues),
@@ -222,7 +225,15 @@ async function connect(config) {
     let ws = null;
     if (config.transport === "http") {
       // A remote MCP server over Streamable HTTP: the library speaks it; no relay involved.
-      client = await pkg.McpClient.connect(config.url, { ...clientOptions(config), headers: config.headers });
+      // A 401 starts an OAuth sign-in in a popup (oauth-callback.html), each step in the auth panel.
+      const { browserAuth, canonicalResource } = await import("/pkg/auth.js");
+      authPanel.reset();
+      const auth = browserAuth({
+        ...config.oauth, onStep: authPanel.step,
+        redirectUrl: new URL("oauth-callback.html", location.href).href, clientMetadata: { client_name: "agentwire playground" },
+      });
+      forgetTokens = () => auth.saveTokens(undefined, canonicalResource(config.url));
+      client = await pkg.McpClient.connect(config.url, { ...clientOptions(config), headers: config.headers, auth });
     } else {
       ws = await openSocket(wsUrl(config.agent));
       const Client = config.protocol === "acp" ? pkg.AcpClient : pkg.McpClient;
@@ -244,6 +255,7 @@ async function connect(config) {
     result = await client.initialize();
   } catch (err) {
     negotiation.failure({ offered: config.versions, answered: answeredVersion(), error: err });
+    if (err?.code === (await pkgReady).codes.AUTH_FAILED) authPanel.failed(err);
     banner.show("Initialize failed", err);
     setStatus("initialize failed", "bad");
     disconnect();

@@ -31,6 +31,8 @@ pub mod codes {
     pub const LOCAL_REFUSAL: i64 = -32099;
     /// agentwire's own: the connection closed while the request was pending.
     pub const CONNECTION_CLOSED: i64 = -32098;
+    /// agentwire's own: an OAuth sign-in the server asked for failed (`data.step` names where).
+    pub const AUTH_FAILED: i64 = -32096;
 }
 
 /// A JSON-RPC error: what goes on the wire in `"error"`, and what the JS binding throws.

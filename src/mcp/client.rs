@@ -231,8 +231,9 @@ impl Session {
         let result = match outcome {
             Ok(r) => r,
             Err(e) => {
+                // A refused sign-in says nothing of the era: asking again would only ask the user again.
                 return match self.handshake_versions().first().cloned() {
-                    Some(v) if auto => self.fall_back(v, now_ms, events),
+                    Some(v) if auto && e.code != codes::AUTH_FAILED => self.fall_back(v, now_ms, events),
                     _ => self.fail(ProtocolError { code: e.code, message: format!("server/discover failed: {}", e.message), data: e.data }, events),
                 };
             }

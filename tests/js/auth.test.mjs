@@ -1,14 +1,19 @@
-// OAuth for remote MCP servers: the flow's rules on their own (pure functions), and each
-// failure path of the flow against a scripted fetch, naming the step that failed. The whole
-// flow against real servers is the conformance suite's auth scenarios (tests/conformance/).
+// OAuth for remote MCP servers: the flow's rules on their own (pure functions), each failure
+// path of the flow against a scripted fetch, naming the step that failed, and the Node
+// provider signing in to a protected server (tests/js/oauth-peers.mjs) through McpClient.
+// The flow against the suite's servers is the conformance suite's auth scenarios
+// (tests/conformance/); the browser's provider is in the end-to-end tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { codes } from "./helpers.mjs";
 import {
   parseWwwAuthenticate, resourceMetadataUrls, authorizationServerMetadataUrls, resourceMatches, canonicalResource,
-  chooseScope, tokenAuthMethod, tokenRequest, authorizationUrl, pkce, authorizeWith,
+  chooseScope, tokenAuthMethod, tokenRequest, authorizationUrl, pkce, authorizeWith, redact, storedAuth, memoryStorage,
 } from "../../pkg/auth.js";
+import { loopbackAuth } from "../../pkg/auth-node.js";
+import { McpClient } from "../../pkg/node.js";
+import { protectedServer } from "./oauth-peers.mjs";
 
 test("WWW-Authenticate: scheme and parameters, quoted or not, escapes kept", () => {
   const { scheme, params } = parseWwwAuthenticate('Bearer realm="mcp", error="insufficient_scope", scope="a b", resource_metadata="https://x/.well-known/oauth-protected-resource/mcp", max_age=5, note="say \\"hi\\""');
@@ -168,4 +173,111 @@ test("2025-03-26: no resource metadata means the server's origin is the authoriz
     PRM, "https://s.example/.well-known/oauth-protected-resource",
     "https://s.example/.well-known/oauth-authorization-server", "https://s.example/.well-known/openid-configuration",
   ]);
+});
+
+test("redaction: tokens, codes, secrets and verifiers, at any depth", () => {
+  assert.deepEqual(redact({ step: "token", body: { access_token: "a", refresh_token: "r", token_type: "Bearer", nested: [{ client_secret: "s", code: "c" }] }, code_verifier: "v" }),
+    { step: "token", body: { access_token: "[redacted]", refresh_token: "[redacted]", token_type: "Bearer", nested: [{ client_secret: "[redacted]", code: "[redacted]" }] }, code_verifier: "[redacted]" });
+});
+
+// The user's browser, for the loopback provider: follows the authorization server's redirect
+// to the loopback listener.
+const userAgent = (url) => fetch(url).then((res) => res.text()).then(() => undefined);
+
+test("Node: the loopback provider signs in to a protected server; every step is reported, no secret in any", async () => {
+  const server = await protectedServer();
+  const steps = [];
+  const auth = await loopbackAuth({ open: userAgent, onStep: (s) => steps.push(s), clientMetadata: { client_name: "agentwire tests" } });
+  try {
+    assert.match(auth.redirectUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    // 2025-11-25 only: the first request is initialize (not the 2026 discovery the SDK server refuses).
+    const client = await McpClient.connect(server.url, { clientInfo: { name: "t", version: "1" }, protocolVersions: ["2025-11-25"], auth });
+    await client.initialize();
+    assert.equal((await client.callTool("slow", {})).content[0].text, "slow done");
+    assert.deepEqual(steps.map((s) => `${s.step}${s.ok === false ? " ✗" : ""}`), [
+      "challenge", "resource metadata", "authorization server metadata", "registration", "authorization", "authorization", "token", "retry",
+    ]);
+    assert.equal(steps.find((s) => s.step === "registration").body.client_name, "agentwire tests");
+    assert.equal(steps.at(-1).status, 200);
+    // Expired: the refresh token gets a new one without the user.
+    server.expire();
+    assert.equal((await client.callTool("slow", {})).content[0].text, "slow done");
+    assert.deepEqual(server.grants, { authorization_code: 1, refresh_token: 1 });
+    assert.deepEqual(steps.slice(-6).map((s) => s.step), ["challenge", "resource metadata", "authorization server metadata", "registration", "refresh", "retry"]);
+    assert.equal(steps.at(-3).source, "known client", "the registered client is kept for its issuer");
+    const shown = JSON.stringify(steps);
+    assert.ok(server.secrets.length >= 4);
+    for (const secret of server.secrets) assert.ok(!shown.includes(secret), "a secret reached onStep");
+    client.close();
+  } finally {
+    await auth.close();
+    server.close();
+  }
+});
+
+test("a token goes only to the server it was issued for", async () => {
+  const [a, b] = [await protectedServer(), await protectedServer()];
+  const auth = await loopbackAuth({ open: userAgent });
+  try {
+    const info = { clientInfo: { name: "t", version: "1" }, auth };
+    for (const server of [a, b]) {
+      const client = await McpClient.connect(server.url, info);
+      await client.initialize();
+      client.close();
+    }
+    assert.deepEqual([a.grants.authorization_code, b.grants.authorization_code], [1, 1], "each server its own sign-in");
+    const [ta, tb] = [await auth.tokens(a.url), await auth.tokens(b.url)];
+    assert.notEqual(ta.access_token, tb.access_token);
+    assert.ok(b.bearers.every((t) => t !== ta.access_token), "A's token never went to B");
+    assert.equal(b.bearers[0], undefined, "B's first request went without a token");
+    // Connecting to A again sends A's kept token from the start: no new sign-in.
+    const again = await McpClient.connect(a.url, info);
+    await again.initialize();
+    again.close();
+    assert.equal(a.grants.authorization_code, 1);
+    assert.equal(a.bearers.at(-1), ta.access_token);
+  } finally {
+    await auth.close();
+    a.close();
+    b.close();
+  }
+});
+
+test("real servers' refusals name their step: denied consent; an expired refresh token where nobody can sign in", async () => {
+  const denying = await protectedServer({ consent: "deny" });
+  const auth = await loopbackAuth({ open: userAgent });
+  try {
+    const client = await McpClient.connect(denying.url, { clientInfo: { name: "t", version: "1" }, auth });
+    await assert.rejects(client.initialize(), failsAt("authorization", /the server answered access_denied/));
+    client.close();
+  } finally {
+    await auth.close();
+    denying.close();
+  }
+  // A provider without a way to send the user (a background job) and a refresh token the server no longer takes.
+  const server = await protectedServer();
+  try {
+    const storage = memoryStorage();
+    const headless = storedAuth(storage, { redirectUrl: "http://127.0.0.1:9/callback", clientId: "client-1" });
+    headless.saveTokens({ access_token: "old", refresh_token: "revoked" }, server.url);
+    const client = await McpClient.connect(server.url, { clientInfo: { name: "t", version: "1" }, auth: headless });
+    await assert.rejects(client.initialize(), failsAt("refresh", /invalid_(grant|client)/));
+    assert.equal(headless.tokens(server.url), undefined, "the dead tokens are forgotten");
+    client.close();
+  } finally {
+    server.close();
+  }
+});
+
+test("a lost answer: nothing comes back to the loopback listener within the time given", async () => {
+  const server = await protectedServer();
+  const auth = await loopbackAuth({ open: () => {}, timeoutMs: 200 });
+  try {
+    const client = await McpClient.connect(server.url, { clientInfo: { name: "t", version: "1" }, auth });
+    await assert.rejects(client.initialize(), failsAt("authorization", /nothing came back to http:\/\/127\.0\.0\.1:\d+\/callback within 0\.2 s/));
+    client.close();
+  } finally {
+    await auth.close();
+    server.close();
+  }
 });

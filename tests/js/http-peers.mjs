@@ -20,7 +20,7 @@ export const CORS = {
   "access-control-expose-headers": "mcp-session-id, mcp-protocol-version",
 };
 
-function listen(server) {
+export function listen(server) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
 }
 
@@ -46,6 +46,14 @@ export async function everything(mode = "streamableHttp") {
  * `requests` records each HTTP request (method, session id) the server saw.
  */
 export async function sdkServer() {
+  const { handle, requests, sessions } = sdkHandler();
+  const httpServer = http.createServer(handle);
+  const port = await listen(httpServer);
+  return { url: `http://127.0.0.1:${port}/mcp`, requests, sessions, close: () => { httpServer.closeAllConnections(); httpServer.close(); } };
+}
+
+/** sdkServer's request handler, for servers that put something in front of it (OAuth). */
+export function sdkHandler() {
   const sessions = new Map();
   const requests = [];
   const make = () => {
@@ -70,7 +78,7 @@ export async function sdkServer() {
     server.setRequestHandler(ReadResourceRequestSchema, async ({ params }) => ({ contents: [{ uri: params.uri, text: "one" }] }));
     return server;
   };
-  const httpServer = http.createServer(async (req, res) => {
+  const handle = async (req, res) => {
     for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
     if (req.method === "OPTIONS") return res.writeHead(204).end();
     const sid = req.headers["mcp-session-id"];
@@ -83,9 +91,8 @@ export async function sdkServer() {
       await make().connect(transport);
     }
     await transport.handleRequest(req, res);
-  });
-  const port = await listen(httpServer);
-  return { url: `http://127.0.0.1:${port}/mcp`, requests, sessions, close: () => { httpServer.closeAllConnections(); httpServer.close(); } };
+  };
+  return { handle, requests, sessions };
 }
 
 /**

@@ -1,4 +1,5 @@
-// Connect panel: agent (or, for MCP, a server URL spoken to over Streamable HTTP), protocol,
+// Connect panel: agent (or, for MCP, a server URL spoken to over Streamable HTTP, with an
+// optional OAuth client), protocol,
 // versions to offer, capabilities to declare (with a live preview of the first message, as
 // the library writes it), clientInfo. Emits a config for the connection.
 import { h, field, replace } from "../lib/dom.js";
@@ -59,7 +60,12 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
   const transportBox = h("fieldset", { class: "inline", id: "mcp-transport" }, h("legend", {}, "MCP transport"),
     h("label", { class: "check" }, transportRadios[0], "relay agent"),
     h("label", { class: "check" }, transportRadios[1], "URL (Streamable HTTP)"));
-  const urlFields = h("div", { class: "stack", id: "mcp-url-fields" }, field("Server URL", mcpUrl), field("Headers (one per line)", mcpHeaders));
+  // A server that answers 401 gets an OAuth sign-in (a registered client unless one is named here).
+  const oauthClientId = h("input", { id: "oauth-client-id", "data-testid": "oauth-client-id", placeholder: "registered at sign-in", spellcheck: "false" });
+  const oauthClientSecret = h("input", { id: "oauth-client-secret", "data-testid": "oauth-client-secret", type: "password", autocomplete: "off" });
+  const urlFields = h("div", { class: "stack", id: "mcp-url-fields" }, field("Server URL", mcpUrl), field("Headers (one per line)", mcpHeaders),
+    h("details", { class: "oauth-client" }, h("summary", {}, "OAuth client (when the server asks for sign-in)"),
+      h("div", { class: "grid-2" }, field("client_id", oauthClientId), field("client_secret", oauthClientSecret))));
   const agentField = field("Agent", agentSelect);
   const clientName = h("input", { id: "client-name", value: "agentwire-playground", required: true, oninput: refresh });
   const clientTitle = h("input", { id: "client-title", value: "agentwire playground", oninput: refresh });
@@ -124,6 +130,7 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
     const t = transport();
     return {
       agent: agentSelect.value, protocol: p, transport: t, url: mcpUrl.value.trim(), headers: headers().headers,
+      oauth: { clientId: oauthClientId.value.trim() || undefined, clientSecret: oauthClientSecret.value || undefined },
       versions, caps, clientInfo,
       capabilities: capabilitiesOption(p, caps),
       requestTimeoutMs: Math.max(100, Number(timeout.value) || 60000),

@@ -366,6 +366,12 @@ impl HttpClient {
         let (code, message) = match peer.as_ref().and_then(|e| Some((e.get("code")?.as_i64()?, e.get("message")?.as_str()?.to_string()))) {
             Some((code, text)) => {
                 data["transport"] = Value::from(message);
+                // Its data too (the fields the transport sets stay the transport's).
+                if let (Some(own), Some(Value::Object(theirs))) = (data.as_object_mut(), peer.as_ref().and_then(|e| e.get("data"))) {
+                    for (k, v) in theirs {
+                        own.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                }
                 (code, text)
             }
             None => (HTTP_ERROR, message.to_string()),
@@ -563,6 +569,12 @@ mod tests {
         let a: Value = serde_json::from_str(&c.failed(p.stream, 400, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: no session"}}"#)[0]).unwrap();
         assert_eq!((a["id"].clone(), a["error"]["code"].clone(), a["error"]["message"].clone()), (json!(1), json!(-32000), json!("Bad Request: no session")));
         assert_eq!(a["error"]["data"]["status"], 400);
+        // Its data joins the transport's, which keeps its own fields.
+        let p = c.post(CALL);
+        c.response(p.stream, 401, Some("application/json"), None);
+        let body = r#"{"error":{"code":-32096,"message":"authorization failed at token","data":{"step":"token","status":"theirs"}}}"#;
+        let a: Value = serde_json::from_str(&c.failed(p.stream, 401, body)[0]).unwrap();
+        assert_eq!((a["error"]["data"]["step"].clone(), a["error"]["data"]["status"].clone()), (json!("token"), json!(401)));
     }
 
     #[test]
