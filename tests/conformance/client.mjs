@@ -2,6 +2,7 @@
 // on agentwire's public API. The suite appends the server URL and names the scenario in
 // MCP_CONFORMANCE_SCENARIO; each scenario does what a real client would do there.
 import { McpClient } from "../../pkg/node.js";
+import { storedAuth, memoryStorage } from "../../pkg/auth.js";
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "initialize";
@@ -16,29 +17,26 @@ function withDefaults(requestedSchema, content = {}) {
 }
 
 /**
- * An OAuth provider for a program with no browser: the authorization server of the suite
- * approves at once, so following its redirect by hand yields the code. Client credentials,
- * where the scenario hands some (pre-registration), come in MCP_CONFORMANCE_CONTEXT.
+ * An OAuth provider for a program with no browser: the package's stored provider, with a
+ * redirect step that follows the suite's authorization server by hand (it approves at once, so
+ * its redirect carries the code). Client credentials, where the scenario hands some
+ * (pre-registration), come in MCP_CONFORMANCE_CONTEXT.
  */
 function headlessProvider() {
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
-  let client = context.client_id ? { client_id: context.client_id, client_secret: context.client_secret } : undefined;
-  let tokens;
-  const redirectUrl = "http://localhost:3000/callback";
-  return {
-    redirectUrl,
+  const provider = storedAuth(memoryStorage(), {
+    redirectUrl: "http://localhost:3000/callback",
+    clientId: context.client_id, clientSecret: context.client_secret,
     clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
-    clientMetadata: { client_name: "agentwire-conformance", redirect_uris: [redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] },
-    clientInformation: () => client,
-    saveClientInformation: (info) => { client = info; },
-    tokens: () => tokens,
-    saveTokens: (t) => { tokens = t; },
-    async redirectToAuthorization(authorizationUrl) {
-      const res = await fetch(authorizationUrl, { redirect: "manual" });
-      const back = new URL(res.headers.get("location") ?? "about:blank");
-      return { code: back.searchParams.get("code"), state: back.searchParams.get("state"), error: back.searchParams.get("error") ?? undefined };
-    },
+    // The server picks how a registered client authenticates.
+    clientMetadata: { client_name: "agentwire-conformance", token_endpoint_auth_method: undefined },
+  });
+  provider.redirectToAuthorization = async (authorizationUrl) => {
+    const res = await fetch(authorizationUrl, { redirect: "manual" });
+    const back = new URL(res.headers.get("location") ?? "about:blank");
+    return { code: back.searchParams.get("code"), state: back.searchParams.get("state"), error: back.searchParams.get("error") ?? undefined };
   };
+  return provider;
 }
 
 const client = await McpClient.connect(url, {

@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -479,5 +479,87 @@ test("the MCP panel connects to a server URL over Streamable HTTP; the timeline 
     });
   } finally {
     se.close();
+  }
+});
+
+test("the playground signs in to an OAuth-protected MCP server in a popup, shows each step, refreshes an expired token without the user, and shows no secret", { timeout: TEST_TIMEOUT }, async () => {
+  const { protectedServer } = await import("../js/oauth-peers.mjs");
+  const server = await protectedServer();
+  const steps = (page) => page.locator("[data-testid=auth-step]").evaluateAll((els) => els.map((e) => `${e.dataset.step}:${e.dataset.ok}`));
+  try {
+    await withPage("mcp-oauth", async (page) => {
+      const popups = [];
+      page.on("popup", (p) => popups.push(p));
+      await page.check("#protocol-mcp");
+      await page.check("#transport-http");
+      assert.equal(await page.isVisible("#auth-section"), false, "no auth panel before a server asks");
+      await page.fill("#mcp-url", server.url);
+      await page.click("#connect-button");
+      await waitText(page, "#negotiated-version", "2025-11-25");
+      assert.equal(popups.length, 1, "one sign-in window");
+      await popups[0].waitForEvent("close", { timeout: STEP_TIMEOUT }).catch(() => {});
+      assert.ok(popups[0].isClosed(), "the callback page closed its window");
+      assert.deepEqual(await steps(page), ["challenge:info", "resource metadata:ok", "authorization server metadata:ok", "registration:ok",
+        "authorization:info", "authorization:ok", "token:ok", "retry:ok"]);
+      await waitText(page, "[data-step=retry] .auth-text", "the request again → 200");
+      await page.click("#mcp-list-tools");
+      await page.locator("[data-testid=mcp-tool][data-name=slow]").waitFor();
+      assert.match(await callTool(page, "slow", {}), /slow done/);
+      await page.locator("text=progress 3/3").first().waitFor(); // the tool's progress, as the panel logs it
+      await shot(page, "mcp-oauth");
+      await page.locator("#auth-section").screenshot({ path: join(SHOTS, "mcp-oauth-steps.png") });
+
+      // The access token expires: the refresh token gets a new one; nobody is asked.
+      server.expire();
+      assert.match(await callTool(page, "slow", {}), /slow done/);
+      assert.deepEqual((await steps(page)).slice(-3), ["registration:ok", "refresh:ok", "retry:ok"]);
+      assert.equal(popups.length, 1, "no second sign-in window");
+      assert.deepEqual(server.grants, { authorization_code: 1, refresh_token: 1 });
+
+      // No token, code or client secret on the page (panel details included) or in the export.
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-timeline")]);
+      const exported = readFileSync(await download.path(), "utf8");
+      const shown = await page.evaluate(() => document.body.textContent + [...document.querySelectorAll("input, textarea")].map((e) => e.value).join(" "));
+      assert.ok(server.secrets.length >= 4 && exported.includes("tools/call"));
+      for (const secret of server.secrets) {
+        assert.ok(!shown.includes(secret) && !exported.includes(secret), "a secret is shown or exported");
+      }
+      assert.match(shown, /\[redacted\]/, "the token response is shown, redacted");
+      // Tokens live in sessionStorage under the server's URL, until the user forgets them.
+      const kept = () => page.evaluate((u) => sessionStorage.getItem(`agentwire.oauth.tokens ${u}`), server.url);
+      assert.match(await kept(), /access_token/);
+      await page.click("[data-testid=auth-forget]");
+      assert.equal(await kept(), null);
+    }, { expectedConsole: /status of 401/ });
+  } finally {
+    server.close();
+  }
+});
+
+test("browserAuth in redirect mode: the page leaves for the authorization server and finishes the sign-in when it is back", { timeout: TEST_TIMEOUT }, async () => {
+  const { protectedServer } = await import("../js/oauth-peers.mjs");
+  const server = await protectedServer();
+  const signIn = (url) => (async (serverUrl) => {
+    const [mod, { browserAuth }] = await Promise.all([import("/pkg/index.js"), import("/pkg/auth.js")]);
+    await mod.default();
+    const auth = browserAuth({ mode: "redirect", redirectUrl: `${location.origin}/` });
+    const client = await mod.McpClient.connect(serverUrl, { clientInfo: { name: "page", version: "1" }, protocolVersions: ["2025-11-25"], auth });
+    await client.initialize();
+    const listed = await client.listTools();
+    client.close();
+    return { tools: listed.tools.map((t) => t.name).join(","), address: location.href };
+  })(url);
+  try {
+    await withPage("mcp-oauth-redirect", async (page) => {
+      // The first run leaves the page: its evaluation ends with the page.
+      await Promise.all([page.waitForURL(/[?&]code=/), page.evaluate(signIn, server.url).catch(() => {})]);
+      await page.locator("#agent-select option[value=everything]").waitFor({ state: "attached" });
+      const done = await page.evaluate(signIn, server.url);
+      assert.equal(done.tools, "slow,ask");
+      assert.doesNotMatch(done.address, /code=|state=/, "the answer left the address bar");
+      assert.deepEqual(server.grants, { authorization_code: 1, refresh_token: 0 });
+    }, { expectedConsole: /status of 401/ });
+  } finally {
+    server.close();
   }
 });

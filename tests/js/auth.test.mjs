@@ -6,6 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { codes } from "./helpers.mjs";
 import {
   parseWwwAuthenticate, resourceMetadataUrls, authorizationServerMetadataUrls, resourceMatches, canonicalResource,
@@ -279,5 +283,32 @@ test("a lost answer: nothing comes back to the loopback listener within the time
   } finally {
     await auth.close();
     server.close();
+  }
+});
+
+test("docs/auth.md: the Node examples run against a protected server and print what the page shows", async () => {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+  const doc = readFileSync(join(root, "docs/auth.md"), "utf8");
+  const examples = [...doc.matchAll(/```js node\n([\s\S]*?)```\s*```output\n([\s\S]*?)```/g)];
+  assert.equal(examples.length, 2);
+  const scratch = mkdtempSync(join(tmpdir(), "agentwire-auth-docs-"));
+  const pkg = (file) => JSON.stringify(pathToFileURL(join(root, "pkg", file)).href);
+  try {
+    for (const [n, [, code, output]] of examples.entries()) {
+      const server = await protectedServer();
+      const printed = [];
+      Object.assign(globalThis, { SERVER: server.url, openInBrowser: userAgent, print: (...a) => printed.push(a.join(" ")) });
+      const file = join(scratch, `example-${n}.mjs`);
+      writeFileSync(file, code.replace(/from "agentwire\/auth-node"/, `from ${pkg("auth-node.js")}`).replace(/from "agentwire\/auth"/, `from ${pkg("auth.js")}`)
+        .replace(/from "agentwire"/, `from ${pkg("node.js")}`).replace(/console\.log\(/g, "print("));
+      try {
+        await import(pathToFileURL(file).href);
+        assert.equal(printed.join("\n"), output.trimEnd());
+      } finally {
+        server.close();
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 });

@@ -5,6 +5,8 @@ import init, {
   AcpClient, AcpAgent, McpClient, McpServer, Validator, ProtocolError, codes, parseMessage, serializeMessage,
   type AcpEvent, type McpEvent, type Report, type acp, type mcp, type MethodStatus, type Transcript,
 } from "agentwire";
+import { browserAuth, completeAuthorization, storedAuth, memoryStorage, redact, type OAuthStep } from "agentwire/auth";
+import { loopbackAuth } from "agentwire/auth-node";
 
 export async function ide(url: string): Promise<acp.StopReason | undefined> {
   await init();
@@ -98,4 +100,20 @@ export function sansIo(frame: string): void {
   new Validator({ protocol: "lsp", version: "1" });
   // @ts-expect-error: a prompt is content blocks, not a string
   void ({} as import("agentwire").AcpSession).prompt("hi");
+}
+
+// OAuth: the ready providers plug into McpClient.connect; steps are typed.
+export async function signIn(url: string): Promise<string[]> {
+  const steps: OAuthStep[] = [];
+  const page = browserAuth({ clientMetadata: { client_name: "ide" }, onStep: (s) => steps.push(s), mode: "popup" });
+  await McpClient.connect(url, { clientInfo: { name: "ide", version: "1" }, auth: page });
+  const node = await loopbackAuth({ open: async () => ({ code: "c", state: "s" }) });
+  const own = storedAuth(memoryStorage(), { redirectUrl: node.redirectUrl, clientId: "pre-registered" });
+  own.redirectToAuthorization = async () => "code";
+  await McpClient.connect(url, { clientInfo: { name: "ide", version: "1" }, auth: own });
+  await node.close();
+  // @ts-expect-error: the mode is popup or redirect
+  browserAuth({ mode: "tab" });
+  const shown: { code: string } = redact({ code: "secret" });
+  return [...steps.map((s) => s.step), String(completeAuthorization({ close: false }).ok), shown.code];
 }

@@ -154,7 +154,8 @@ export function createMcpPanel(root, { banner }) {
     try {
       const res = await client.callTool(tool.name, args, {
         timeoutMs, signal: callAbort.signal,
-        onProgress: (p) => {
+        onProgress: (e) => {
+          const p = e?.params; // the notification's params: progress, total, message
           if (typeof p?.progress === "number" && typeof p?.total === "number") { progress.max = p.total; progress.value = p.progress; }
           event(`progress ${p?.progress ?? "?"}${p?.total != null ? `/${p.total}` : ""}${p?.message ? ` ${p.message}` : ""}`);
         },
