@@ -61,11 +61,15 @@ export function resourceMatches(resource, serverUrl) {
   return s.pathname === prefix || s.pathname.startsWith(`${prefix}/`) || prefix === "";
 }
 
-/** The scope to ask for: the challenge's, else what the resource supports, else none. */
-export function chooseScope(challengeScope, resourceMetadata) {
-  if (challengeScope) return challengeScope;
+/**
+ * The scope to ask for: the challenge's, else what the resource supports, else none; with
+ * `offline_access` added where the authorization server offers it (a refresh token, SEP-2207).
+ */
+export function chooseScope(challengeScope, resourceMetadata, metadata) {
   const supported = resourceMetadata?.scopes_supported;
-  return Array.isArray(supported) && supported.length > 0 ? supported.join(" ") : undefined;
+  const scope = challengeScope || (Array.isArray(supported) && supported.length > 0 ? supported.join(" ") : undefined);
+  const offline = metadata?.scopes_supported?.includes?.("offline_access") && scope && !scope.split(" ").includes("offline_access");
+  return offline ? `${scope} offline_access` : scope;
 }
 
 /** How the client authenticates at the token endpoint: its registered method, else the best the server takes. */
@@ -228,7 +232,7 @@ export async function authorizeWith(provider, { serverUrl, wwwAuthenticate, stat
   const { resourceMetadata, metadata, issuer } = await discover(cx, serverUrl, challenge);
   const client = await identify(cx, provider, metadata, issuer);
   const resource = canonicalResource(resourceMetadata?.resource ?? serverUrl);
-  const scope = chooseScope(challenge.params.scope, resourceMetadata);
+  const scope = chooseScope(challenge.params.scope, resourceMetadata, metadata);
   const done = async (tokens) => {
     await provider.saveTokens?.(tokens, server);
     return { headers: { authorization: `Bearer ${tokens.access_token}` }, retried: (s) => cx.report("retry", { url: server, status: s, ok: s < 400 }) };

@@ -54,6 +54,11 @@ test("the resource must cover the server; scope comes from the challenge, else t
   assert.equal(chooseScope("a b", { scopes_supported: ["c"] }), "a b");
   assert.equal(chooseScope(undefined, { scopes_supported: ["c", "d"] }), "c d");
   assert.equal(chooseScope(undefined, {}), undefined);
+  // offline_access where the authorization server lists it, once, and never alone.
+  assert.equal(chooseScope("a", {}, { scopes_supported: ["a", "offline_access"] }), "a offline_access");
+  assert.equal(chooseScope("a offline_access", {}, { scopes_supported: ["offline_access"] }), "a offline_access");
+  assert.equal(chooseScope(undefined, {}, { scopes_supported: ["offline_access"] }), undefined);
+  assert.equal(chooseScope("a", {}, { scopes_supported: ["a"] }), "a");
 });
 
 test("token requests authenticate the client as registered, else as the server prefers", () => {
