@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 /// Every side-channel frame starts with these bytes, and no agent line is let through with them.
 /// JSON-RPC messages always carry a `"jsonrpc"` member, so a one-member `{"relay":…}` object is
@@ -22,6 +23,46 @@ pub enum Event<'a> {
     Exit { code: Option<i32>, signal: Option<&'a str> },
     /// Something the relay refused or could not do; the session goes on unless a close follows.
     Error { message: &'a str },
+    /// The page's MCP server `name` is hosted: the agent reaches it at `url` with this
+    /// `Authorization` header.
+    Hosted { name: &'a str, url: &'a str, authorization: &'a str },
+    /// The page's MCP server `name` could not be hosted, and why.
+    HostRefused { name: &'a str, message: &'a str },
+}
+
+/// A relay command of the page: a frame that starts with `{"relay":`.
+#[derive(Debug, PartialEq)]
+pub enum Command<'a> {
+    /// `{"relay":{"host":"NAME"}}`: host an MCP server of the page for its agent.
+    Host { name: Cow<'a, str> },
+    /// `{"relay":{"mcp":"SESSION","message":…}}`: what the page's server sends in that MCP session.
+    Mcp { session: Cow<'a, str>, message: &'a str },
+}
+
+/// Reads a relay command of the page, or says why it is none.
+pub fn page_command(text: &str) -> Result<Command<'_>, &'static str> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Frame<'a> {
+        #[serde(borrow)]
+        relay: Inner<'a>,
+    }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Inner<'a> {
+        #[serde(borrow, default)]
+        host: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        mcp: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        message: Option<&'a RawValue>,
+    }
+    let frame: Frame = serde_json::from_str(text).map_err(|_| "a relay command must be {\"relay\":{\"host\":NAME}} or {\"relay\":{\"mcp\":SESSION,\"message\":…}}; not carried out")?;
+    match frame.relay {
+        Inner { host: Some(name), mcp: None, message: None } => Ok(Command::Host { name }),
+        Inner { host: None, mcp: Some(session), message: Some(message) } => Ok(Command::Mcp { session, message: message.get() }),
+        _ => Err("a relay command must be {\"relay\":{\"host\":NAME}} or {\"relay\":{\"mcp\":SESSION,\"message\":…}}; not carried out"),
+    }
 }
 
 impl Event<'_> {

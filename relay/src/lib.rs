@@ -6,6 +6,7 @@ pub mod accept;
 pub mod cli;
 pub mod files;
 pub mod frames;
+pub mod hosting;
 pub mod lines;
 pub mod mcp_http;
 pub mod process;

@@ -1,5 +1,7 @@
 //! MCP's Streamable HTTP transport, served for any configured stdio MCP server at
-//! `/mcp/<agent>`: one process per MCP session, messages routed between HTTP and its stdio.
+//! `/mcp/<agent>` (one process per MCP session, messages routed between HTTP and its stdio)
+//! and for servers hosted by a page at `/hosted/<id>` (messages routed between HTTP and the
+//! page's WebSocket; see hosting.rs).
 //!
 //! ```text
 //! POST (initialize) ─► new session: unguessable id, one process ─► SSE: priming event, answer
@@ -30,6 +32,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio::time::Instant;
 
 use crate::cli::Agent;
+use crate::hosting::{self, Host};
 use crate::lines::{read_line, Line, Overflow};
 use crate::process;
 
@@ -53,14 +56,34 @@ pub struct Hub {
 
 struct Session {
     id: String,
-    agent: String,
-    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+    /// `agent NAME` or `host ID`: a session id is good only at the endpoint that made it.
+    owner: String,
+    backend: Backend,
     routes: Mutex<Routes>,
-    pgid: u32,
-    mark: String,
     last_active: Mutex<Instant>,
-    /// The relay's connection slot this session's process holds; given back when it ends.
-    slot: Mutex<Option<OwnedSemaphorePermit>>,
+}
+
+/// Where a session's server runs.
+enum Backend {
+    /// A stdio process of its own, holding one of the relay's connection slots.
+    Process { stdin: tokio::sync::Mutex<Option<ChildStdin>>, pgid: u32, mark: String, slot: Mutex<Option<OwnedSemaphorePermit>> },
+    /// A page, reached on its WebSocket.
+    Page(Arc<Host>),
+}
+
+/// The server a request is for.
+pub enum Target<'a> {
+    Agent { agent: &'a Agent, slots: &'a Arc<tokio::sync::Semaphore> },
+    Hosted(Arc<Host>),
+}
+
+impl Target<'_> {
+    fn owner(&self) -> String {
+        match self {
+            Target::Agent { agent, .. } => format!("agent {}", agent.name),
+            Target::Hosted(host) => format!("host {}", host.id),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -184,7 +207,7 @@ impl Routes {
         self.ended = true;
         let owed: Vec<(Id, u64)> = self.by_request.drain().collect();
         for (id, stream) in owed {
-            let answer = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": "the MCP server process ended" } });
+            let answer = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": "the MCP server ended (its process exited, or the page hosting it left)" } });
             self.push(stream, &answer.to_string());
         }
         for s in self.streams.values_mut() {
@@ -213,8 +236,8 @@ fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
 }
 
 impl Hub {
-    /// Serves one request to `/mcp/<agent>`; the relay's guards (Host, token, Origin) passed.
-    pub async fn serve(&self, agent: &Agent, slots: &Arc<tokio::sync::Semaphore>, limit: usize, method: Method, headers: HeaderMap, body: Bytes) -> Response {
+    /// Serves one request to `/mcp/<agent>` or `/hosted/<id>`; the relay's guards passed.
+    pub async fn serve(&self, target: Target<'_>, limit: usize, method: Method, headers: HeaderMap, body: Bytes) -> Response {
         // The version header, when sent, must name a version (2025-03-26 is assumed without).
         if let Some(v) = headers.get("mcp-protocol-version") {
             let known = v.to_str().ok().is_some_and(|v| Version::parse(v).rank().is_some());
@@ -231,7 +254,7 @@ impl Hub {
                     sessions.remove(id);
                 }
                 match sessions.get(id) {
-                    Some(s) if s.agent == agent.name => Some(s.clone()),
+                    Some(s) if s.owner == target.owner() => Some(s.clone()),
                     _ => return refused(StatusCode::NOT_FOUND, "Not Found: no such MCP session (it ended or never was)"),
                 }
             }
@@ -240,7 +263,7 @@ impl Hub {
             *s.last_active.lock().expect("not poisoned") = Instant::now();
         }
         match method {
-            Method::POST => self.post(agent, slots, limit, session, &headers, &body).await,
+            Method::POST => self.post(target, limit, session, &headers, &body).await,
             Method::GET => get(session, &headers),
             Method::DELETE => match session {
                 Some(s) => {
@@ -253,7 +276,7 @@ impl Hub {
         }
     }
 
-    async fn post(&self, agent: &Agent, slots: &Arc<tokio::sync::Semaphore>, limit: usize, session: Option<Arc<Session>>, headers: &HeaderMap, body: &Bytes) -> Response {
+    async fn post(&self, target: Target<'_>, limit: usize, session: Option<Arc<Session>>, headers: &HeaderMap, body: &Bytes) -> Response {
         if !accepts(headers, &["application/json", "text/event-stream"]) {
             return refused(StatusCode::NOT_ACCEPTABLE, "Not Acceptable: Accept must list application/json and text/event-stream");
         }
@@ -276,9 +299,15 @@ impl Hub {
         let session = match (session, initialize) {
             (Some(_), true) => return refused(StatusCode::BAD_REQUEST, "Bad Request: initialize opens a new session; send it without Mcp-Session-Id"),
             (Some(s), false) => s,
-            (None, true) => match self.start(agent, slots, limit).await {
-                Ok(s) => s,
-                Err(r) => return r,
+            (None, true) => match target {
+                Target::Agent { agent, slots } => match self.start(agent, slots, limit).await {
+                    Ok(s) => s,
+                    Err(r) => return r,
+                },
+                Target::Hosted(host) => match self.start_hosted(host) {
+                    Ok(s) => s,
+                    Err(r) => return r,
+                },
             },
             (None, false) => return refused(StatusCode::BAD_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first"),
         };
@@ -305,7 +334,7 @@ impl Hub {
             if initialize {
                 self.end(&session).await;
             }
-            return refused(StatusCode::BAD_GATEWAY, "Bad Gateway: the MCP server process is not running");
+            return refused(StatusCode::BAD_GATEWAY, "Bad Gateway: the MCP server is not running");
         }
         match stream {
             Some(rx) => sse(rx, initialize.then_some(session.id.as_str())),
@@ -339,13 +368,10 @@ impl Hub {
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let session = Arc::new(Session {
             id: id.clone(),
-            agent: agent.name.clone(),
-            stdin: tokio::sync::Mutex::new(stdin),
+            owner: Target::Agent { agent, slots }.owner(),
+            backend: Backend::Process { stdin: tokio::sync::Mutex::new(stdin), pgid, mark, slot: Mutex::new(Some(slot)) },
             routes: Mutex::new(Routes::default()),
-            pgid,
-            mark,
             last_active: Mutex::new(Instant::now()),
-            slot: Mutex::new(Some(slot)),
         });
         self.sessions.lock().expect("not poisoned").insert(id, session.clone());
         let waiter = process::wait_in_background(child);
@@ -358,6 +384,47 @@ impl Hub {
             eprintln!("agentwire-relay: MCP server (pid {pgid}) ended: {}", process::ending_words(code, signal.map(crate::frames::signal_name).as_deref()));
         });
         Ok(session)
+    }
+
+    /// A new session of a hosted server: the page makes its server when the first message comes.
+    fn start_hosted(&self, host: Arc<Host>) -> Result<Arc<Session>, Response> {
+        let owner = Target::Hosted(host.clone()).owner();
+        let mut sessions = self.sessions.lock().expect("not poisoned");
+        if sessions.values().filter(|s| s.owner == owner).count() >= hosting::SESSIONS_PER_HOST {
+            return Err(refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many sessions of this hosted server"));
+        }
+        let id = crate::cli::random_token().map_err(|_| refused(StatusCode::INTERNAL_SERVER_ERROR, "no randomness for a session id"))?;
+        let session = Arc::new(Session { id: id.clone(), owner, backend: Backend::Page(host), routes: Mutex::new(Routes::default()), last_active: Mutex::new(Instant::now()) });
+        sessions.insert(id, session.clone());
+        drop(sessions);
+        tokio::spawn(watch_idle(Arc::downgrade(&session)));
+        Ok(session)
+    }
+
+    /// A message (or batch) from the page hosting session `id`'s server, routed to the agent's
+    /// streams; refused when that session is not one of connection `conn`'s.
+    pub fn from_page(&self, conn: u64, id: &str, text: &str) -> Result<(), &'static str> {
+        let session = self.sessions.lock().expect("not poisoned").get(id).cloned();
+        match session {
+            Some(s) if matches!(&s.backend, Backend::Page(h) if h.conn == conn) => {
+                let mut routes = s.routes.lock().expect("not poisoned");
+                if routes.ended {
+                    return Err("that MCP session has ended; message not delivered");
+                }
+                routes.route(text);
+                Ok(())
+            }
+            _ => Err("no MCP session of this connection has that id; message not delivered"),
+        }
+    }
+
+    /// The page's connection ended: the sessions of its hosted servers end.
+    pub async fn end_hosted(&self, hosts: &[Arc<Host>]) {
+        let owners: Vec<String> = hosts.iter().map(|h| Target::Hosted(h.clone()).owner()).collect();
+        let gone: Vec<Arc<Session>> = self.sessions.lock().expect("not poisoned").values().filter(|s| owners.contains(&s.owner)).cloned().collect();
+        for s in gone {
+            self.end(&s).await;
+        }
     }
 
     /// Ends a session: it is forgotten, its process group and everything it started end.
@@ -428,12 +495,17 @@ fn get(session: Option<Arc<Session>>, headers: &HeaderMap) -> Response {
 }
 
 impl Session {
-    /// Ends the process group and everything it started; every stream ends.
+    /// Ends the process group and everything it started (or tells the page); every stream ends.
     async fn finish(&self) {
         self.routes.lock().expect("not poisoned").end();
-        self.stdin.lock().await.take();
-        process::end_session(self.pgid, &self.mark, Duration::from_secs(2)).await;
-        self.slot.lock().expect("not poisoned").take();
+        match &self.backend {
+            Backend::Process { stdin, pgid, mark, slot } => {
+                stdin.lock().await.take();
+                process::end_session(*pgid, mark, Duration::from_secs(2)).await;
+                slot.lock().expect("not poisoned").take();
+            }
+            Backend::Page(host) => host.notify(json!({ "relay": { "event": "mcpEnded", "host": host.name, "session": self.id } }).to_string()),
+        }
     }
 
     /// Whether a client is reading one of its streams now.
@@ -441,9 +513,18 @@ impl Session {
         self.routes.lock().expect("not poisoned").streams.values().any(|s| s.live.as_ref().is_some_and(|l| !l.is_closed()))
     }
 
-    /// One message (or batch) as one line on the process's stdin; false when it is gone.
+    /// One message (or batch) to the server: a line on the process's stdin, or a frame to the
+    /// page; false when it is gone.
     async fn write(&self, text: &str) -> bool {
-        let mut stdin = self.stdin.lock().await;
+        let stdin = match &self.backend {
+            Backend::Process { stdin, .. } => stdin,
+            Backend::Page(host) => {
+                // The text was parsed as JSON-RPC, so it goes in as a JSON value.
+                let frame = format!(r#"{{"relay":{{"event":"mcp","host":{},"session":{},"message":{text}}}}}"#, json!(host.name), json!(self.id));
+                return host.send(frame).await;
+            }
+        };
+        let mut stdin = stdin.lock().await;
         let Some(pipe) = stdin.as_mut() else { return false };
         // JSON text has no raw newline except as whitespace, which may be dropped.
         let line = if text.contains(['\n', '\r']) { text.replace(['\n', '\r'], " ") } else { text.to_string() };
@@ -474,7 +555,9 @@ async fn pump(session: Arc<Session>, stdout: Option<ChildStdout>, limit: usize) 
     }
     // The process is gone (or closed its output): the session is over, its slot free.
     session.routes.lock().expect("not poisoned").end();
-    session.slot.lock().expect("not poisoned").take();
+    if let Backend::Process { slot, .. } = &session.backend {
+        slot.lock().expect("not poisoned").take();
+    }
 }
 
 async fn log_stderr(stderr: Option<tokio::process::ChildStderr>, name: String) {

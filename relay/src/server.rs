@@ -17,7 +17,8 @@ use tokio::sync::{watch, Semaphore};
 
 use crate::cli::{Agent, Config};
 use crate::files::{self, percent_decode, Refusal};
-use crate::mcp_http::Hub;
+use crate::hosting::Hosts;
+use crate::mcp_http::{Hub, Target};
 use crate::session::{self, Limits};
 
 /// Everything a request handler needs, shared by all connections.
@@ -32,13 +33,15 @@ pub struct Relay {
     static_dir: Option<PathBuf>,
     pkg_dir: Option<PathBuf>,
     csp: String,
-    limits: Limits,
+    pub limits: Limits,
     /// One permit per allowed concurrent connection.
     pub slots: Arc<Semaphore>,
     pub max_connections: usize,
     pub shutdown: watch::Sender<bool>,
-    /// The MCP sessions of `/mcp/<agent>` (Streamable HTTP).
+    /// The MCP sessions of `/mcp/<agent>` and `/hosted/<id>` (Streamable HTTP).
     pub mcp: Hub,
+    /// The MCP servers pages host for their agents.
+    pub hosted: Hosts,
 }
 
 impl Relay {
@@ -80,6 +83,15 @@ impl Relay {
             max_connections: config.max_connections,
             shutdown,
             mcp: Hub::default(),
+            hosted: Hosts::default(),
+        }
+    }
+
+    /// `http://HOST:PORT` as the relay's own processes reach it.
+    pub fn base_url(&self) -> String {
+        match self.hosts.first() {
+            Some(host) => format!("http://{host}"),
+            None => format!("http://127.0.0.1:{}", self.port),
         }
     }
 
@@ -137,6 +149,7 @@ pub fn router(relay: Arc<Relay>) -> Router {
     Router::new()
         .route("/ws", get(upgrade))
         .route("/mcp/{agent}", any(mcp).layer(DefaultBodyLimit::max(limit)))
+        .route("/hosted/{id}", any(hosted).layer(DefaultBodyLimit::max(limit)))
         .fallback(serve)
         // On every response, also those axum makes itself (405 on /ws, a refused upgrade).
         .layer(axum::middleware::map_response_with_state(relay.clone(), safety_headers))
@@ -176,9 +189,10 @@ async fn upgrade(
     };
     let limits = relay.limits;
     let shutdown = relay.shutdown.subscribe();
+    let relay = relay.clone();
     ws.max_message_size(limits.max_message_bytes)
         .max_frame_size(limits.max_message_bytes)
-        .on_upgrade(move |socket| session::run(socket, agent, limits, shutdown, slot))
+        .on_upgrade(move |socket| session::run(socket, agent, relay, shutdown, slot))
         .into_response()
 }
 
@@ -225,9 +239,46 @@ async fn mcp(
     if let Some(Extension(lasting)) = lasting {
         lasting.grant();
     }
-    let mut r = relay.mcp.serve(&agent, &relay.slots, relay.limits.max_message_bytes, method, headers, body).await;
+    let mut r = relay.mcp.serve(Target::Agent { agent: &agent, slots: &relay.slots }, relay.limits.max_message_bytes, method, headers, body).await;
     r.headers_mut().extend(cors);
     r
+}
+
+/// `/hosted/<id>`: an MCP server a page hosts for its agent (see hosting.rs). Only the agent
+/// holds the secret; a browser (any `Origin`) never gets in, and once the page's connection
+/// ended the id is unknown (404). Nothing is spawned here, ever.
+async fn hosted(
+    State(relay): State<Arc<Relay>>,
+    Path(id): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+    lasting: Option<Extension<crate::accept::Lasting>>,
+    body: Bytes,
+) -> Response {
+    use crate::mcp_http::Refused;
+    let deny = |status, why: &str| Refused(status, -32600, why.to_string()).into_response();
+    if let Some(why) = ambiguous(&headers) {
+        return deny(StatusCode::BAD_REQUEST, why);
+    }
+    if !relay.host_ok(&headers) {
+        return deny(StatusCode::FORBIDDEN, "Forbidden: Host is not the relay's address");
+    }
+    if headers.contains_key(header::ORIGIN) {
+        return deny(StatusCode::FORBIDDEN, "Forbidden: a hosted server is for the agent, not for pages");
+    }
+    let Some(host) = relay.hosted.get(&id) else {
+        return deny(StatusCode::NOT_FOUND, "Not Found: no hosted server of that id (its page has left)");
+    };
+    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    if !host.secret_ok(bearer) {
+        let mut r = deny(StatusCode::UNAUTHORIZED, "Unauthorized: missing or wrong secret");
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return r;
+    }
+    if let Some(Extension(lasting)) = lasting {
+        lasting.grant();
+    }
+    relay.mcp.serve(Target::Hosted(host), relay.limits.max_message_bytes, method, headers, body).await
 }
 
 /// CORS for a page on another origin the relay was told to allow (`--allow-origin`); a page

@@ -4,7 +4,9 @@
 //! page ──frames──► inbound loop ──lines──► agent stdin
 //! page ◄─writer task◄─ byte-bounded queue ◄── stdout pump (lines) / stderr pump / events
 //! ```
-//! Every text frame becomes one stdin line; every stdout line one text frame, in order. The
+//! Every text frame becomes one stdin line; every stdout line one text frame, in order, but
+//! for the page's relay commands (frames that start with `{"relay":`: hosting an MCP server,
+//! see hosting.rs), which go to the relay. The
 //! queue toward the page holds a bounded number of bytes: when the page reads slowly the stdout
 //! pump waits, stops reading the pipe, and the agent blocks on its own writes.
 
@@ -19,7 +21,8 @@ use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
 use tokio::time::timeout;
 
 use crate::cli::Agent;
-use crate::frames::{self, Event};
+use crate::frames::{self, Command, Event};
+use crate::server::Relay;
 use crate::lines::{read_line, Line, Overflow};
 use crate::process::{self, Waiter};
 
@@ -70,6 +73,9 @@ impl PingBudget {
         true
     }
 }
+
+/// Frames a hosted server's sessions may have waiting for the page at once.
+const HOSTED_QUEUE: usize = 64;
 
 /// An item for the writer task.
 enum Out {
@@ -129,13 +135,25 @@ enum Ending {
 pub async fn run(
     socket: WebSocket,
     agent: Agent,
-    limits: Limits,
+    relay: Arc<Relay>,
     mut shutdown: watch::Receiver<bool>,
     _slot: OwnedSemaphorePermit,
 ) {
+    let limits = relay.limits;
     let (sink, mut stream) = socket.split();
     let (outbox, queue) = Outbox::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD);
     let writer = tokio::spawn(write_frames(sink, queue));
+    // What hosted servers' sessions send the page joins the page-bound queue.
+    let (to_page, mut hosted) = mpsc::channel::<String>(HOSTED_QUEUE);
+    let forward = {
+        let outbox = outbox.clone();
+        tokio::spawn(async move {
+            while let Some(frame) = hosted.recv().await {
+                outbox.push(Out::Text(frame)).await;
+            }
+        })
+    };
+    let page = Page { relay: relay.clone(), conn: relay.hosted.connection(), to_page };
 
     let mark = process::session_mark();
     let mut child = match process::spawn(&agent, &mark) {
@@ -144,6 +162,7 @@ pub async fn run(
             eprintln!("agentwire-relay: cannot start agent {:?}: {e}", agent.name);
             outbox.error(&format!("cannot start agent {:?}: {e}", agent.name)).await;
             outbox.push(Out::Close(1011, "cannot start the agent".into())).await;
+            forward.abort();
             finish(outbox, writer, stream).await;
             return;
         }
@@ -156,7 +175,12 @@ pub async fn run(
     let stdout_pump = tokio::spawn(pump_stdout(stdout, outbox.clone(), limits.max_message_bytes));
     let stderr_pump = tokio::spawn(pump_stderr(stderr, outbox.clone()));
 
-    let ending = inbound(&mut stream, stdin, &outbox, &mut waiter, &mut shutdown).await;
+    let ending = inbound(&mut stream, stdin, &outbox, &page, &mut waiter, &mut shutdown).await;
+    // The page is gone or going: what it hosted goes with it.
+    let hosted = relay.hosted.close(page.conn);
+    relay.mcp.end_hosted(&hosted).await;
+    drop(page);
+    forward.abort();
     // stdin is closed now: it was dropped when `inbound` returned.
     let status = match &ending {
         Ending::AgentExited(status) => *status,
@@ -210,11 +234,41 @@ async fn finish(
     let _ = timeout(CLOSE_WAIT, async { while let Some(Ok(_)) = stream.next().await {} }).await;
 }
 
+/// The page's side of hosting: its connection's number and how frames reach it.
+struct Page {
+    relay: Arc<Relay>,
+    conn: u64,
+    to_page: mpsc::Sender<String>,
+}
+
+impl Page {
+    /// Carries out one relay command of the page.
+    async fn command(&self, text: &str, outbox: &Outbox) {
+        match frames::page_command(text) {
+            Ok(Command::Host { name }) => match self.relay.hosted.open(self.conn, &name, self.to_page.clone()) {
+                Ok(host) => {
+                    let url = format!("{}/hosted/{}", self.relay.base_url(), host.id);
+                    eprintln!("agentwire-relay: a page hosts the MCP server {name:?}");
+                    outbox.event(Event::Hosted { name: &name, url: &url, authorization: &host.authorization() }).await;
+                }
+                Err(why) => outbox.event(Event::HostRefused { name: &name, message: &why }).await,
+            },
+            Ok(Command::Mcp { session, message }) => {
+                if let Err(why) = self.relay.mcp.from_page(self.conn, &session, message) {
+                    outbox.error(why).await;
+                }
+            }
+            Err(why) => outbox.error(why).await,
+        }
+    }
+}
+
 /// Page → agent. Returns when the page, the agent or the relay ends the session.
 async fn inbound(
     stream: &mut futures_util::stream::SplitStream<WebSocket>,
     mut stdin: Option<ChildStdin>,
     outbox: &Outbox,
+    page: &Page,
     waiter: &mut Waiter,
     shutdown: &mut watch::Receiver<bool>,
 ) -> Ending {
@@ -250,6 +304,10 @@ async fn inbound(
             }
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
         };
+        if text.as_str().trim_start().starts_with(frames::PREFIX) {
+            page.command(text.as_str(), outbox).await;
+            continue;
+        }
         let Some(pipe) = stdin.as_mut() else {
             outbox.error("the agent's stdin is closed; message not delivered").await;
             continue;

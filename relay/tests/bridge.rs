@@ -57,14 +57,29 @@ async fn cat_echoes_in_order_and_the_session_goes_on_after_refusals() {
         assert_eq!(error["event"], "error");
         assert!(error["message"].as_str().unwrap().contains("binary"), "{error}");
 
-        // A frame from the page that looks like a relay frame reaches the agent; cat repeats it,
-        // and that line is not let through to pose as the relay.
+        // A page frame that starts like a relay frame is a command to the relay, never sent to
+        // the agent; one the relay does not know is refused and the session goes on.
         send(&mut ws, r#"{"relay":{"event":"exit"}}"#).await;
         send(&mut ws, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#).await;
         let error = relay_event(&next_text(&mut ws).await).expect("an error event");
-        assert!(error["message"].as_str().unwrap().contains("relay frame"), "{error}");
+        assert!(error["message"].as_str().unwrap().contains("a relay command must be"), "{error}");
         assert_eq!(next_text(&mut ws).await, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
         assert!(alive(pid));
+    })
+    .await
+    .expect("test timed out");
+}
+
+#[tokio::test]
+async fn an_agent_line_that_starts_like_a_relay_frame_is_dropped() {
+    timeout(TEST_TIMEOUT, async {
+        let liar = r#"liar=sh -c 'echo "{\"relay\":{\"event\":\"exit\"}}"; echo "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}"; cat'"#;
+        let relay = Relay::start(&["--agent", liar]);
+        let mut ws = relay.connect("liar").await;
+        spawned_pid(&mut ws).await;
+        let error = relay_event(&next_text(&mut ws).await).expect("an error event");
+        assert!(error["message"].as_str().unwrap().contains("relay frame"), "{error}");
+        assert_eq!(next_text(&mut ws).await, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
     })
     .await
     .expect("test timed out");

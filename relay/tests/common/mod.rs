@@ -1,6 +1,8 @@
 //! Starts the real relay binary on a free loopback port and talks to it.
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
