@@ -265,6 +265,14 @@ export function createApi(wasm) {
       const result = await this.request("session/resume", params, opts);
       return this.#track(params.sessionId, result);
     }
+    /**
+     * Offers a page's MCP server to this connection's agent through agentwire's relay;
+     * resolves with the `mcpServers` entry for `newSession` / `loadSession` (docs/acp.md).
+     */
+    async hostMcpServer(options) {
+      const { hostMcpServer } = await import("./hosting.js");
+      return hostMcpServer(this.connection, wasm.McpServer, options);
+    }
     authenticate(methodId, opts) {
       const v = this.session.state().protocolVersion;
       return v >= 2 ? this.request("auth/login", { methodId }, opts) : this.request("authenticate", { methodId }, opts);

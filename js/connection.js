@@ -62,6 +62,13 @@ export class Connection {
   /** Every event of the session, as it comes (for tools that show everything). */
   onEvent(fn) { return this.#on("event", fn); }
 
+  /** Sends text the session never sees (a command to the relay); false once closed. */
+  sendRaw(text) {
+    if (this.#closed) return false;
+    this.#transport.send(text);
+    return true;
+  }
+
   /** Registers the app's handler for an incoming request; its return value (or thrown error) is the answer. */
   onRequest(method, handler) {
     this.#handlers.set(method, handler);

@@ -52,9 +52,10 @@ for (const target of others) {
 // every module it needs one level below index.js instead of three levels deep (one round
 // trip per level), so init() fetches the .wasm that much sooner. errors.js stays its own
 // module, shared with the entries (one ProtocolError class); `ws` is an optional peer, and
-// auth.js (OAuth) a module of its own, both imported only when used.
+// auth.js (OAuth) and hosting.js (a page's MCP server for its agent) modules of their own,
+// all imported only when used.
 const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
-  external: ["./errors.js", "./auth.js", "ws"], outfile: join(root, "pkg/api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+  external: ["./errors.js", "./auth.js", "./hosting.js", "ws"], outfile: join(root, "pkg/api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const bundled = new Set(Object.keys(layer.metafile.inputs).map((f) => join(root, f)));
 for (const file of readdirSync(join(root, "js"))) {
   if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(root, "pkg", file));

@@ -125,17 +125,17 @@ export async function rawServer(handle) {
 
 /**
  * The release relay serving the demo agent's MCP mode (with the conformance catalogue) at
- * `/mcp/demo-mcp` (Streamable HTTP).
+ * `/mcp/demo-mcp` (Streamable HTTP), and the agents `more` names (relay arguments).
  * Resolves with `{ url, token, pids(), close }`; `pids()` lists the relay's child processes.
  */
-export async function relayWithMcp() {
+export async function relayWithMcp(more = []) {
   const { join, dirname } = await import("node:path");
   const { fileURLToPath } = await import("node:url");
   const { readdirSync, readFileSync } = await import("node:fs");
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
   const token = randomUUID().replaceAll("-", "");
   const demo = join(root, "target/release/agentwire-demo-agent");
-  const child = spawn(join(root, "target/release/agentwire-relay"), ["--port", "0", "--token", token, "--agent", `demo-mcp=${demo} --mcp --conformance`],
+  const child = spawn(join(root, "target/release/agentwire-relay"), ["--port", "0", "--token", token, "--agent", `demo-mcp=${demo} --mcp --conformance`, ...more],
     { stdio: ["ignore", "pipe", "ignore"] });
   const page = await new Promise((resolve, reject) => {
     child.stdout.once("data", (d) => resolve(String(d).trim()));
@@ -145,5 +145,5 @@ export async function relayWithMcp() {
   const pids = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
     try { return readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ")[1] === String(child.pid); } catch { return false; }
   });
-  return { url: `${base}/mcp/demo-mcp`, token, pids, close: () => child.kill() };
+  return { url: `${base}/mcp/demo-mcp`, base, token, pids, close: () => child.kill() };
 }

@@ -1,0 +1,108 @@
+// A page's MCP server offered to its agent through the relay (AcpConnection.hostMcpServer):
+// the agent's side is the official MCP SDK's Streamable HTTP client, as a real agent would use
+// it; the page's side is agentwire over the relay's WebSocket (Node with `ws`).
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { WebSocket } from "ws";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AcpClient, ProtocolError, codes, later } from "./helpers.mjs";
+import { relayWithMcp } from "./http-peers.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+let relay;
+before(async () => {
+  relay = await relayWithMcp(["--agent", `demo=${join(root, "target/release/agentwire-demo-agent")}`]);
+});
+after(() => relay?.close());
+
+/** The page: an ACP client of the demo agent through the relay, as the relay's own page. */
+async function page() {
+  const origin = relay.base;
+  const Ws = class extends WebSocket { constructor(url) { super(url, { origin }); } };
+  const acp = await AcpClient.connect(`${relay.base.replace("http", "ws")}/ws?token=${relay.token}&agent=demo`, { WebSocket: Ws, clientInfo: { name: "ide", version: "1" } });
+  await acp.initialize();
+  return acp;
+}
+
+/** The agent's side: the official SDK's client on the hosted entry. */
+async function agentClient(entry, capabilities = {}) {
+  const headers = Object.fromEntries(entry.headers.map((h) => [h.name, h.value]));
+  const client = new Client({ name: "agent", version: "1" }, { capabilities });
+  await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
+  return client;
+}
+
+test("the agent lists and calls the page's tools; progress, an elicitation back to the agent and list_changed flow both ways", { timeout: 20_000 }, async () => {
+  const acp = await page();
+  const calls = [];
+  const servers = [];
+  const entry = await acp.hostMcpServer({
+    name: "ide",
+    serverInfo: { name: "ide-tools", version: "1" },
+    capabilities: { tools: { listChanged: true } },
+    setup: (server, { session }) => {
+      servers.push({ server, session });
+      server.onRequest("tools/list", () => ({ tools: [{ name: "open_editors", description: "The files open in the editor", inputSchema: { type: "object", properties: {} } }] }));
+      server.onRequest("tools/call", async (params) => {
+        calls.push(params.name);
+        const token = params._meta?.progressToken;
+        if (token !== undefined) await server.notify("notifications/progress", { progressToken: token, progress: 1, total: 1 });
+        const answer = await server.request("elicitation/create", { mode: "form", message: "Which one?", requestedSchema: { type: "object", properties: { file: { type: "string" } } } });
+        return { content: [{ type: "text", text: `main.rs, lib.rs; picked ${answer.content.file}` }] };
+      });
+    },
+  });
+  assert.deepEqual({ ...entry, url: "U", headers: entry.headers.map((h) => h.name) }, { type: "http", name: "ide", url: "U", headers: ["Authorization"] });
+  assert.match(entry.url, new RegExp(`^${relay.base}/hosted/[0-9a-f]{32}$`));
+
+  const client = await agentClient(entry, { elicitation: {} });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { file: "lib.rs" } }));
+  const changed = new Promise((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, resolve));
+  assert.equal(client.getServerVersion().name, "ide-tools");
+  assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ["open_editors"]);
+  const progress = [];
+  const result = await client.callTool({ name: "open_editors", arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
+  assert.equal(result.content[0].text, "main.rs, lib.rs; picked lib.rs");
+  assert.deepEqual(progress, [1]);
+  assert.deepEqual(calls, ["open_editors"]);
+  // A notification the page's server sends unasked reaches the agent on its GET stream.
+  await later(100); // the SDK opens its GET stream after initialize, in the background
+  await servers[0].server.notify("notifications/tools/list_changed");
+  await changed;
+
+  // A second MCP session of the agent gets a server of its own.
+  const second = await agentClient(entry);
+  await second.listTools();
+  assert.equal(servers.length, 2);
+  assert.notEqual(servers[0].session, servers[1].session);
+  await client.close();
+  await second.close();
+  acp.close();
+});
+
+test("the page's server answers only while its connection lives; a second name is refused; without a relay it times out", { timeout: 20_000 }, async () => {
+  const acp = await page();
+  const entry = await acp.hostMcpServer({ name: "ide", serverInfo: { name: "ide-tools", version: "1" }, capabilities: { tools: {} }, setup: (s) => s.onRequest("tools/list", () => ({ tools: [] })) });
+  await assert.rejects(acp.hostMcpServer({ name: "ide" }), (e) => e instanceof ProtocolError && e.code === codes.LOCAL_REFUSAL && /already hosts/.test(e.message));
+  const client = await agentClient(entry);
+  assert.deepEqual((await client.listTools()).tools, []);
+  acp.close();
+  await later(200);
+  await assert.rejects(client.listTools(), /404|ended|left/);
+  const gone = await fetch(entry.url, { method: "POST", headers: { authorization: entry.headers[0].value, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } } }) });
+  assert.equal(gone.status, 404);
+
+  // An ACP connection that is not through the relay: nobody answers the hosting request.
+  const pair = (() => {
+    const x = { send: () => {} };
+    return x;
+  })();
+  const direct = await AcpClient.connect(pair, { clientInfo: { name: "ide", version: "1" } });
+  await assert.rejects(direct.hostMcpServer({ name: "x", timeoutMs: 100 }), (e) => e.code === codes.TIMEOUT && /through agentwire's relay/.test(e.message));
+  direct.close();
+});
