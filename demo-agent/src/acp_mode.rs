@@ -2,8 +2,9 @@
 //! validation); this decides what to answer, runs prompt turns step by step, and keeps
 //! sessions in the store.
 
+use crate::mcp_link::{self, McpLink};
 use crate::runner::{log, Driver, Out};
-use crate::script::{self, Ask, Step};
+use crate::script::{self, Ask, McpAnswer, McpAsk, Step};
 use crate::store::{Record, Store};
 use crate::updates::Update;
 use agentwire::acp::{AcpAgent, Event};
@@ -28,13 +29,17 @@ pub struct AcpDemo {
     /// Sessions created or loaded on this connection.
     sessions: HashMap<String, Record>,
     turns: HashMap<String, Turn>,
+    /// The MCP servers (type http) each session was given: name, URL, headers.
+    servers: HashMap<String, Vec<(String, String, Vec<(String, String)>)>>,
+    /// Connections to them, made when a prompt first uses them: by (session, server name).
+    links: HashMap<(String, String), McpLink>,
 }
 
 type Answer = Result<Value, ProtocolError>;
 
 impl AcpDemo {
     pub fn new(agent: AcpAgent, store: Store) -> Self {
-        AcpDemo { agent, store, sessions: HashMap::new(), turns: HashMap::new() }
+        AcpDemo { agent, store, sessions: HashMap::new(), turns: HashMap::new(), servers: HashMap::new(), links: HashMap::new() }
     }
 
     fn version(&self) -> u16 {
@@ -88,6 +93,7 @@ impl AcpDemo {
                 self.save(&record);
                 let id = record.session_id.clone();
                 self.sessions.insert(id.clone(), record);
+                self.servers.insert(id.clone(), http_servers(params));
                 Ok(json!({ "sessionId": id }))
             }
             "session/load" => {
@@ -96,6 +102,7 @@ impl AcpDemo {
                 for update in &record.history {
                     out.send(self.agent.send_update(&session, update.wire(v)));
                 }
+                self.servers.insert(session.clone(), http_servers(params));
                 self.sessions.insert(session, record);
                 // Seed 002: the answer after the replay is `null`.
                 Ok(Value::Null)
@@ -218,10 +225,57 @@ impl AcpDemo {
                             }
                         }
                     }
+                    Step::Mcp(ask) => {
+                        let answer = self.use_mcp(&session, &ask);
+                        let Some(turn) = self.turns.get_mut(&session) else { break };
+                        for step in script::after_mcp(&ask, turn.number, answer).into_iter().rev() {
+                            turn.steps.push_front(step);
+                        }
+                    }
                     Step::End(reason) => self.finish(&session, Ok(reason), out),
                     Step::Fail(e) => self.finish(&session, Err(e), out),
                 }
             }
+        }
+    }
+
+    /// Asks the session's MCP servers (connecting on first use); blocks the turn meanwhile.
+    fn use_mcp(&mut self, session: &str, ask: &McpAsk) -> McpAnswer {
+        let servers = self.servers.get(session).cloned().unwrap_or_default();
+        let mut listed = Vec::new();
+        for (name, url, headers) in &servers {
+            let key = (session.to_string(), name.clone());
+            if !self.links.contains_key(&key) {
+                match McpLink::connect(url, headers.clone()) {
+                    Ok(link) => {
+                        self.links.insert(key.clone(), link);
+                    }
+                    Err(why) => {
+                        log(&format!("MCP server {name:?} ({url}): {why}"));
+                        listed.push((name.clone(), Err(why)));
+                        continue;
+                    }
+                }
+            }
+            let Some(link) = self.links.get_mut(&key) else { continue };
+            let tools = link.list_tools().map(|r| {
+                r["tools"].as_array().cloned().unwrap_or_default().iter()
+                    .map(|t| (t["name"].as_str().unwrap_or("?").to_owned(), t["description"].as_str().unwrap_or("").to_owned()))
+                    .collect::<Vec<_>>()
+            });
+            if let (McpAsk::Call { name: tool, arguments, .. }, Ok(tools)) = (ask, &tools) {
+                if tools.iter().any(|(t, _)| t == tool) {
+                    return McpAnswer::Result(link.call_tool(tool, arguments.clone()).and_then(|r| {
+                        let text = mcp_link::result_text(&r);
+                        if r["isError"] == true { Err(text) } else { Ok(text) }
+                    }));
+                }
+            }
+            listed.push((name.clone(), tools));
+        }
+        match ask {
+            McpAsk::List => McpAnswer::Tools(listed),
+            McpAsk::Call { name, .. } => McpAnswer::Result(Err(format!("no MCP server of this session has a tool named {name}"))),
         }
     }
 
@@ -305,6 +359,20 @@ impl Driver for AcpDemo {
             self.save(record);
         }
     }
+}
+
+/// The MCP servers of type http in `session/new` or `session/load`: name, URL, headers.
+fn http_servers(params: &Value) -> Vec<(String, String, Vec<(String, String)>)> {
+    let servers = params["mcpServers"].as_array().cloned().unwrap_or_default();
+    servers
+        .iter()
+        .filter(|s| s["type"] == "http")
+        .filter_map(|s| {
+            let headers = s["headers"].as_array().cloned().unwrap_or_default();
+            let headers = headers.iter().filter_map(|h| Some((h["name"].as_str()?.to_owned(), h["value"].as_str()?.to_owned()))).collect();
+            Some((s["name"].as_str()?.to_owned(), s["url"].as_str()?.to_owned(), headers))
+        })
+        .collect()
 }
 
 /// `sessionId`, which must be a string (-32602 otherwise, before any lookup).

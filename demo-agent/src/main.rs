@@ -4,6 +4,7 @@
 
 mod acp_mode;
 mod conformance;
+mod mcp_link;
 mod mcp_mode;
 mod runner;
 mod script;

@@ -16,6 +16,8 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("slow", "50 message chunks, 100 ms apart: session/cancel stops it (stopReason cancelled)"),
     ("fail", "an error response to session/prompt (-32603)"),
     ("usage", "a usage_update with the words of the conversation so far"),
+    ("tools", "lists the tools of the MCP servers (type http) the client gave in session/new"),
+    ("use NAME JSON", "calls tool NAME of those servers with the JSON arguments and quotes its result"),
 ];
 
 /// The default, without a keyword: a thought, then the prompt echoed in a few chunks.
@@ -37,6 +39,20 @@ pub enum Step {
     End(&'static str),
     /// Answers the prompt with this error.
     Fail(ProtocolError),
+    /// Asks the session's MCP servers; the agent does it at once and the turn goes on with `after_mcp`.
+    Mcp(McpAsk),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum McpAsk {
+    List,
+    Call { tool: String, name: String, arguments: Value },
+}
+
+/// What the servers answered: per server its tools `(name, description)`, or the tool's result text.
+pub enum McpAnswer {
+    Tools(Vec<(String, Result<Vec<(String, String)>, String>)>),
+    Result(Result<String, String>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -129,11 +145,60 @@ pub fn steps(cx: &Context) -> Vec<Step> {
         Some(("slow", _)) => slow(cx),
         Some(("fail", _)) => return vec![Step::Fail(ProtocolError::internal_error("the demo agent fails when asked to (keyword \"fail\")"))],
         Some(("usage", _)) => usage(cx),
+        Some(("tools", _)) => vec![Step::Mcp(McpAsk::List)],
+        Some(("use", rest)) => use_tool(cx, &rest),
         _ => echo(cx),
     };
-    if !matches!(steps.last(), Some(Step::End(_) | Step::Ask(_))) {
+    if !matches!(steps.last(), Some(Step::End(_) | Step::Ask(_) | Step::Mcp(_))) {
         steps.push(Step::End("end_turn"));
     }
+    steps
+}
+
+/// `use NAME {json}`: a tool call shown as pending, then the call itself.
+fn use_tool(cx: &Context, rest: &[&str]) -> Vec<Step> {
+    let Some(name) = rest.first() else { return vec![cx.say("Which tool? Write `use NAME {\"arg\": …}`.")] };
+    let text = rest[1..].join(" ");
+    let arguments = if text.trim().is_empty() { Ok(Value::Object(Default::default())) } else { serde_json::from_str::<Value>(&text) };
+    match arguments {
+        Ok(arguments @ Value::Object(_)) => {
+            let tool = cx.tool_id();
+            vec![
+                Step::Update(Update::ToolCall { id: tool.clone(), title: format!("{name} (MCP)"), kind: "other".into(), status: "pending".into(), content: vec![] }),
+                Step::Mcp(McpAsk::Call { tool, name: (*name).to_owned(), arguments }),
+            ]
+        }
+        _ => vec![cx.say(format!("The arguments of {name} must be a JSON object, not {text:?}."))],
+    }
+}
+
+/// The steps after the session's MCP servers answered.
+pub fn after_mcp(ask: &McpAsk, turn: usize, answer: McpAnswer) -> Vec<Step> {
+    let say = |t: String| Step::Update(Update::Agent { message_id: format!("msg_{turn}_agent"), text: t });
+    let mut steps = match (ask, answer) {
+        (McpAsk::List, McpAnswer::Tools(servers)) if servers.is_empty() => vec![say("No MCP server of type http was given in session/new.".into())],
+        (McpAsk::List, McpAnswer::Tools(servers)) => {
+            let mut text = String::from("The MCP servers of this session offer:");
+            for (server, tools) in servers {
+                match tools {
+                    Ok(tools) if tools.is_empty() => text.push_str(&format!("\n- {server}: no tools")),
+                    Ok(tools) => tools.iter().for_each(|(name, description)| text.push_str(&format!("\n- {server}: {name} — {description}"))),
+                    Err(why) => text.push_str(&format!("\n- {server}: unreachable ({why})")),
+                }
+            }
+            vec![say(text)]
+        }
+        (McpAsk::Call { tool, name, .. }, McpAnswer::Result(Ok(text))) => vec![
+            Step::Update(Update::ToolStatus { id: tool.clone(), status: "completed".into(), content: vec![ToolContent::Text { text: text.clone() }] }),
+            say(format!("{name} answered: {text}")),
+        ],
+        (McpAsk::Call { tool, name, .. }, McpAnswer::Result(Err(why))) => vec![
+            Step::Update(Update::ToolStatus { id: tool.clone(), status: "failed".into(), content: vec![ToolContent::Text { text: why.clone() }] }),
+            say(format!("{name} failed: {why}")),
+        ],
+        _ => vec![],
+    };
+    steps.push(Step::End("end_turn"));
     steps
 }
 
@@ -325,10 +390,30 @@ mod tests {
 
     #[test]
     fn every_turn_ends_or_waits_for_the_client() {
-        for text in ["hi", "help", "plan", "tool", "permission", "read a.txt", "read", "write /x y z", "slow", "fail", "usage"] {
+        for text in ["hi", "help", "plan", "tool", "permission", "read a.txt", "read", "write /x y z", "slow", "fail", "usage", "tools", "use x {}", "use"] {
             let steps = steps(&cx(text));
-            assert!(matches!(steps.last(), Some(Step::End(_) | Step::Ask(_) | Step::Fail(_))), "{text}: {steps:?}");
+            assert!(matches!(steps.last(), Some(Step::End(_) | Step::Ask(_) | Step::Fail(_) | Step::Mcp(_))), "{text}: {steps:?}");
         }
+    }
+
+    #[test]
+    fn use_names_a_tool_and_its_json_arguments_and_the_answer_is_quoted() {
+        let steps = steps(&cx(r#"use open_editors {"limit": 2}"#));
+        assert!(matches!(&steps[0], Step::Update(Update::ToolCall { title, status, .. }) if title == "open_editors (MCP)" && status == "pending"));
+        let Step::Mcp(ask @ McpAsk::Call { name, arguments, .. }) = &steps[1] else { panic!("{steps:?}") };
+        assert_eq!((name.as_str(), arguments), ("open_editors", &serde_json::json!({ "limit": 2 })));
+        let done = after_mcp(ask, 1, McpAnswer::Result(Ok("main.rs".into())));
+        assert!(matches!(&done[0], Step::Update(Update::ToolStatus { status, .. }) if status == "completed"));
+        assert!(matches!(&done[1], Step::Update(Update::Agent { text, .. }) if text == "open_editors answered: main.rs"));
+        assert_eq!(done.last(), Some(&Step::End("end_turn")));
+        let failed = after_mcp(ask, 1, McpAnswer::Result(Err("no such tool".into())));
+        assert!(matches!(&failed[0], Step::Update(Update::ToolStatus { status, .. }) if status == "failed"));
+        // Arguments that are not a JSON object are refused before anything is called.
+        for bad in ["use x [1]", "use x {oops", "use x 3"] {
+            assert!(steps(&cx(bad)).iter().all(|s| !matches!(s, Step::Mcp(_))), "{bad}");
+        }
+        let listed = after_mcp(&McpAsk::List, 1, McpAnswer::Tools(vec![("ide".into(), Ok(vec![("open_editors".into(), "The open files".into())])), ("down".into(), Err("refused".into()))]));
+        assert!(matches!(&listed[0], Step::Update(Update::Agent { text, .. }) if text.contains("ide: open_editors — The open files") && text.contains("down: unreachable (refused)")), "{listed:?}");
     }
 
     #[test]

@@ -106,3 +106,35 @@ test("the page's server answers only while its connection lives; a second name i
   await assert.rejects(direct.hostMcpServer({ name: "x", timeoutMs: 100 }), (e) => e.code === codes.TIMEOUT && /through agentwire's relay/.test(e.message));
   direct.close();
 });
+
+test("the demo agent, given the hosted server in session/new, lists the page's tools and calls one", { timeout: 20_000 }, async () => {
+  const acp = await page();
+  const seen = [];
+  const entry = await acp.hostMcpServer({
+    name: "ide",
+    serverInfo: { name: "ide-tools", version: "1" },
+    capabilities: { tools: {} },
+    setup: (server) => {
+      server.onRequest("tools/list", () => ({ tools: [{ name: "open_editors", description: "The files open in the editor", inputSchema: { type: "object" } }] }));
+      server.onRequest("tools/call", (params) => {
+        seen.push(params);
+        return params.name === "open_editors"
+          ? { content: [{ type: "text", text: `main.rs (limit ${params.arguments.limit})` }] }
+          : { content: [{ type: "text", text: "no such tool" }], isError: true };
+      });
+    },
+  });
+  const session = await acp.newSession({ cwd: "/tmp", mcpServers: [entry] });
+  const said = async (text) => {
+    const parts = [];
+    const off = session.onUpdate((u) => { if (u.sessionUpdate === "agent_message_chunk") parts.push(u.content.text); });
+    await session.prompt([{ type: "text", text }]);
+    off();
+    return parts.join("");
+  };
+  assert.equal(await said("tools"), "The MCP servers of this session offer:\n- ide: open_editors — The files open in the editor");
+  assert.equal(await said('use open_editors {"limit": 2}'), "open_editors answered: main.rs (limit 2)");
+  assert.deepEqual(seen.map((p) => [p.name, p.arguments]), [["open_editors", { limit: 2 }]]);
+  assert.equal(await said("use close_all {}"), "close_all failed: no MCP server of this session has a tool named close_all");
+  acp.close();
+});
