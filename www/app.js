@@ -49,7 +49,12 @@ const stderr = createStderrPane($("#stderr-root"));
 const files = createFileTree($("#files-root"));
 const transcript = createTranscript($("#transcript-root"));
 const permission = createPermissionDialog($("#dialog-root"), { toolCallData: transcript.toolCallData });
-const acpPanel = createAcpPanel($("#acp-root"), { transcript, files, permission, banner });
+const acpPanel = createAcpPanel($("#acp-root"), {
+  transcript, files, permission, banner,
+  // The page's own MCP server (page tools): its frames join the timeline on a channel of their own.
+  onHostedFrame: (frame, { label, session, server }) => timeline.add({ ...frame, channel: {
+    label, session, protocol: "mcp", role: "server", version: () => server.state?.protocolVersion } }),
+});
 const mcpPanel = createMcpPanel($("#mcp-root"), { banner });
 let forgetTokens = () => {};
 const authPanel = createAuthPanel($("#auth-root"), { onForget: () => forgetTokens() });
@@ -123,15 +128,23 @@ function validatorFor(protocol, version) {
 
 /** Which version a frame is checked against: what it carries during initialize, else the negotiated one. */
 function versionOf(message, inReplyTo) {
-  if (message?.method === "initialize" && message.params?.protocolVersion !== undefined) return message.params.protocolVersion;
-  if (inReplyTo === "initialize" && message?.result?.protocolVersion !== undefined) return message.result.protocolVersion;
-  return conn.negotiated ?? conn.config.versions[0];
+  return versionOfHandshake(message, inReplyTo) ?? conn.negotiated ?? conn.config.versions[0];
 }
 
-function validateFrame(text, { direction, inReplyTo, message }) {
+/** The version an initialize request or its answer names, if the frame is one. */
+function versionOfHandshake(message, inReplyTo) {
+  if (message?.method === "initialize" && message.params?.protocolVersion !== undefined) return message.params.protocolVersion;
+  if (inReplyTo === "initialize" && message?.result?.protocolVersion !== undefined) return message.result.protocolVersion;
+  return undefined;
+}
+
+function validateFrame(text, { direction, inReplyTo, message, channel }) {
   if (!conn) return null;
-  const v = validatorFor(conn.config.protocol, versionOf(message, inReplyTo));
-  const opts = { direction: direction === "out" ? "clientToServer" : "serverToClient" };
+  // A channel (page tools) has its own protocol, version and role: there the page is the server.
+  const version = channel ? versionOfHandshake(message, inReplyTo) ?? channel.version() ?? "2025-11-25" : versionOf(message, inReplyTo);
+  const v = validatorFor(channel?.protocol ?? conn.config.protocol, version);
+  const sentByClient = (direction === "out") === (channel?.role !== "server");
+  const opts = { direction: sentByClient ? "clientToServer" : "serverToClient" };
   if (inReplyTo) opts.inReplyTo = inReplyTo;
   return v.validate(text, opts);
 }
@@ -180,7 +193,11 @@ function wire(client, config) {
     timeline.add(frame);
     if (config.protocol === "acp") acpPanel.frame(frame);
   });
-  client.onRelay((event) => stderr.relay(event));
+  // The page tools' MCP traffic rides the side channel; the timeline shows it as frames.
+  client.onRelay((event) => {
+    if (event?.event === "mcp" || event?.event === "mcpEnded") return;
+    stderr.relay(event);
+  });
   client.onViolation((v) => timeline.violation(v));
   client.onClose((info) => closed(client, info));
   if (config.protocol === "acp") {

@@ -563,3 +563,41 @@ test("browserAuth in redirect mode: the page leaves for the authorization server
     server.close();
   }
 });
+
+test("page tools: the playground offers its own tools in session/new, the demo agent calls one, the page answers; the calls are in the timeline and the transcript", { timeout: TEST_TIMEOUT }, () => withPage("page-tools", async (page) => {
+  assert.equal(await connect(page, { agent: "demo" }), "2");
+  await page.click(".page-tools > summary");
+  await page.check("#page-tools-offer");
+  // A broken definition blocks the session until it is fixed.
+  const tools = await page.inputValue("#page-tools");
+  await page.fill("#page-tools", "[{");
+  await waitText(page, "#page-tools-error", /^not JSON/);
+  assert.equal(await page.isDisabled("#new-session-button"), true);
+  await page.fill("#page-tools", tools);
+  await waitText(page, "#page-tools-error", "");
+  await newSession(page);
+  await waitText(page, "#page-tools-status", /^hosted at http:\/\/127\.0\.0\.1:\d+\/hosted\/[0-9a-f]{32}$/);
+
+  await prompt(page, "tools", "end_turn");
+  const listed = (await texts(page, "[data-testid=transcript-agent]")).at(-1);
+  assert.match(listed, /page: open_editors — The files open in the playground's editor/);
+  assert.match(listed, /page: greet — Greets someone by name/);
+
+  await prompt(page, 'use greet {"name": "Ada"}', "end_turn");
+  assert.match((await texts(page, "[data-testid=transcript-agent]")).at(-1), /greet answered: Hello, Ada, from the page!/);
+  assert.ok((await texts(page, "[data-testid=transcript-note]")).some((t) => t.includes('page tool greet({"name":"Ada"}) answered: Hello, Ada, from the page!')));
+  await page.locator("[data-testid=tool-call][data-status=completed]").first().waitFor();
+
+  // The page server's frames are in the timeline on their own channel, paired and valid.
+  const channel = page.locator("[data-testid=timeline-row]:has([data-testid=frame-channel])");
+  const rows = await channel.evaluateAll((els) => els.map((e) => `${e.dataset.direction} ${e.dataset.method} ${e.dataset.valid}`));
+  for (const expected of ["in initialize true", "out initialize true", "in tools/list true", "in tools/call true", "out tools/call true"]) {
+    assert.ok(rows.includes(expected), `${expected} in ${rows.join(" | ")}`);
+  }
+  // The side channel's MCP traffic is not dumped in the stderr pane, and the secret is nowhere on the page.
+  const pane = await page.textContent("#stderr-pane");
+  assert.match(pane, /relay hosts the page's MCP server "page" at http/);
+  assert.doesNotMatch(pane, /"event":"mcp"|Bearer/);
+  assert.doesNotMatch(await page.evaluate(() => document.body.textContent), /Bearer [0-9a-f]{64}/);
+  await shot(page, "page-tools");
+}));

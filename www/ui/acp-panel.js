@@ -5,11 +5,12 @@ import { h, replace, field, setEnabled, describeError } from "../lib/dom.js";
 import { peerHas, gate } from "../lib/caps.js";
 import { tryParse } from "../lib/json-view.js";
 import { createMcpServerEditor } from "./mcp-server-editor.js";
+import { createPageTools } from "./page-tools.js";
 import { DEFAULT_ROOT } from "./file-tree.js";
 
 const isAbsolute = (p) => p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p);
 
-export function createAcpPanel(root, { transcript, files, permission, banner }) {
+export function createAcpPanel(root, { transcript, files, permission, banner, onHostedFrame }) {
   let client = null;
   let session = null;
   let lastSessionId = "";
@@ -23,6 +24,13 @@ export function createAcpPanel(root, { transcript, files, permission, banner }) 
   const cwdError = h("span", { id: "cwd-error", class: "field-error", "aria-live": "polite" });
   const serversRoot = h("div");
   const servers = createMcpServerEditor(serversRoot, { onChange: refresh });
+  const pageToolsRoot = h("div");
+  let pageTools = null;
+  pageTools = createPageTools(pageToolsRoot, {
+    onChange: () => pageTools && refresh(),
+    onFrame: (frame, channel) => onHostedFrame?.(frame, channel),
+    onCall: ({ name, args, text, ok }) => transcript.note(`page tool ${name}(${JSON.stringify(args ?? {})}) ${ok ? "answered" : "failed"}: ${text}`),
+  });
   const newBtn = h("button", { type: "button", id: "new-session-button", "data-testid": "new-session-button", class: "primary", onclick: newSession }, "New session");
   const loadId = h("input", { id: "load-session-id", "data-testid": "load-session-id", placeholder: "session id", "aria-label": "Session id to load", oninput: refresh });
   const loadBtn = h("button", { type: "button", id: "load-session-button", "data-testid": "load-session-button", onclick: loadSession }, "Load session");
@@ -47,7 +55,7 @@ export function createAcpPanel(root, { transcript, files, permission, banner }) 
       h("div", { class: "grid-2" },
         h("div", { class: "stack" }, field("cwd (absolute)", cwd), cwdError),
         h("div", { class: "stack" }, h("span", { class: "field-label" }, "Current session"), sessionOut)),
-      serversRoot,
+      serversRoot, pageToolsRoot,
       h("div", { class: "row wrap" }, newBtn, loadId, loadBtn)),
     h("div", { class: "composer stack", role: "group", "aria-label": "Prompt" },
       h("label", { for: "prompt-input", class: "field-label" }, "Prompt"), input, attachList,
@@ -62,7 +70,8 @@ export function createAcpPanel(root, { transcript, files, permission, banner }) 
     cwd.setAttribute("aria-invalid", String(!cwdOk));
     const serverErrors = servers.errors();
     const methods = client?.methods() ?? [];
-    const setupOk = cwdOk && serverErrors.length === 0 && !loading;
+    const pageToolsOk = pageTools?.valid() ?? true;
+    const setupOk = cwdOk && serverErrors.length === 0 && pageToolsOk && !loading;
     const newGate = client ? gate(methods, "session/new") : { enabled: false, reason: "connect first" };
     const loadGate = client ? gate(methods, "session/load", "session/resume") : { enabled: false, reason: "connect first" };
     setEnabled(newBtn, newGate.enabled && setupOk && !prompting, newGate.enabled ? (setupOk ? "" : "fix the session settings first") : newGate.reason);
@@ -118,8 +127,9 @@ export function createAcpPanel(root, { transcript, files, permission, banner }) 
     reader.readAsDataURL(file);
   }
 
-  function params() {
-    return { cwd: cwd.value.trim(), mcpServers: servers.value() };
+  /** session/new and session/load's params; the page's own tools join the servers when offered. */
+  async function params() {
+    return { cwd: cwd.value.trim(), mcpServers: [...servers.value(), ...await pageTools.entries(client)] };
   }
 
   function attach(next, replayed = 0) {
@@ -139,11 +149,11 @@ export function createAcpPanel(root, { transcript, files, permission, banner }) 
   }
 
   async function newSession() {
-    const p = params();
-    files.setRoot(p.cwd);
+    files.setRoot(cwd.value.trim());
     transcript.reset();
     banner.clear();
     try {
+      const p = await params();
       loading = { sessionId: "new", replayed: 0 };
       refresh();
       const next = await client.newSession(p);
@@ -160,15 +170,14 @@ export function createAcpPanel(root, { transcript, files, permission, banner }) 
 
   async function loadSession() {
     const sessionId = loadId.value.trim();
-    const p = params();
-    files.setRoot(p.cwd);
+    files.setRoot(cwd.value.trim());
     transcript.reset(`loading session ${sessionId}; the agent replays its history…`);
     banner.clear();
     session = null;
     loading = { sessionId, replayed: 0 };
     refresh();
     try {
-      const next = await client.loadSession({ sessionId, ...p });
+      const next = await client.loadSession({ sessionId, ...await params() });
       const replayed = loading.replayed;
       loading = null;
       attach(next, replayed);
@@ -245,6 +254,7 @@ export function createAcpPanel(root, { transcript, files, permission, banner }) 
     },
     disconnected() {
       client = null; session = null; loading = null; prompting = false;
+      pageTools.reset();
       permission.cancelAll();
       refresh();
     },

@@ -26,6 +26,9 @@ export function createStderrPane(root) {
         break;
       }
       case "error": line("bad", `relay error: ${event.message}`); break;
+      // The secret in `authorization` is never shown.
+      case "hosted": line("info", `relay hosts the page's MCP server "${event.name}" at ${event.url}`); break;
+      case "hostRefused": line("bad", `relay refused to host "${event.name}": ${event.message}`); break;
       default: line("info", JSON.stringify(event));
     }
   }

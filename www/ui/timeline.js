@@ -24,12 +24,13 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
   let selected = null;
   let exportUrl = null;
 
-  const key = (dir, id) => `${dir}:${JSON.stringify(id)}`;
+  // Requests pair with answers per channel: the page's own MCP server has ids of its own.
+  const key = (dir, id, channel) => `${channel ? `${channel.label} ${channel.session}` : ""}:${dir}:${JSON.stringify(id)}`;
 
-  function add({ direction, text, time, raw = false, http = null }) {
+  function add({ direction, text, time, raw = false, http = null, channel = null }) {
     const msg = tryParse(text);
     const entry = {
-      seq: entries.length, direction, text, time, raw, http, message: msg,
+      seq: entries.length, direction, text, time, raw, http, channel, message: msg,
       method: null, id: null, kind: "invalid", inReplyTo: null, latencyMs: null,
       issues: [], violations: [], cancelled: false, row: null,
     };
@@ -38,13 +39,13 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
       if (typeof msg.method === "string") {
         entry.method = msg.method;
         entry.kind = "id" in msg ? "request" : "notification";
-        if (entry.kind === "request") pending.set(key(direction, msg.id), entry);
-        if (CANCEL_METHODS.has(msg.method)) markCancelled(direction, msg.params?.requestId, msg.params?.reason);
+        if (entry.kind === "request") pending.set(key(direction, msg.id, channel), entry);
+        if (CANCEL_METHODS.has(msg.method)) markCancelled(direction, msg.params?.requestId, msg.params?.reason, channel);
       } else if ("result" in msg || "error" in msg) {
         entry.kind = "error" in msg ? "error" : "response";
-        const request = pending.get(key(direction === "in" ? "out" : "in", msg.id));
+        const request = pending.get(key(direction === "in" ? "out" : "in", msg.id, channel));
         if (request) {
-          pending.delete(key(request.direction, msg.id));
+          pending.delete(key(request.direction, msg.id, channel));
           entry.inReplyTo = request.method;
           entry.latencyMs = Math.max(0, time - request.time);
           request.response = entry;
@@ -67,15 +68,16 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
 
   function safeValidate(entry) {
     try {
-      return validate(entry.text, { direction: entry.direction, inReplyTo: entry.inReplyTo, message: entry.message });
+      return validate(entry.text, { direction: entry.direction, inReplyTo: entry.inReplyTo, message: entry.message, channel: entry.channel });
     } catch (err) {
       return { ok: false, issues: [{ path: "", code: "validator", message: `validator: ${err.message}`, severity: "warning" }] };
     }
   }
 
-  function markCancelled(direction, requestId, reason) {
+  function markCancelled(direction, requestId, reason, channel) {
     if (requestId === undefined) return;
-    const request = pending.get(key(direction, requestId)) ?? entries.find((e) => e.direction === direction && e.kind === "request" && e.id === requestId);
+    const request = pending.get(key(direction, requestId, channel))
+      ?? entries.find((e) => e.direction === direction && e.kind === "request" && e.id === requestId && e.channel?.session === channel?.session);
     if (!request) return;
     request.cancelled = reason ?? true;
     updateRow(request);
@@ -133,7 +135,8 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
       h("span", { class: "method" }, label, entry.raw ? h("span", { class: "badge" }, "raw") : null,
         entry.kind === "error" ? h("span", { class: "badge bad" }, `error ${entry.message?.error?.code ?? ""}`) : null,
         entry.cancelled ? h("span", { class: "badge warn", title: typeof entry.cancelled === "string" ? entry.cancelled : "cancelled" }, "cancelled") : null,
-        entry.http ? httpFacts(entry.http) : null),
+        entry.http ? httpFacts(entry.http) : null,
+        entry.channel ? h("span", { class: "badge", "data-testid": "frame-channel", title: `${entry.channel.protocol.toUpperCase()} session ${entry.channel.session}` }, entry.channel.label) : null),
       h("span", { class: "id" }, entry.id == null ? "" : `#${entry.id}`),
       h("span", { class: "time" }, formatTime(entry.time)),
       h("span", { class: "latency" }, latency),
@@ -176,6 +179,7 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
       frames: entries.map((e) => ({
         direction: e.direction, time: e.time, method: e.method, id: e.id, kind: e.kind,
         inReplyTo: e.inReplyTo, latencyMs: e.latencyMs, cancelled: e.cancelled || undefined, raw: e.raw || undefined, http: e.http ?? undefined,
+        channel: e.channel ? { label: e.channel.label, session: e.channel.session, protocol: e.channel.protocol } : undefined,
         issues: allIssues(e), message: e.message ?? null, text: e.message === undefined ? e.text : undefined,
       })),
     };
