@@ -270,6 +270,11 @@ export function createApi(wasm) {
      * resolves with the `mcpServers` entry for `newSession` / `loadSession` (docs/acp.md).
      */
     async hostMcpServer(options) {
+      // The route is Streamable HTTP through the relay: the agent must take http MCP servers.
+      if (this.session.state().peerCapabilities?.mcp?.http !== true) {
+        throw new ProtocolError(codes.LOCAL_REFUSAL, "the agent does not advertise MCP servers over HTTP (mcpCapabilities.http in v1, session.mcp.http in v2), so it cannot reach a page's MCP server",
+          { capability: "mcp.http" });
+      }
       const { hostMcpServer } = await import("./hosting.js");
       return hostMcpServer(this.connection, wasm.McpServer, options);
     }

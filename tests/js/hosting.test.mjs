@@ -98,13 +98,22 @@ test("the page's server answers only while its connection lives; a second name i
   assert.equal(gone.status, 404);
 
   // An ACP connection that is not through the relay: nobody answers the hosting request.
-  const pair = (() => {
-    const x = { send: () => {} };
-    return x;
-  })();
-  const direct = await AcpClient.connect(pair, { clientInfo: { name: "ide", version: "1" } });
+  // And an agent that takes no HTTP MCP servers is told apart before anything is asked.
+  const agentAnswering = (caps) => {
+    const t = { send: (text) => {
+      const m = JSON.parse(text);
+      if (m.method === "initialize") queueMicrotask(() => t.onmessage({ data: JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: 1, agentCapabilities: caps } }) }));
+    } };
+    return t;
+  };
+  const direct = await AcpClient.connect(agentAnswering({ mcpCapabilities: { http: true } }), { clientInfo: { name: "ide", version: "1" }, protocolVersions: [1] });
+  await direct.initialize();
   await assert.rejects(direct.hostMcpServer({ name: "x", timeoutMs: 100 }), (e) => e.code === codes.TIMEOUT && /through agentwire's relay/.test(e.message));
   direct.close();
+  const stdioOnly = await AcpClient.connect(agentAnswering({}), { clientInfo: { name: "ide", version: "1" }, protocolVersions: [1] });
+  await stdioOnly.initialize();
+  await assert.rejects(stdioOnly.hostMcpServer({ name: "x" }), (e) => e.code === codes.LOCAL_REFUSAL && e.data.capability === "mcp.http" && /mcpCapabilities\.http/.test(e.message));
+  stdioOnly.close();
 });
 
 test("the demo agent, given the hosted server in session/new, lists the page's tools and calls one", { timeout: 20_000 }, async () => {
