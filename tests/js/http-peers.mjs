@@ -125,10 +125,11 @@ export async function rawServer(handle) {
 
 /**
  * The release relay serving the demo agent's MCP mode (with the conformance catalogue) at
- * `/mcp/demo-mcp` (Streamable HTTP), and the agents `more` names (relay arguments).
+ * `/mcp/demo-mcp` (Streamable HTTP), and the agents `more` names (relay arguments), with `env`
+ * added to the relay's environment (which its agents inherit).
  * Resolves with `{ url, token, pids(), close }`; `pids()` lists the relay's child processes.
  */
-export async function relayWithMcp(more = []) {
+export async function relayWithMcp(more = [], env = {}) {
   const { join, dirname } = await import("node:path");
   const { fileURLToPath } = await import("node:url");
   const { readdirSync, readFileSync } = await import("node:fs");
@@ -136,7 +137,7 @@ export async function relayWithMcp(more = []) {
   const token = randomUUID().replaceAll("-", "");
   const demo = join(root, "target/release/agentwire-demo-agent");
   const child = spawn(join(root, "target/release/agentwire-relay"), ["--port", "0", "--token", token, "--agent", `demo-mcp=${demo} --mcp --conformance`, ...more],
-    { stdio: ["ignore", "pipe", "ignore"] });
+    { stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, ...env } });
   const page = await new Promise((resolve, reject) => {
     child.stdout.once("data", (d) => resolve(String(d).trim()));
     child.once("exit", (code) => reject(new Error(`relay exited ${code}`)));
