@@ -74,6 +74,20 @@ test("the agent lists and calls the page's tools; progress, an elicitation back 
   await servers[0].server.notify("notifications/tools/list_changed");
   await changed;
 
+  // The agent gives up on a call: its cancellation reaches the page's server, which is told
+  // (the `cancelled` event), and the late answer is not sent.
+  const events = [];
+  servers[0].server.onEvent((ev) => events.push(ev.type));
+  let release;
+  servers[0].server.onRequest("tools/call", () => new Promise((resolve) => { release = resolve; }));
+  const abort = new AbortController();
+  const call = client.callTool({ name: "open_editors", arguments: {} }, undefined, { signal: abort.signal });
+  while (!release) await later(10);
+  abort.abort("the user moved on");
+  await assert.rejects(call, /the user moved on/);
+  while (!events.includes("cancelled")) await later(10);
+  release({ content: [{ type: "text", text: "too late" }] });
+
   // A second MCP session of the agent gets a server of its own.
   const second = await agentClient(entry);
   await second.listTools();
