@@ -75,7 +75,7 @@ test("the agent lists and calls the page's tools; progress, an elicitation back 
   await changed;
 
   // The agent gives up on a call: its cancellation reaches the page's server, which is told
-  // (the `cancelled` event), and the late answer is not sent.
+  // (the `cancelled` event).
   const events = [];
   servers[0].server.onEvent((ev) => events.push(ev.type));
   let release;
