@@ -266,17 +266,12 @@ export function createApi(wasm) {
       return this.#track(params.sessionId, result);
     }
     /**
-     * Offers a page's MCP server to this connection's agent through agentwire's relay;
+     * Offers a page's MCP server to this connection's agent (over ACP itself, or through agentwire's relay);
      * resolves with the `mcpServers` entry for `newSession` / `loadSession` (docs/acp.md).
      */
     async hostMcpServer(options) {
-      // The route is Streamable HTTP through the relay: the agent must take http MCP servers.
-      if (this.session.state().peerCapabilities?.mcp?.http !== true) {
-        throw new ProtocolError(codes.LOCAL_REFUSAL, "the agent does not advertise MCP servers over HTTP (mcpCapabilities.http in v1, session.mcp.http in v2), so it cannot reach a page's MCP server",
-          { capability: "mcp.http" });
-      }
       const { hostMcpServer } = await import("./hosting.js");
-      return hostMcpServer(this.connection, wasm.McpServer, options);
+      return hostMcpServer(this, wasm.McpServer, options);
     }
     authenticate(methodId, opts) {
       const v = this.session.state().protocolVersion;

@@ -2,9 +2,9 @@
 //! validation); this decides what to answer, runs prompt turns step by step, and keeps
 //! sessions in the store.
 
-use crate::mcp_link::{self, McpLink};
+use crate::mcp_use::{Action, McpUse};
 use crate::runner::{log, Driver, Out};
-use crate::script::{self, Ask, McpAnswer, McpAsk, Step};
+use crate::script::{self, Ask, Step};
 use crate::store::{Record, Store};
 use crate::updates::Update;
 use agentwire::acp::{AcpAgent, Event};
@@ -20,7 +20,13 @@ struct Turn {
     /// When the next step is due.
     due: u64,
     /// A request to the client the turn waits for.
-    waiting: Option<(Id, Ask)>,
+    waiting: Option<(Id, Waiting)>,
+}
+
+/// What a turn waits for: the client's answer to a step's request, or to an MCP job's.
+enum Waiting {
+    Client(Ask),
+    Mcp,
 }
 
 pub struct AcpDemo {
@@ -29,17 +35,15 @@ pub struct AcpDemo {
     /// Sessions created or loaded on this connection.
     sessions: HashMap<String, Record>,
     turns: HashMap<String, Turn>,
-    /// The MCP servers (type http) each session was given: name, URL, headers.
-    servers: HashMap<String, Vec<(String, String, Vec<(String, String)>)>>,
-    /// Connections to them, made when a prompt first uses them: by (session, server name).
-    links: HashMap<(String, String), McpLink>,
+    /// The MCP servers each session was given, as turns use them.
+    mcp: McpUse,
 }
 
 type Answer = Result<Value, ProtocolError>;
 
 impl AcpDemo {
     pub fn new(agent: AcpAgent, store: Store) -> Self {
-        AcpDemo { agent, store, sessions: HashMap::new(), turns: HashMap::new(), servers: HashMap::new(), links: HashMap::new() }
+        AcpDemo { agent, store, sessions: HashMap::new(), turns: HashMap::new(), mcp: McpUse::default() }
     }
 
     fn version(&self) -> u16 {
@@ -51,6 +55,11 @@ impl AcpDemo {
             match event {
                 Event::Send { text } => out.line(&text),
                 Event::Initialized { protocol_version, .. } => log(&format!("initialized: ACP v{protocol_version}")),
+                Event::Request { id, method, .. } if method == "mcp/message" => {
+                    // The MCP server asks the agent (sampling, elicitation, roots): none is offered.
+                    let refusal = ProtocolError::method_not_found("the demo agent's MCP client offers no client features");
+                    out.send(self.agent.respond(&id, Err(refusal)));
+                }
                 Event::Request { id, method, params } => {
                     let params = params.unwrap_or(Value::Null);
                     if method == "session/prompt" {
@@ -73,8 +82,8 @@ impl AcpDemo {
                         self.cancel(&s, out);
                     }
                 }
-                Event::Response { id, result, .. } => self.answered(&id, Ok(result), now_ms),
-                Event::Error { id, error, .. } | Event::Timeout { id, error, .. } => self.answered(&id, Err(error), now_ms),
+                Event::Response { id, result, .. } => self.answered(&id, Ok(result), now_ms, out),
+                Event::Error { id, error, .. } | Event::Timeout { id, error, .. } => self.answered(&id, Err(error), now_ms, out),
                 other => log(&format!("{other:?}")),
             }
         }
@@ -93,7 +102,7 @@ impl AcpDemo {
                 self.save(&record);
                 let id = record.session_id.clone();
                 self.sessions.insert(id.clone(), record);
-                self.servers.insert(id.clone(), http_servers(params));
+                self.mcp.set_servers(&id, params);
                 Ok(json!({ "sessionId": id }))
             }
             "session/load" => {
@@ -102,7 +111,7 @@ impl AcpDemo {
                 for update in &record.history {
                     out.send(self.agent.send_update(&session, update.wire(v)));
                 }
-                self.servers.insert(session.clone(), http_servers(params));
+                self.mcp.set_servers(&session, params);
                 self.sessions.insert(session, record);
                 // Seed 002: the answer after the replay is `null`.
                 Ok(Value::Null)
@@ -183,10 +192,19 @@ impl AcpDemo {
     }
 
     /// The client answered (or failed to answer) one of our requests.
-    fn answered(&mut self, id: &Id, outcome: Answer, now_ms: u64) {
+    fn answered(&mut self, id: &Id, outcome: Answer, now_ms: u64, out: &mut Out) {
+        let mcp_job = self.turns.iter().find(|(_, t)| matches!(&t.waiting, Some((w, Waiting::Mcp)) if w == id)).map(|(s, _)| s.clone());
+        if let Some(session) = mcp_job {
+            if let Some(turn) = self.turns.get_mut(&session) {
+                turn.waiting = None;
+                turn.due = now_ms;
+            }
+            let actions = self.mcp.answered(&session, outcome, now_ms);
+            return self.act(&session, actions, now_ms, out);
+        }
         for turn in self.turns.values_mut() {
             if turn.waiting.as_ref().is_some_and(|(w, _)| w == id) {
-                let Some((_, ask)) = turn.waiting.take() else { return };
+                let Some((_, Waiting::Client(ask))) = turn.waiting.take() else { return };
                 for step in script::after(&ask, turn.number, outcome).into_iter().rev() {
                     turn.steps.push_front(step);
                 }
@@ -214,7 +232,7 @@ impl AcpDemo {
                         let Some(turn) = self.turns.get_mut(&session) else { break };
                         match sent {
                             Ok(id) => {
-                                turn.waiting = Some((id, ask));
+                                turn.waiting = Some((id, Waiting::Client(ask)));
                                 break;
                             }
                             // The core refused to send it: go on as if the client had refused.
@@ -226,10 +244,10 @@ impl AcpDemo {
                         }
                     }
                     Step::Mcp(ask) => {
-                        let answer = self.use_mcp(&session, &ask);
-                        let Some(turn) = self.turns.get_mut(&session) else { break };
-                        for step in script::after_mcp(&ask, turn.number, answer).into_iter().rev() {
-                            turn.steps.push_front(step);
+                        let actions = self.mcp.start(&session, ask, now_ms);
+                        self.act(&session, actions, now_ms, out);
+                        if self.turns.get(&session).is_some_and(|t| t.waiting.is_some()) {
+                            break;
                         }
                     }
                     Step::End(reason) => self.finish(&session, Ok(reason), out),
@@ -239,43 +257,33 @@ impl AcpDemo {
         }
     }
 
-    /// Asks the session's MCP servers (connecting on first use); blocks the turn meanwhile.
-    fn use_mcp(&mut self, session: &str, ask: &McpAsk) -> McpAnswer {
-        let servers = self.servers.get(session).cloned().unwrap_or_default();
-        let mut listed = Vec::new();
-        for (name, url, headers) in &servers {
-            let key = (session.to_string(), name.clone());
-            if !self.links.contains_key(&key) {
-                match McpLink::connect(url, headers.clone()) {
-                    Ok(link) => {
-                        self.links.insert(key.clone(), link);
+    /// Carries out what an MCP job asks: notifications, a request the turn waits for, or its end.
+    fn act(&mut self, session: &str, actions: Vec<Action>, now_ms: u64, out: &mut Out) {
+        for action in actions {
+            match action {
+                Action::Tell(method, params) => out.send(self.agent.request(method, Some(params), now_ms)),
+                Action::Request(method, params) => match self.agent.request(method, Some(params), now_ms) {
+                    Ok(sent) => {
+                        out.line(&sent.text);
+                        if let (Some(turn), Some(id)) = (self.turns.get_mut(session), sent.id) {
+                            turn.waiting = Some((id, Waiting::Mcp));
+                        }
                     }
-                    Err(why) => {
-                        log(&format!("MCP server {name:?} ({url}): {why}"));
-                        listed.push((name.clone(), Err(why)));
-                        continue;
+                    // The core refused to send it: the job hears it as the client's refusal.
+                    Err(e) => {
+                        log(&format!("{method} not sent: {}", e.message));
+                        let more = self.mcp.answered(session, Err(e), now_ms);
+                        self.act(session, more, now_ms, out);
                     }
+                },
+                Action::Done(ask, answer) => {
+                    let Some(turn) = self.turns.get_mut(session) else { continue };
+                    for step in script::after_mcp(&ask, turn.number, answer).into_iter().rev() {
+                        turn.steps.push_front(step);
+                    }
+                    turn.due = now_ms;
                 }
             }
-            let Some(link) = self.links.get_mut(&key) else { continue };
-            let tools = link.list_tools().map(|r| {
-                r["tools"].as_array().cloned().unwrap_or_default().iter()
-                    .map(|t| (t["name"].as_str().unwrap_or("?").to_owned(), t["description"].as_str().unwrap_or("").to_owned()))
-                    .collect::<Vec<_>>()
-            });
-            if let (McpAsk::Call { name: tool, arguments, .. }, Ok(tools)) = (ask, &tools) {
-                if tools.iter().any(|(t, _)| t == tool) {
-                    return McpAnswer::Result(link.call_tool(tool, arguments.clone()).and_then(|r| {
-                        let text = mcp_link::result_text(&r);
-                        if r["isError"] == true { Err(text) } else { Ok(text) }
-                    }));
-                }
-            }
-            listed.push((name.clone(), tools));
-        }
-        match ask {
-            McpAsk::List => McpAnswer::Tools(listed),
-            McpAsk::Call { name, .. } => McpAnswer::Result(Err(format!("no MCP server of this session has a tool named {name}"))),
         }
     }
 
@@ -312,7 +320,7 @@ impl AcpDemo {
     /// Stops the turn of a session now: `session/cancel` or `$/cancel_request`.
     fn cancel(&mut self, session: &str, out: &mut Out) {
         let Some(turn) = self.turns.get_mut(session) else { return };
-        if let Some((_, Ask::Permission { tool, .. } | Ask::Read { tool, .. } | Ask::Write { tool, .. })) = turn.waiting.take() {
+        if let Some((_, Waiting::Client(Ask::Permission { tool, .. } | Ask::Read { tool, .. } | Ask::Write { tool, .. }))) = turn.waiting.take() {
             self.report(session, Update::ToolStatus { id: tool, status: "cancelled".into(), content: Vec::new() }, out);
         }
         self.finish(session, Ok("cancelled"), out);
@@ -322,6 +330,7 @@ impl AcpDemo {
     /// acknowledged) and saves the conversation.
     fn finish(&mut self, session: &str, outcome: Result<&'static str, ProtocolError>, out: &mut Out) {
         let Some(turn) = self.turns.remove(session) else { return };
+        self.mcp.drop_job(session);
         if self.version() >= 2 {
             // After the acknowledgement an error can only be told as the turn's stop reason.
             let reason = outcome.unwrap_or("error");
@@ -359,20 +368,6 @@ impl Driver for AcpDemo {
             self.save(record);
         }
     }
-}
-
-/// The MCP servers of type http in `session/new` or `session/load`: name, URL, headers.
-fn http_servers(params: &Value) -> Vec<(String, String, Vec<(String, String)>)> {
-    let servers = params["mcpServers"].as_array().cloned().unwrap_or_default();
-    servers
-        .iter()
-        .filter(|s| s["type"] == "http")
-        .filter_map(|s| {
-            let headers = s["headers"].as_array().cloned().unwrap_or_default();
-            let headers = headers.iter().filter_map(|h| Some((h["name"].as_str()?.to_owned(), h["value"].as_str()?.to_owned()))).collect();
-            Some((s["name"].as_str()?.to_owned(), s["url"].as_str()?.to_owned(), headers))
-        })
-        .collect()
 }
 
 /// `sessionId`, which must be a string (-32602 otherwise, before any lookup).

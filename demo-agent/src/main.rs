@@ -6,6 +6,7 @@ mod acp_mode;
 mod conformance;
 mod mcp_link;
 mod mcp_mode;
+mod mcp_use;
 mod runner;
 mod script;
 mod store;
@@ -123,9 +124,11 @@ fn acp_agent(o: &Options) -> AcpAgent {
         "capabilities": {
             "session": { "new": true, "load": true, "list": true, "resume": true, "close": true },
             "prompt": { "image": true, "audio": true, "embeddedContext": true },
-            "mcp": { "stdio": true, "http": true, "sse": true },
+            "mcp": { "stdio": true, "http": true, "sse": true, "acp": true },
         },
         "authMethods": [],
+        // MCP over ACP (`mcp/connect`, `mcp/message`) is in ACP's unstable schema.
+        "allowUnstable": true,
     });
     let mut config: AgentConfig = match serde_json::from_value(config) {
         Ok(c) => c,

@@ -34,12 +34,7 @@ impl McpLink {
     pub fn connect(url: &str, headers: Vec<(String, String)>) -> Result<Self, String> {
         let rest = url.strip_prefix("http://").ok_or_else(|| format!("{url}: only http:// URLs are reached (no TLS here)"))?;
         let (authority, path) = rest.split_once('/').map(|(a, p)| (a.to_string(), format!("/{p}"))).unwrap_or((rest.to_string(), "/".into()));
-        let config = serde_json::from_value(json!({
-            "clientInfo": { "name": "agentwire-demo-agent", "version": env!("CARGO_PKG_VERSION") },
-            "protocolVersions": ["2025-11-25", "2025-06-18", "2025-03-26"], "era": "handshake",
-        }))
-        .map_err(|e| e.to_string())?;
-        let mut link = McpLink { authority, path, headers, mcp: McpClient::new(config), http: HttpClient::new(LIMIT), start: Instant::now() };
+        let mut link = McpLink { authority, path, headers, mcp: McpClient::new(client_config()), http: HttpClient::new(LIMIT), start: Instant::now() };
         let out = link.mcp.initialize(0).map_err(|e| e.message)?;
         link.ask(&out.text, "initialize").map(|_| link)
     }
@@ -212,6 +207,15 @@ impl Body {
         }
         Ok(out)
     }
+}
+
+/// The demo agent as an MCP client: the versions it speaks, by handshake.
+pub fn client_config() -> agentwire::mcp::ClientConfig {
+    serde_json::from_value(json!({
+        "clientInfo": { "name": "agentwire-demo-agent", "version": env!("CARGO_PKG_VERSION") },
+        "protocolVersions": ["2025-11-25", "2025-06-18", "2025-03-26"], "era": "handshake",
+    }))
+    .expect("a valid MCP client configuration")
 }
 
 /// The text of a tool result's content blocks, as the agent quotes it.

@@ -16,7 +16,7 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("slow", "50 message chunks, 100 ms apart: session/cancel stops it (stopReason cancelled)"),
     ("fail", "an error response to session/prompt (-32603)"),
     ("usage", "a usage_update with the words of the conversation so far"),
-    ("tools", "lists the tools of the MCP servers (type http) the client gave in session/new"),
+    ("tools", "lists the tools of the MCP servers (type http, or acp: MCP over ACP) the client gave in session/new"),
     ("use NAME JSON", "calls tool NAME of those servers with the JSON arguments and quotes its result"),
 ];
 
@@ -176,7 +176,7 @@ fn use_tool(cx: &Context, rest: &[&str]) -> Vec<Step> {
 pub fn after_mcp(ask: &McpAsk, turn: usize, answer: McpAnswer) -> Vec<Step> {
     let say = |t: String| Step::Update(Update::Agent { message_id: format!("msg_{turn}_agent"), text: t });
     let mut steps = match (ask, answer) {
-        (McpAsk::List, McpAnswer::Tools(servers)) if servers.is_empty() => vec![say("No MCP server of type http was given in session/new.".into())],
+        (McpAsk::List, McpAnswer::Tools(servers)) if servers.is_empty() => vec![say("No MCP server of type http or acp was given in session/new.".into())],
         (McpAsk::List, McpAnswer::Tools(servers)) => {
             let mut text = String::from("The MCP servers of this session offer:");
             for (server, tools) in servers {

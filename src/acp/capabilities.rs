@@ -372,6 +372,8 @@ pub struct McpCapabilities {
     pub http: bool,
     /// v1 only.
     pub sse: bool,
+    /// MCP over ACP (`mcp/connect`, `mcp/message`, `mcp/disconnect`; unstable in both versions).
+    pub acp: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -399,7 +401,7 @@ impl Default for SessionCapabilities {
 
 impl Default for McpCapabilities {
     fn default() -> Self {
-        McpCapabilities { stdio: true, http: false, sse: false }
+        McpCapabilities { stdio: true, http: false, sse: false, acp: false }
     }
 }
 
@@ -474,6 +476,7 @@ impl CapabilityModel for AgentCapabilities {
             v2: Spelling::Marker(&["session", "mcp", "http"]),
         },
         FlagSpec { name: "mcp.sse", field: |c| &mut c.mcp.sse, v1: Spelling::Bool(&["mcpCapabilities", "sse"]), v2: Spelling::Absent },
+        FlagSpec { name: "mcp.acp", field: |c| &mut c.mcp.acp, v1: Spelling::Bool(&["mcpCapabilities", "acp"]), v2: Spelling::Marker(&["session", "mcp", "acp"]) },
         FlagSpec {
             name: "auth.logout",
             field: |c| &mut c.auth.logout,

@@ -59,7 +59,7 @@ pub fn check_params(method: &str, params: Option<&Value>, base: &str) -> Vec<Iss
     out
 }
 
-/// The transport of an MCP server entry: `type` "http"/"sse"/"stdio", none = stdio (v1).
+/// The transport of an MCP server entry: `type` "http"/"sse"/"stdio"/"acp", none = stdio (v1).
 pub fn mcp_transport(entry: &Value) -> Option<&str> {
     match entry.get("type") {
         None => Some("stdio"),
@@ -107,6 +107,11 @@ pub fn check_mcp_server(entry: &Value, at: &str, out: &mut Vec<Issue>) {
             need_string("url", out);
             check_pairs(e.get("headers"), &format!("{at}/headers"), "headers", out);
         }
+        // MCP over ACP (unstable): the server is the client's own, reached by `serverId`.
+        Some("acp") => {
+            need_string("name", out);
+            need_string("serverId", out);
+        }
         Some(other) => out.push(Issue {
             path: format!("{at}/type"),
             code: "acp.mcpServer.unknownType",
@@ -142,6 +147,7 @@ pub fn required_flags(method: &str, params: Option<&Value>) -> Vec<(&'static str
                 Some("stdio") => "mcp.stdio",
                 Some("http") => "mcp.http",
                 Some("sse") => "mcp.sse",
+                Some("acp") => "mcp.acp",
                 _ => continue,
             };
             let name = s.get("name").and_then(Value::as_str).unwrap_or("?");
@@ -172,6 +178,17 @@ pub fn required_flags(method: &str, params: Option<&Value>) -> Vec<(&'static str
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_mcp_server_over_acp_names_itself_and_needs_the_agents_mcp_acp() {
+        let mut issues = Vec::new();
+        check_mcp_server(&json!({ "type": "acp", "name": "ide", "serverId": "ide-1" }), "/s", &mut issues);
+        assert!(issues.is_empty(), "{issues:?}");
+        check_mcp_server(&json!({ "type": "acp", "name": "ide" }), "/s", &mut issues);
+        assert_eq!(issues.iter().map(|i| i.path.as_str()).collect::<Vec<_>>(), ["/s/serverId"]);
+        let flags = required_flags("session/new", Some(&json!({ "mcpServers": [{ "type": "acp", "name": "ide", "serverId": "ide-1" }] })));
+        assert_eq!(flags, [("mcp.acp", "MCP server \"ide\" (acp)".to_string())]);
+    }
 
     #[test]
     fn absolute_paths() {

@@ -161,3 +161,63 @@ test("the demo agent, given the hosted server in session/new, lists the page's t
   assert.equal(await said("use close_all {}"), "close_all failed: no MCP server of this session has a tool named close_all");
   acp.close();
 });
+
+test("MCP over ACP: with an agent that advertises it and allowUnstable, the page's server rides the ACP connection itself (no relay)", { timeout: 20_000 }, async () => {
+  const { stdioTransport } = await import("./helpers.mjs");
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const agent = await stdioTransport(join(root, "target/release/agentwire-demo-agent"), ["--data-dir", mkdtempSync(join(tmpdir(), "agentwire-mcp-acp-"))]);
+  const acp = await AcpClient.connect(agent, { clientInfo: { name: "ide", version: "1" }, allowUnstable: true });
+  const frames = [];
+  acp.onFrame((f) => frames.push(JSON.parse(f.text)));
+  const violations = [];
+  acp.onViolation((v) => violations.push(v));
+  await acp.initialize();
+  const seen = [];
+  const entry = await acp.hostMcpServer({
+    name: "ide", serverInfo: { name: "ide-tools", version: "1" }, capabilities: { tools: {} },
+    setup: (server) => {
+      server.onRequest("tools/list", () => ({ tools: [{ name: "open_editors", description: "The files open in the editor", inputSchema: { type: "object" } }] }));
+      server.onRequest("tools/call", (params) => {
+        seen.push(params.arguments);
+        return { content: [{ type: "text", text: `main.rs (limit ${params.arguments.limit})` }] };
+      });
+    },
+  });
+  assert.equal(entry.type, "acp");
+  assert.match(entry.serverId, /^ide-[0-9a-f]{16}$/);
+  const session = await acp.newSession({ cwd: "/tmp", mcpServers: [entry] });
+  const said = async (text) => {
+    const parts = [];
+    const off = session.onUpdate((u) => { if (u.sessionUpdate === "agent_message_chunk") parts.push(u.content.text); });
+    await session.prompt([{ type: "text", text }]);
+    off();
+    return parts.join("");
+  };
+  assert.equal(await said("tools"), "The MCP servers of this session offer:\n- ide: open_editors — The files open in the editor");
+  assert.equal(await said('use open_editors {"limit": 3}'), "open_editors answered: main.rs (limit 3)");
+  assert.deepEqual(seen, [{ limit: 3 }]);
+  // One MCP session for both turns: each MCP message went as an mcp/message request naming the
+  // server, every frame valid against the ACP schema.
+  const asked = frames.filter((m) => m.method === "mcp/message");
+  assert.deepEqual(asked.map((m) => m.params.method), ["initialize", "notifications/initialized", "tools/list", "tools/list", "tools/call"]);
+  assert.ok(asked.every((m) => m.params.serverId === entry.serverId && typeof m.params.requestId === "string"));
+  assert.deepEqual(violations, []);
+  // Forcing the relay route on a connection without a relay times out, naming why.
+  await assert.rejects(acp.hostMcpServer({ name: "other", route: "http", timeoutMs: 100 }), /through agentwire's relay/);
+  acp.close();
+});
+
+test("the route follows what the agent advertises and what the connection allows", { timeout: 20_000 }, async () => {
+  const { stdioTransport } = await import("./helpers.mjs");
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const agent = await stdioTransport(join(root, "target/release/agentwire-demo-agent"), ["--data-dir", mkdtempSync(join(tmpdir(), "agentwire-route-"))]);
+  // The demo agent advertises MCP over ACP, but without allowUnstable the relay route is the one left.
+  const acp = await AcpClient.connect(agent, { clientInfo: { name: "ide", version: "1" } });
+  await acp.initialize();
+  await assert.rejects(acp.hostMcpServer({ name: "x", route: "acp" }), (e) => e.code === codes.LOCAL_REFUSAL && e.data.capability === "allowUnstable");
+  await assert.rejects(acp.hostMcpServer({ name: "x", route: "sideways" }), (e) => e.code === codes.INVALID_PARAMS);
+  await assert.rejects(acp.hostMcpServer({ name: "x", timeoutMs: 100 }), (e) => e.code === codes.TIMEOUT, "auto took the relay route");
+  acp.close();
+});
