@@ -180,6 +180,21 @@ export interface McpClientOptions extends CommonOptions<mcp.ProtocolVersion> {
   maxTotalTimeoutMs?: number | null;
   era?: "handshake" | "stateless" | "auto";
 }
+/** A page's MCP server for its agent: McpServer's options, and how each MCP session is set up. */
+export interface HostMcpServerOptions extends McpServerOptions {
+  /** The server's name as the agent sees it ("page" by default; Claude Code keeps "ide" for itself). */
+  name?: string;
+  /** "auto" (default): MCP over ACP where the agent and the connection allow it, else HTTP through the relay. */
+  route?: "auto" | "acp" | "http";
+  /** Registers the handlers of one MCP session's server before its first message. */
+  setup?: (server: McpServerConnection, info: { session: string; name: string }) => void | Promise<void>;
+  /** How long the relay may take to host it (10 s by default). */
+  timeoutMs?: number;
+}
+/** The `mcpServers` entry of a hosted server. */
+export type HostedMcpServer =
+  | { type: "acp"; name: string; serverId: string }
+  | { type: "http"; name: string; url: string; headers: { name: string; value: string }[] };
 export interface McpServerOptions extends CommonOptions<mcp.ProtocolVersion> {
   serverInfo?: mcp.Implementation;
   capabilities?: mcp.ServerCapabilities;
@@ -336,6 +351,8 @@ export declare class AcpConnection extends Connected<AcpClient, AcpEvent> {
   loadSession(params: acp.LoadSessionRequest, options?: CallOptions & { onUpdate?: (update: acp.SessionUpdate) => void }): Promise<AcpSession>;
   resumeSession(params: acp.LoadSessionRequest, options?: CallOptions): Promise<AcpSession>;
   authenticate(methodId: string, options?: CallOptions): Promise<unknown>;
+  /** Offers an MCP server of the page to this connection's agent (over ACP, or through the relay); docs/acp.md. */
+  hostMcpServer(options: HostMcpServerOptions): Promise<HostedMcpServer>;
 }
 
 export declare class AcpAgentConnection extends Connected<AcpAgent, AcpEvent> {

@@ -133,7 +133,9 @@ export namespace acp {
   export type McpServer =
     | Open<{ type?: "stdio"; name: string; command: string; args: string[]; env: EnvVariable[] }>
     | Open<{ type: "http"; name: string; url: string; headers: HttpHeader[] }>
-    | Open<{ type: "sse"; name: string; url: string; headers: HttpHeader[] }>;
+    | Open<{ type: "sse"; name: string; url: string; headers: HttpHeader[] }>
+    /** MCP over ACP (unstable: needs the agent's `mcp.acp` and `allowUnstable`). */
+    | Open<{ type: "acp"; name: string; serverId: string }>;
 
   export type NewSessionRequest = Open<{ cwd: string; mcpServers: McpServer[]; additionalDirectories?: string[] }>;
   export type NewSessionResponse = Open<{ sessionId: SessionId; modes?: SessionModeState | null; configOptions?: unknown[] | null }>;

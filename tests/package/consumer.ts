@@ -117,3 +117,17 @@ export async function signIn(url: string): Promise<string[]> {
   const shown: { code: string } = redact({ code: "secret" });
   return [...steps.map((s) => s.step), String(completeAuthorization({ close: false }).ok), shown.code];
 }
+
+// A page's own MCP server for the agent: the entry goes into newSession as it is.
+export async function pageTools(url: string): Promise<string> {
+  const acp = await AcpClient.connect(url, { clientInfo: { name: "ide", version: "1" } });
+  await acp.initialize();
+  const entry = await acp.hostMcpServer({
+    name: "page", capabilities: { tools: {} },
+    setup: (server) => { server.onRequest("tools/list", () => ({ tools: [] })); },
+  });
+  const session = await acp.newSession({ cwd: "/", mcpServers: [entry] });
+  // @ts-expect-error: the route is auto, acp or http
+  await acp.hostMcpServer({ route: "ws" });
+  return entry.type === "http" ? entry.url : entry.serverId + session.id;
+}
