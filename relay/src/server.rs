@@ -209,13 +209,8 @@ async fn mcp(
     lasting: Option<Extension<crate::accept::Lasting>>,
     body: Bytes,
 ) -> Response {
-    use crate::mcp_http::Refused;
-    let deny = |status, why: &str| Refused(status, -32600, why.to_string()).into_response();
-    if let Some(why) = ambiguous(&headers) {
-        return deny(StatusCode::BAD_REQUEST, why);
-    }
-    if !relay.host_ok(&headers) {
-        return deny(StatusCode::FORBIDDEN, "Forbidden: Host is not the relay's address");
+    if let Err(refused) = mcp_guards(&relay, &headers) {
+        return refused;
     }
     if headers.contains_key(header::ORIGIN) && !relay.origin_ok(&headers) {
         return deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
@@ -255,13 +250,8 @@ async fn hosted(
     lasting: Option<Extension<crate::accept::Lasting>>,
     body: Bytes,
 ) -> Response {
-    use crate::mcp_http::Refused;
-    let deny = |status, why: &str| Refused(status, -32600, why.to_string()).into_response();
-    if let Some(why) = ambiguous(&headers) {
-        return deny(StatusCode::BAD_REQUEST, why);
-    }
-    if !relay.host_ok(&headers) {
-        return deny(StatusCode::FORBIDDEN, "Forbidden: Host is not the relay's address");
+    if let Err(refused) = mcp_guards(&relay, &headers) {
+        return refused;
     }
     if headers.contains_key(header::ORIGIN) {
         return deny(StatusCode::FORBIDDEN, "Forbidden: a hosted server is for the agent, not for pages");
@@ -279,6 +269,22 @@ async fn hosted(
         lasting.grant();
     }
     relay.mcp.serve(Target::Hosted(host), relay.limits.max_message_bytes, method, headers, body).await
+}
+
+/// A JSON-RPC error body (id null) with an HTTP status: how the MCP endpoints refuse.
+fn deny(status: StatusCode, why: &str) -> Response {
+    crate::mcp_http::Refused(status, -32600, why.to_string()).into_response()
+}
+
+/// What every MCP endpoint checks first: one `Host` and `Origin` each, and the `Host` ours.
+fn mcp_guards(relay: &Relay, headers: &HeaderMap) -> Result<(), Response> {
+    if let Some(why) = ambiguous(headers) {
+        return Err(deny(StatusCode::BAD_REQUEST, why));
+    }
+    if !relay.host_ok(headers) {
+        return Err(deny(StatusCode::FORBIDDEN, "Forbidden: Host is not the relay's address"));
+    }
+    Ok(())
 }
 
 /// CORS for a page on another origin the relay was told to allow (`--allow-origin`); a page

@@ -28,6 +28,15 @@ async function page() {
   return acp;
 }
 
+/** What the agent answers to a prompt, its message chunks joined. */
+async function agentSays(session, text) {
+  const parts = [];
+  const off = session.onUpdate((u) => { if (u.sessionUpdate === "agent_message_chunk") parts.push(u.content.text); });
+  await session.prompt([{ type: "text", text }]);
+  off();
+  return parts.join("");
+}
+
 /** The agent's side: the official SDK's client on the hosted entry. */
 async function agentClient(entry, capabilities = {}) {
   const headers = Object.fromEntries(entry.headers.map((h) => [h.name, h.value]));
@@ -148,13 +157,7 @@ test("the demo agent, given the hosted server in session/new, lists the page's t
     },
   });
   const session = await acp.newSession({ cwd: "/tmp", mcpServers: [entry] });
-  const said = async (text) => {
-    const parts = [];
-    const off = session.onUpdate((u) => { if (u.sessionUpdate === "agent_message_chunk") parts.push(u.content.text); });
-    await session.prompt([{ type: "text", text }]);
-    off();
-    return parts.join("");
-  };
+  const said = (text) => agentSays(session, text);
   assert.equal(await said("tools"), "The MCP servers of this session offer:\n- ide: open_editors — The files open in the editor");
   assert.equal(await said('use open_editors {"limit": 2}'), "open_editors answered: main.rs (limit 2)");
   assert.deepEqual(seen.map((p) => [p.name, p.arguments]), [["open_editors", { limit: 2 }]]);
@@ -187,13 +190,7 @@ test("MCP over ACP: with an agent that advertises it and allowUnstable, the page
   assert.equal(entry.type, "acp");
   assert.match(entry.serverId, /^ide-[0-9a-f]{16}$/);
   const session = await acp.newSession({ cwd: "/tmp", mcpServers: [entry] });
-  const said = async (text) => {
-    const parts = [];
-    const off = session.onUpdate((u) => { if (u.sessionUpdate === "agent_message_chunk") parts.push(u.content.text); });
-    await session.prompt([{ type: "text", text }]);
-    off();
-    return parts.join("");
-  };
+  const said = (text) => agentSays(session, text);
   assert.equal(await said("tools"), "The MCP servers of this session offer:\n- ide: open_editors — The files open in the editor");
   assert.equal(await said('use open_editors {"limit": 3}'), "open_editors answered: main.rs (limit 3)");
   assert.deepEqual(seen, [{ limit: 3 }]);
