@@ -398,9 +398,9 @@ mod tests {
 
     #[test]
     fn use_names_a_tool_and_its_json_arguments_and_the_answer_is_quoted() {
-        let steps = steps(&cx(r#"use open_editors {"limit": 2}"#));
-        assert!(matches!(&steps[0], Step::Update(Update::ToolCall { title, status, .. }) if title == "open_editors (MCP)" && status == "pending"));
-        let Step::Mcp(ask @ McpAsk::Call { name, arguments, .. }) = &steps[1] else { panic!("{steps:?}") };
+        let asked = steps(&cx(r#"use open_editors {"limit": 2}"#));
+        assert!(matches!(&asked[0], Step::Update(Update::ToolCall { title, status, .. }) if title == "open_editors (MCP)" && status == "pending"));
+        let Step::Mcp(ask @ McpAsk::Call { name, arguments, .. }) = &asked[1] else { panic!("{asked:?}") };
         assert_eq!((name.as_str(), arguments), ("open_editors", &serde_json::json!({ "limit": 2 })));
         let done = after_mcp(ask, 1, McpAnswer::Result(Ok("main.rs".into())));
         assert!(matches!(&done[0], Step::Update(Update::ToolStatus { status, .. }) if status == "completed"));

@@ -144,8 +144,8 @@ fn keywords_choose_what_a_prompt_does() {
     let cases: &[Case] = &[
         ("make a plan", 1, &["plan", "agent_message_chunk"], Ok("end_turn")),
         ("make a plan", 2, &["plan_update", "agent_message_chunk"], Ok("end_turn")),
-        ("use a tool", 1, &["tool_call", "tool_call_update"], Ok("end_turn")),
-        ("use a tool", 2, &["tool_call_update"], Ok("end_turn")),
+        ("show me a tool", 1, &["tool_call", "tool_call_update"], Ok("end_turn")),
+        ("show me a tool", 2, &["tool_call_update"], Ok("end_turn")),
         ("usage please", 1, &["usage_update"], Ok("end_turn")),
         ("usage please", 2, &["usage_update"], Ok("end_turn")),
         ("HELP", 1, &["agent_message_chunk"], Ok("end_turn")),
@@ -172,7 +172,7 @@ fn keywords_choose_what_a_prompt_does() {
             let entries = if *v == 2 { &last_plan["plan"]["entries"] } else { &last_plan["entries"] };
             assert!(entries.as_array().expect("entries").iter().all(|e| e["status"] == "completed"), "{last_plan}");
         }
-        if *text == "use a tool" {
+        if *text == "show me a tool" {
             let statuses: Vec<&str> = ups.iter().filter_map(|u| u["status"].as_str()).collect();
             assert_eq!(statuses, ["pending", "in_progress", "completed"], "v{v}");
             let done = ups.iter().find(|u| u["status"] == "completed").expect("completed");
@@ -295,7 +295,7 @@ fn load_replays_the_conversation_after_a_restart() {
         let mut c = connect(&mut first, &[record], true);
         let s = new_session(&mut first, &mut c);
         prompt(&mut first, &mut c, &s, "hello there").1.expect("first prompt");
-        prompt(&mut first, &mut c, &s, "use a tool").1.expect("second prompt");
+        prompt(&mut first, &mut c, &s, "show me a tool").1.expect("second prompt");
         assert!(first.finish().success());
 
         let mut second = Agent::acp(&dir, &[]);
@@ -314,7 +314,7 @@ fn load_replays_the_conversation_after_a_restart() {
             .filter(|u| u["sessionUpdate"] == user || u["sessionUpdate"] == "agent_message_chunk")
             .map(|u| if u["content"].is_array() { u["content"][0]["text"].to_string() } else { u["content"]["text"].to_string() })
             .collect();
-        assert_eq!(texts[..3], ["\"hello there\"".to_owned(), "\"You said: hello there\"".into(), "\"use a tool\"".into()], "{record}->{load}");
+        assert_eq!(texts[..3], ["\"hello there\"".to_owned(), "\"You said: hello there\"".into(), "\"show me a tool\"".into()], "{record}->{load}");
         assert!(replayed.iter().any(|u| u["status"] == "completed"), "{record}->{load}: the tool call is replayed");
         // The replayed session takes prompts again.
         let (_, result) = prompt(&mut second, &mut c, &s, "usage");
