@@ -1,6 +1,8 @@
 // Builds the npm package from wasm-pack.toml: wasm-pack per target (no download of
 // tools: wasm-bindgen is the pinned CLI on PATH, wasm-opt is disabled there and run
 // here from npm binaryen), then checks the gzip size budget. Exits non-zero on failure.
+// `--debug` builds the same package into pkg-debug/ from the dev profile with readable
+// panics (the `debug-panics` feature): no wasm-opt, no minifying, no budget.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync, rmSync, readdirSync, copyFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -14,19 +16,22 @@ const config = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
 const env = { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` };
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
 
+const debug = process.argv.includes("--debug");
+const out = debug ? "pkg-debug" : "pkg";
+for (const target of config.target) target["out-dir"] = target["out-dir"].replace(/^pkg\b/, out);
 const name = config.build["out-name"];
-rmSync(join(root, "pkg"), { recursive: true, force: true });
+rmSync(join(root, out), { recursive: true, force: true });
 for (const target of config.target) {
   const outDir = join(root, target["out-dir"]);
   rmSync(outDir, { recursive: true, force: true });
-  run("wasm-pack", ["build", `--${config.build.profile}`, "--target", target.name,
-    "--out-dir", outDir, "--out-name", name, "--no-pack", "--no-opt"]);
+  run("wasm-pack", ["build", debug ? "--dev" : `--${config.build.profile}`, "--target", target.name,
+    "--out-dir", outDir, "--out-name", name, "--no-pack", "--no-opt", ...(debug ? ["--", "--features", "debug-panics"] : [])]);
   // Our own index.d.ts is the public typing; the generated ones describe internals.
   for (const f of [".gitignore", `${name}.d.ts`, `${name}_bg.wasm.d.ts`]) rmSync(join(outDir, f), { force: true });
   // The nodejs glue is CommonJS; say so, since the package itself is "type": "module".
   if (target.name === "nodejs") writeFileSync(join(outDir, "package.json"), '{ "type": "commonjs" }\n');
   const wasm = join(outDir, `${name}_bg.wasm`);
-  run("wasm-opt", [...config["wasm-opt"].flags, wasm, "-o", wasm]);
+  if (!debug) run("wasm-opt", [...config["wasm-opt"].flags, wasm, "-o", wasm]);
 }
 
 // wasm-bindgen emits the same module for every target (only the glue differs): ship it
@@ -55,10 +60,10 @@ for (const target of others) {
 // auth.js (OAuth) and hosting.js (a page's MCP server for its agent) modules of their own,
 // all imported only when used.
 const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
-  external: ["./errors.js", "./auth.js", "./hosting.js", "ws"], outfile: join(root, "pkg/api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+  external: ["./errors.js", "./auth.js", "./hosting.js", "ws"], outfile: join(root, out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const bundled = new Set(Object.keys(layer.metafile.inputs).map((f) => join(root, f)));
 for (const file of readdirSync(join(root, "js"))) {
-  if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(root, "pkg", file));
+  if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(root, out, file));
 }
 
 // What ships: every target's .wasm and glue, and the JS layer. Scripts are minified
@@ -66,11 +71,11 @@ for (const file of readdirSync(join(root, "js"))) {
 // sources are js/ and wasm-bindgen's output.
 const shippedFiles = [
   ...config.target.flatMap((t) => readdirSync(join(root, t["out-dir"])).map((f) => join(root, t["out-dir"], f))),
-  ...readdirSync(join(root, "pkg")).map((f) => join(root, "pkg", f)),
+  ...readdirSync(join(root, out)).map((f) => join(root, out, f)),
 ].filter((f) => /\.(wasm|js)$/.test(f));
 const sizes = [];
 for (const path of shippedFiles) {
-  if (path.endsWith(".js")) {
+  if (path.endsWith(".js") && !debug) {
     // Lines of ~160 characters: an uncaught error makes Node print its source line, which
     // must not be a whole minified file.
     const { code } = await transform(readFileSync(path, "utf8"), { minify: true, lineLimit: 160, target: "es2022", legalComments: "none" });
@@ -83,16 +88,16 @@ for (const path of shippedFiles) {
     writeFileSync(path, joined);
   }
   const bytes = readFileSync(path);
-  sizes.push({ file: relative(join(root, "pkg"), path), bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+  sizes.push({ file: relative(join(root, out), path), bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
 }
 
 const total = sizes.reduce((s, f) => s + f.gzip, 0);
 const budget = config.budget["gzip-bytes"];
 for (const s of sizes) console.log(`${s.file.padEnd(24)} ${String(s.bytes).padStart(8)} B  ${String(s.gzip).padStart(7)} B gzip`);
-console.log(`total shipped (gzip): ${total} B of a ${budget} B budget (${(100 * total / budget).toFixed(1)}%)`);
-writeFileSync(join(root, "pkg", "sizes.json"), JSON.stringify({ total, budget, files: sizes }, null, 2) + "\n");
-if (total > budget) {
+console.log(debug ? `total (gzip): ${total} B; the debug build has no budget` : `total shipped (gzip): ${total} B of a ${budget} B budget (${(100 * total / budget).toFixed(1)}%)`);
+writeFileSync(join(root, out, "sizes.json"), JSON.stringify({ total, budget, files: sizes }, null, 2) + "\n");
+if (total > budget && !debug) {
   console.error(`size budget exceeded: ${total} B gzip > ${budget} B (wasm-pack.toml [budget])`);
   process.exit(1);
 }
-console.log(`package built in ${join(root, "pkg")}`);
+console.log(`package built in ${join(root, out)}`);

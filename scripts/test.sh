@@ -39,6 +39,7 @@ step "validator vs the official schemas" cargo test --color never --test schema_
 step "fuzzing, bounded (cargo-fuzz, every target)" bash scripts/fuzz.sh 5
 step "relay and demo agent (release)" cargo build --release -q -p agentwire-relay -p agentwire-demo-agent
 step "package build + size budget" node scripts/build.mjs
+step "debug package build (readable panics)" node scripts/build.mjs --debug
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
 step "JS API, docs examples and packed tarball" node --test --test-reporter=spec tests/js/ tests/package/

@@ -6,3 +6,17 @@ pub mod http;
 pub mod jsonrpc;
 pub mod session;
 pub mod validator;
+
+/// The debug build: panics print their message and place (`console.error`) before the trap.
+#[cfg(feature = "debug-panics")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn readable_panics() {
+    console_error_panic_hook::set_once();
+}
+
+/// The debug build only: panics on purpose, for the test that a panic is readable.
+#[cfg(feature = "debug-panics")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = "__panicForTests")]
+pub fn panic_for_tests(message: &str) {
+    panic!("{message}");
+}
