@@ -42,7 +42,9 @@ step "package build + size budget" node scripts/build.mjs
 step "debug package build (readable panics)" node scripts/build.mjs --debug
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
-step "JS API, docs examples and packed tarball" node --test --test-reporter=spec tests/js/ tests/package/
+step "JS API and docs examples" node --test --test-reporter=spec tests/js/
+# Alone: it runs the README's Install commands, whose build rewrites pkg/.
+step "packed tarball, installed as the README says" node --test --test-reporter=spec tests/package/
 step "MCP conformance suite (official: 32 server, 26 client scenarios)" node --test --test-reporter=spec --test-concurrency=1 tests/conformance/
 step "playground end to end (Chromium, relay, real agents)" node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
 

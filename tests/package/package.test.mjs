@@ -1,4 +1,4 @@
-// The packed npm tarball, installed into scratch projects the way users install it:
+// The packed npm tarball, made and installed by exactly the README's Install commands:
 // publint and arethetypeswrong on the tarball, Node ESM, a TypeScript consumer under
 // `tsc --strict`, a plain HTML page with <script type="module"> (no bundler) in Chromium, and
 // a Vite build of a small app in Chromium. Needs `node scripts/build.mjs` first (the test
@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, copyFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, copyFileSync, rmSync, existsSync, renameSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, extname, dirname } from "node:path";
@@ -21,14 +21,32 @@ const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage
 
 let scratch, tarball, app, browser;
 
+/** The README's Install commands: `[command, where]`, "clone" or "project". */
+function readmeInstall() {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const block = readme.slice(readme.indexOf("## Install")).match(/```sh\n([\s\S]*?)```/)[1];
+  return block.trim().split("\n").map((line) => {
+    const [command, comment = ""] = line.split(/\s+#\s+/);
+    return [command.trim(), /your project/.test(comment) ? "project" : "clone"];
+  });
+}
+
 before(async () => {
   scratch = mkdtempSync(join(tmpdir(), "agentwire-pkg-"));
-  const packed = JSON.parse(run("npm", ["pack", join(root, "pkg"), "--json", "--pack-destination", scratch], root));
-  tarball = join(scratch, packed[0].filename);
   app = join(scratch, "app");
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch-app", private: true, type: "module" }));
-  run("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], app);
+  // Exactly the README's commands, the clone being this repository.
+  const commands = readmeInstall();
+  assert.deepEqual(commands.map(([c]) => c.split(" ").slice(0, 2).join(" ")), ["npm run", "npm pack", "npm install"]);
+  for (const [command, where] of commands) {
+    const [cmd, ...args] = command.replace("/path/to/agentwire", root).split(/\s+/);
+    run(cmd, args, where === "project" ? app : root);
+  }
+  // The tarball the README made (in the clone), moved aside for the tests that read it.
+  const name = `agentwire-${JSON.parse(readFileSync(join(root, "pkg/package.json"), "utf8")).version}.tgz`;
+  tarball = join(scratch, name);
+  renameSync(join(root, name), tarball);
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 });
 
