@@ -27,6 +27,17 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver \
     || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
 fi
+# Firefox: Debian's ESR, driven by geckodriver from crates.io (WebDriver).
+if ! command -v firefox-esr >/dev/null 2>&1; then
+  say "installing Debian firefox-esr"
+  as_root apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr \
+    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr
+fi
+if ! has_version geckodriver 0.36.0; then
+  say "installing geckodriver 0.36.0"
+  cargo install geckodriver --version 0.36.0 --locked
+fi
 # npm ci only when package-lock.json changed since the last install.
 if ! cmp -s package-lock.json node_modules/.agentwire-installed-lock 2>/dev/null; then
   say "installing npm packages (npm ci)"

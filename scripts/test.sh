@@ -42,11 +42,13 @@ step "package build + size budget" node scripts/build.mjs
 step "debug package build (readable panics)" node scripts/build.mjs --debug
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
+WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Firefox" wasm-pack test --headless --firefox -- --test wasm
 step "JS API and docs examples" node --test --test-reporter=spec tests/js/
 # Alone: it runs the README's Install commands, whose build rewrites pkg/.
 step "packed tarball, installed as the README says" node --test --test-reporter=spec tests/package/
 step "MCP conformance suite (official: 32 server, 26 client scenarios)" node --test --test-reporter=spec --test-concurrency=1 tests/conformance/
 step "playground end to end (Chromium, relay, real agents)" node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
+step "Firefox: a plain page and the playground (WebDriver)" node --test --test-reporter=spec --test-concurrency=1 tests/engines/
 
 # Totals from cargo/wasm-bindgen ("test result: ... N passed; M failed"), node ("ℹ pass N")
 # and the fuzzer (each target that ran without a crash counts as one).
