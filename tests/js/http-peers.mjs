@@ -70,7 +70,9 @@ export function sdkHandler() {
         }
         return { content: [{ type: "text", text: "slow done" }] };
       }
-      const answer = await server.request({ method: "elicitation/create", params: { message: "Name?",
+      // Related to the call (extra.sendRequest), so it rides the call's own stream: a request
+      // sent unrelated goes to the GET stream, and is lost if that stream is not open yet.
+      const answer = await extra.sendRequest({ method: "elicitation/create", params: { message: "Name?",
         requestedSchema: { type: "object", properties: { name: { type: "string" } } } } }, ElicitResultSchema);
       return { content: [{ type: "text", text: `hello ${answer.content?.name}` }] };
     });
