@@ -21,19 +21,20 @@ if ! has_version wasm-bindgen 0.2.130; then
   say "installing wasm-bindgen-cli 0.2.130 (must match the pinned wasm-bindgen crate)"
   cargo install wasm-bindgen-cli --version 0.2.130
 fi
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-  say "installing Debian chromium and chromium-driver"
+# Browsers from Debian: Chromium, Firefox ESR, and WebKitGTK's WebDriver with its MiniBrowser
+# (under xvfb-run: it needs a display).
+apt_install() {
+  say "installing Debian $*"
   as_root apt-get update -q
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver \
-    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
-fi
-# Firefox: Debian's ESR, driven by geckodriver from crates.io (WebDriver).
-if ! command -v firefox-esr >/dev/null 2>&1; then
-  say "installing Debian firefox-esr"
-  as_root apt-get update -q
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr \
-    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr
-fi
+  # dpkg sometimes fails once on a new machine; the second try succeeds.
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" \
+    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+have chromium && have chromedriver || apt_install chromium chromium-driver
+have firefox-esr || apt_install firefox-esr
+have WebKitWebDriver && have xvfb-run || apt_install webkit2gtk-driver xvfb
+# Firefox's WebDriver: geckodriver from crates.io.
 if ! has_version geckodriver 0.36.0; then
   say "installing geckodriver 0.36.0"
   cargo install geckodriver --version 0.36.0 --locked

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of agentwire: native Rust (core, relay, demo agent, properties), a bounded fuzz
 # run, the package build with its size budget, wasm-bindgen tests in Node and in headless
-# Chromium, the JS API and docs examples, the packed tarball, and the playground end to end.
+# Chromium, Firefox and WebKit, the JS API and docs examples, the packed tarball, the MCP
+# conformance suite, the playground end to end, and the other engines' smoke tests.
 # Ends with one line "N passed, N failed, N skipped" (skipped: a test whose oracle is missing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,12 +44,15 @@ step "debug package build (readable panics)" node scripts/build.mjs --debug
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Firefox" wasm-pack test --headless --firefox -- --test wasm
+# wasm-pack's --safari looks for macOS's safaridriver; the runner itself takes WebKitGTK's driver.
+WASM_BINDGEN_USE_BROWSER=1 SAFARIDRIVER=/usr/bin/WebKitWebDriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  step "wasm tests in WebKit (WebKitGTK, under xvfb-run)" xvfb-run -a cargo test --color never --target wasm32-unknown-unknown --test wasm
 step "JS API and docs examples" node --test --test-reporter=spec tests/js/
 # Alone: it runs the README's Install commands, whose build rewrites pkg/.
 step "packed tarball, installed as the README says" node --test --test-reporter=spec tests/package/
 step "MCP conformance suite (official: 32 server, 26 client scenarios)" node --test --test-reporter=spec --test-concurrency=1 tests/conformance/
 step "playground end to end (Chromium, relay, real agents)" node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
-step "Firefox: a plain page and the playground (WebDriver)" node --test --test-reporter=spec --test-concurrency=1 tests/engines/
+step "Firefox and WebKit: a plain page and the playground (WebDriver)" node --test --test-reporter=spec --test-concurrency=1 tests/engines/
 
 # Totals from cargo/wasm-bindgen ("test result: ... N passed; M failed"), node ("ℹ pass N")
 # and the fuzzer (each target that ran without a crash counts as one).
