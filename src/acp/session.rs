@@ -78,6 +78,8 @@ struct Serving {
 pub(crate) struct Session {
     pub(crate) role: Role,
     endpoint: Endpoint,
+    /// The text of the frame being received, while it holds one message: validated as it came.
+    wire: Option<String>,
     pub(crate) phase: Phase,
     common: Common,
     pub(crate) negotiation: NegotiationRule,
@@ -133,6 +135,7 @@ impl Session {
         Session {
             role,
             endpoint: Endpoint::new(ParseOptions { allow_batch: false, allow_null_id: true }),
+            wire: None,
             phase: Phase::Uninitialized,
             common,
             negotiation,
@@ -318,7 +321,8 @@ impl Session {
     fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
         let ctx = Context { protocol: Protocol::Acp, version: self.judged_by(message, in_reply_to), direction, in_reply_to };
         // The schema and ACP's own parameter rules (absolute paths), as the Validator checks them.
-        schema::validate_message(message, &ctx)
+        let wire = self.wire.as_deref().filter(|_| direction == self.role.receiving());
+        schema::validate_received(wire, message, &ctx)
     }
 
     /// Checks everything an outgoing call must satisfy, from the lifecycle to validation.
@@ -437,9 +441,12 @@ impl Session {
             return vec![Event::ProtocolError { error: ProtocolError::local_refusal("the session is closed; input ignored") }];
         }
         let mut events = Vec::new();
+        // A frame of one message is validated as it came (a batch is refused by the endpoint).
+        self.wire = (!text.trim_start().starts_with('[')).then(|| text.to_owned());
         for received in self.endpoint.receive(text) {
             self.dispatch(received, now_ms, &mut events);
         }
+        self.wire = None;
         events
     }
 
@@ -527,7 +534,7 @@ impl Session {
     fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
         let message = Message::Notification(n);
         self.report(&message, None, events);
-        let Message::Notification(n) = message else { return };
+        let Message::Notification(mut n) = message else { return };
         if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
             // Notifications are never answered: report and drop.
             return events.push(Event::ProtocolError { error });
@@ -544,7 +551,8 @@ impl Session {
             }
             "session/update" if self.role == Role::Client => {
                 let session_id = session_id_of(params).unwrap_or_default();
-                let update = params.and_then(|p| p.get("update")).cloned().unwrap_or(Value::Null);
+                // Taken, not copied: the params go no further than this event.
+                let update = n.params.as_mut().and_then(|p| p.get_mut("update")).map(Value::take).unwrap_or(Value::Null);
                 self.transcripts.entry(session_id.clone()).or_insert_with(|| Transcript::new(&session_id)).apply(&update);
                 let replay = self.replaying.contains(&session_id);
                 if replay {

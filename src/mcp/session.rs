@@ -66,6 +66,8 @@ pub struct Session {
     pub(super) versions: Vec<Version>,
     pub(super) info: Implementation,
     pub(super) endpoint: Endpoint,
+    /// The text of the frame being received, while it holds one message: validated as it came.
+    wire: Option<String>,
     pub(super) phase: Phase,
     pub(super) version: Option<Version>,
     pub(super) era: Option<Era>,
@@ -109,6 +111,7 @@ impl Session {
             info,
             // MCP forbids null ids; batches only once 2025-03-26 is agreed.
             endpoint: Endpoint::new(ParseOptions { allow_batch: false, allow_null_id: false }),
+            wire: None,
             phase: Phase::Idle,
             version: None,
             era: None,
@@ -270,7 +273,12 @@ impl Session {
     pub fn receive(&mut self, text: &str, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
         match parse(text, &self.endpoint.options()) {
-            Ok(Incoming::Single(m)) => self.take(m, now_ms, &mut events),
+            Ok(Incoming::Single(m)) => {
+                // A frame of one message is validated as it came; a batch's members are not.
+                self.wire = Some(text.to_owned());
+                self.take(m, now_ms, &mut events);
+                self.wire = None;
+            }
             Ok(Incoming::Batch(items)) => {
                 for item in items {
                     match item {
@@ -497,7 +505,8 @@ impl Session {
     fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
         let version = self.judged_by(message, in_reply_to);
         let ctx = schema::Context { protocol: schema::Protocol::Mcp, version: version.as_str(), direction, in_reply_to };
-        schema::validate_message(message, &ctx)
+        let wire = self.wire.as_deref().filter(|_| direction == self.in_dir());
+        schema::validate_received(wire, message, &ctx)
     }
 
     /// The version a message is judged by (docs/validation.md, "Handshake messages"):

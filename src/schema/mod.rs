@@ -239,6 +239,15 @@ pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, nam
     Report::of(w.issues)
 }
 
+/// Validates a received message as it came, when the text of its frame is at hand (one parse,
+/// nothing written again), else as `validate_message`. An empty list means valid.
+pub fn validate_received(wire: Option<&str>, message: &Message, ctx: &Context) -> Vec<Issue> {
+    match wire {
+        Some(text) => validate_text(text, ctx, &Limits::default()).issues,
+        None => validate_message(message, ctx),
+    }
+}
+
 /// Validates one parsed message. An empty list means valid.
 pub fn validate_message(message: &Message, ctx: &Context) -> Vec<Issue> {
     let limits = Limits::default();
