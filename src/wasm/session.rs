@@ -14,8 +14,23 @@ fn now() -> u64 {
     js_sys::Date::now() as u64
 }
 
+/// Events and results as JS values: written straight to text, unless the text holds a number
+/// long enough to be an id past 2^53 (then the ids are made exact, see `to_js_exact_ids`).
 fn js<T: Serialize>(value: &T) -> JsValue {
-    serde_json::to_value(value).map(|v| to_js_exact_ids(&v)).unwrap_or(JsValue::NULL)
+    let Ok(text) = serde_json::to_string(value) else { return JsValue::NULL };
+    if !may_hold_big_integer(&text) {
+        return js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL);
+    }
+    serde_json::from_str::<Value>(&text).map(|v| to_js_exact_ids(&v)).unwrap_or(JsValue::NULL)
+}
+
+/// True when the text has a run of 16 or more digits (2^53 has 16).
+fn may_hold_big_integer(text: &str) -> bool {
+    let mut run = 0;
+    text.bytes().any(|b| {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        run >= 16
+    })
 }
 
 fn fail(error: ProtocolError) -> JsValue {
