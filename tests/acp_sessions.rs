@@ -537,6 +537,33 @@ fn v2_transcript_kinds() {
     assert_eq!(t["configOptions"], json!([{"configId": "fast", "name": "Fast", "type": "boolean", "currentValue": true}]));
 }
 
+/// Messages and tool calls are found by id however far back they are, and the newest entry of
+/// an id wins when chunks without `by id anywhere` open a second one.
+#[test]
+fn transcript_finds_entries_by_id_far_back() {
+    let mut t = agentwire::acp::Transcript::new("s");
+    let tool = |id: &str, status: &str| json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "status": status});
+    t.apply(&json!({"sessionUpdate": "user_message", "messageId": "u0", "content": [{"type": "text", "text": "first"}]}));
+    t.apply(&tool("t0", "pending"));
+    for i in 1..200 {
+        t.apply(&json!({"sessionUpdate": "agent_message_chunk", "messageId": format!("a{i}"), "content": {"type": "text", "text": "x"}}));
+        t.apply(&tool(&format!("t{i}"), "pending"));
+    }
+    t.apply(&tool("t0", "completed"));
+    t.apply(&json!({"sessionUpdate": "user_message", "messageId": "u0", "content": [{"type": "text", "text": "edited"}]}));
+    // A chunk of an old id after other entries starts a new entry; a whole message then finds that one.
+    t.apply(&json!({"sessionUpdate": "agent_message_chunk", "messageId": "a1", "content": {"type": "text", "text": "late"}}));
+    t.apply(&json!({"sessionUpdate": "agent_message", "messageId": "a1", "content": [{"type": "text", "text": "whole"}]}));
+    let v = serde_json::to_value(&t).unwrap();
+    let entries = v["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2 + 2 * 199 + 1);
+    assert_eq!(entries[0]["content"], json!([{"type": "text", "text": "edited"}]));
+    assert_eq!(entries[1]["call"]["status"], "completed");
+    assert_eq!(entries[1]["updates"].as_array().unwrap().len(), 2);
+    assert_eq!(entries[2]["content"], json!([{"type": "text", "text": "x"}]));
+    assert_eq!(entries.last().unwrap()["content"], json!([{"type": "text", "text": "whole"}]));
+}
+
 #[test]
 fn capabilities_round_trip_exactly() {
     let cases = [

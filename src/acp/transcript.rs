@@ -33,9 +33,16 @@ pub struct Transcript {
     /// v2 terminals by id: `terminal_update` fields merged, `output` grown by chunks.
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub terminals: Map<String, Value>,
+    /// Where the messages and tool calls with an id are in `entries` (the newest of each kind
+    /// and id), sorted: a long conversation finds them without walking every entry.
+    #[serde(skip)]
+    index: Vec<(Slot, String, usize)>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// What an indexed entry is: a tool call, or a message of a role (`None`: a thought).
+type Slot = (bool, Option<Role>);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Role {
     User,
@@ -215,27 +222,30 @@ impl Transcript {
             (Entry::Thought { .. }, None) => true,
             _ => false,
         };
-        let id_of = |e: &Entry| match e {
-            Entry::Message { message_id, .. } | Entry::Thought { message_id, .. } => message_id.clone(),
-            _ => None,
-        };
+        let slot = (false, role);
         let found = match &message_id {
-            Some(id) if by_id_anywhere => self.entries.iter().rposition(|e| same_kind(e) && id_of(e).as_deref() == Some(id)),
-            _ => self.entries.last().filter(|e| same_kind(e) && id_of(e) == message_id).map(|_| self.entries.len() - 1),
+            Some(id) if by_id_anywhere => self.find(slot, id),
+            _ => self.entries.last().filter(|e| same_kind(e) && id_of(e) == message_id.as_deref()).map(|_| self.entries.len() - 1),
         };
-        let pos = found.unwrap_or_else(|| {
-            self.entries.push(match role {
-                Some(role) => Entry::Message { role, message_id, content: Vec::new() },
-                None => Entry::Thought { message_id, content: Vec::new() },
-            });
-            self.entries.len() - 1
-        });
+        let pos = match found {
+            Some(pos) => pos,
+            None => {
+                if let Some(id) = &message_id {
+                    self.remember(slot, id);
+                }
+                self.entries.push(match role {
+                    Some(role) => Entry::Message { role, message_id, content: Vec::new() },
+                    None => Entry::Thought { message_id, content: Vec::new() },
+                });
+                self.entries.len() - 1
+            }
+        };
         &mut self.entries[pos]
     }
 
     fn tool_call(&mut self, id: &str) -> Option<(&mut Map<String, Value>, &mut Vec<Value>)> {
-        let pos = self.entries.iter().rposition(|e| matches!(e, Entry::ToolCall { tool_call_id, .. } if tool_call_id == id));
-        let pos = pos.unwrap_or_else(|| {
+        let pos = self.find((true, None), id).unwrap_or_else(|| {
+            self.remember((true, None), id);
             self.entries.push(Entry::ToolCall { tool_call_id: id.to_owned(), call: Map::new(), updates: Vec::new() });
             self.entries.len() - 1
         });
@@ -243,6 +253,30 @@ impl Transcript {
             Some(Entry::ToolCall { call, updates, .. }) => Some((call, updates)),
             _ => None,
         }
+    }
+
+    fn search(&self, slot: Slot, id: &str) -> Result<usize, usize> {
+        self.index.binary_search_by(|(s, i, _)| (*s, i.as_str()).cmp(&(slot, id)))
+    }
+
+    fn find(&self, slot: Slot, id: &str) -> Option<usize> {
+        self.search(slot, id).ok().map(|at| self.index[at].2)
+    }
+
+    /// The entry about to be pushed is now the newest of its kind with this id.
+    fn remember(&mut self, slot: Slot, id: &str) {
+        let pos = self.entries.len();
+        match self.search(slot, id) {
+            Ok(at) => self.index[at].2 = pos,
+            Err(at) => self.index.insert(at, (slot, id.to_owned(), pos)),
+        }
+    }
+}
+
+fn id_of(entry: &Entry) -> Option<&str> {
+    match entry {
+        Entry::Message { message_id, .. } | Entry::Thought { message_id, .. } => message_id.as_deref(),
+        _ => None,
     }
 }
 
