@@ -42,15 +42,22 @@ export function replace(el, ...children) {
 export const $ = (selector, root = document) => root.querySelector(selector);
 
 /**
- * Runs `fn` (which grows the content of the scroll container `scroller`) and keeps the end in
- * view when the user was already there. Only `scroller` moves: scrollIntoView would scroll the
- * whole page while an agent streams.
+ * Keeps the end of the scroll container `scroller` in view while the user is there, whenever
+ * `content` (what it scrolls) changes size: after layout, once however many items came (a
+ * replay of thousands costs one layout, not one each), and also when items out of view get
+ * their real height. Only `scroller` moves (scrollIntoView would scroll the whole page while
+ * an agent streams). Scrolling away stops the following; scrolling back to the end resumes it.
  */
-export function keepAtEnd(scroller, fn) {
-  const atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
-  const result = fn();
-  if (atEnd) scroller.scrollTop = scroller.scrollHeight;
-  return result;
+export function followEnd(scroller, content) {
+  let following = true, ours = -1;
+  scroller.addEventListener("scroll", () => {
+    if (scroller.scrollTop !== ours) following = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
+  }, { passive: true });
+  new ResizeObserver(() => {
+    if (!following) return;
+    scroller.scrollTop = scroller.scrollHeight;
+    ours = scroller.scrollTop;
+  }).observe(content);
 }
 
 /** Enable or disable a control, with the reason as its hover text. */

@@ -1,6 +1,6 @@
 // Timeline of every JSON-RPC frame in and out: direction, method, id, time, latency, and a
 // validation badge. Selecting a row shows it in the inspector. Exportable as a JSON file.
-import { h, replace, keepAtEnd, formatTime } from "../lib/dom.js";
+import { h, replace, followEnd, formatTime } from "../lib/dom.js";
 import { tryParse } from "../lib/json-view.js";
 
 const CANCEL_METHODS = new Set(["notifications/cancelled", "$/cancel_request"]);
@@ -17,6 +17,7 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
   const filter = h("input", { type: "search", id: "timeline-filter", placeholder: "filter by method", "aria-label": "Filter frames by method", oninput: applyFilter });
   const scroller = h("div", { class: "timeline-scroll" }, list);
   replace(root, h("div", { class: "toolbar" }, count, filter, exportLink, clearBtn), scroller);
+  followEnd(scroller, list);
 
   let entries = [];
   let pending = new Map();       // `${dir}:${id}` -> request entry awaiting a response
@@ -60,9 +61,9 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
     entries.push(entry);
     entry.row = h("li", {});
     updateRow(entry);
-    keepAtEnd(scroller, () => list.append(entry.row));
+    entry.row.hidden = hiddenByFilter(entry, filter.value.trim().toLowerCase());
+    list.append(entry.row);
     count.textContent = `${entries.length} frame${entries.length === 1 ? "" : "s"}`;
-    applyFilter();
     return entry;
   }
 
@@ -167,9 +168,11 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
     onSelect(entry, allIssues(entry));
   }
 
+  const hiddenByFilter = (e, q) => q !== "" && !(e.method ?? e.inReplyTo ?? e.kind).toLowerCase().includes(q);
+
   function applyFilter() {
     const q = filter.value.trim().toLowerCase();
-    for (const e of entries) e.row.hidden = q !== "" && !(e.method ?? e.inReplyTo ?? e.kind).toLowerCase().includes(q);
+    for (const e of entries) e.row.hidden = hiddenByFilter(e, q);
   }
 
   function prepareExport() {

@@ -1,6 +1,6 @@
 // Live transcript of an ACP session built from session/update: messages and thoughts (chunks
 // merged), tool calls with their status changes, the plan, and session info.
-import { h, replace, append, keepAtEnd, formatTime } from "../lib/dom.js";
+import { h, replace, append, followEnd, formatTime } from "../lib/dom.js";
 import { contentBlock, contentSummary } from "./content.js";
 
 const ROLES = {
@@ -14,6 +14,7 @@ export function createTranscript(root) {
   const info = h("div", { id: "session-info", class: "session-info muted" });
   const scroller = h("div", { class: "transcript-scroll" }, list);
   replace(root, info, scroller);
+  followEnd(scroller, list);
 
   let last = null;                 // the message item chunks append to
   let messages = new Map();        // messageId -> message item
@@ -35,7 +36,7 @@ export function createTranscript(root) {
   }
 
   function system(text, kind = "") {
-    return keepAtEnd(scroller, () => addNote(text, kind));
+    return addNote(text, kind);
   }
 
   function addNote(text, kind) {
@@ -63,7 +64,7 @@ export function createTranscript(root) {
 
   /** The user's own prompt, shown as soon as it is sent. */
   function userPrompt(blocks) {
-    keepAtEnd(scroller, () => showPrompt(blocks));
+    showPrompt(blocks);
   }
 
   function showPrompt(blocks) {
@@ -163,7 +164,7 @@ export function createTranscript(root) {
 
   /** One `update` object of a session/update notification. */
   function update(u) {
-    if (u && typeof u === "object") keepAtEnd(scroller, () => apply(u));
+    if (u && typeof u === "object") apply(u);
   }
 
   function apply(u) {
