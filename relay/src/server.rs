@@ -44,6 +44,9 @@ pub struct Relay {
     pub hosted: Hosts,
 }
 
+/// Bytes read from a page's socket at once (a read takes what has arrived, up to this).
+const READ_BUFFER: usize = 16 * 1024;
+
 impl Relay {
     /// The state for a relay bound to `addr` (the real port, after binding).
     pub fn new(config: &Config, addr: SocketAddr) -> Self {
@@ -192,6 +195,9 @@ async fn upgrade(
     let relay = relay.clone();
     ws.max_message_size(limits.max_message_bytes)
         .max_frame_size(limits.max_message_bytes)
+        // Each read zeroes the part of this buffer it may fill (tungstenite): the default
+        // 128 KiB cost a 128 KiB memset per read, 7 % of the relay's time under load.
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| session::run(socket, agent, relay, shutdown, slot))
         .into_response()
 }

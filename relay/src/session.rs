@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
@@ -264,6 +264,9 @@ impl Page {
 }
 
 /// Page → agent. Returns when the page, the agent or the relay ends the session.
+///
+/// Every frame that has already arrived joins one write to the agent: a page that sends many
+/// messages at once costs one write, not one each (up to `BATCH_BYTES`).
 async fn inbound(
     stream: &mut futures_util::stream::SplitStream<WebSocket>,
     mut stdin: Option<ChildStdin>,
@@ -272,7 +275,7 @@ async fn inbound(
     waiter: &mut Waiter,
     shutdown: &mut watch::Receiver<bool>,
 ) -> Ending {
-    let mut line = Vec::new();
+    let mut batch = Vec::new();
     let mut pings = PingBudget::new();
     loop {
         let message = tokio::select! {
@@ -280,59 +283,89 @@ async fn inbound(
             _ = shutdown.changed() => return Ending::RelayShutdown,
             message = stream.next() => message,
         };
-        let text = match message {
-            None | Some(Ok(Message::Close(_))) => return Ending::PageGone,
-            Some(Err(e)) => {
-                return match refusal(&e) {
-                    Some((code, reason)) => {
-                        // Said on the side channel too: a close reason is easy to miss.
-                        outbox.error(&format!("{reason}; the connection is closed ({code})")).await;
-                        Ending::Refused(code, reason)
-                    }
-                    None => Ending::PageGone,
-                }
+        batch.clear();
+        let mut ending = None;
+        let mut next = Some(message);
+        while let Some(message) = next.take() {
+            ending = take(message, &mut pings, outbox, page, stdin.is_some().then_some(&mut batch)).await;
+            if ending.is_some() {
+                break;
             }
-            Some(Ok(Message::Text(text))) => text,
-            Some(Ok(Message::Binary(_))) => {
-                outbox.error("binary frames are not relayed: send each JSON-RPC message as a text frame").await;
-                continue;
-            }
-            Some(Ok(Message::Ping(_))) if !pings.spend() => {
-                let reason = "too many pings: a page that pings must also read the pongs".to_string();
-                outbox.error(&format!("{reason}; the connection is closed (1008)")).await;
-                return Ending::Refused(1008, reason);
-            }
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-        };
-        if text.as_str().trim_start().starts_with(frames::PREFIX) {
-            page.command(text.as_str(), outbox).await;
-            continue;
-        }
-        let Some(pipe) = stdin.as_mut() else {
-            outbox.error("the agent's stdin is closed; message not delivered").await;
-            continue;
-        };
-        match frames::page_text_to_line(text.as_str()) {
-            Ok(text) => {
-                line.clear();
-                line.extend_from_slice(text.as_bytes());
-                line.push(b'\n');
-            }
-            Err(reason) => {
-                outbox.error(reason).await;
-                continue;
+            if batch.len() < BATCH_BYTES {
+                next = stream.next().now_or_never();
             }
         }
-        let written = tokio::select! {
-            written = pipe.write_all(&line) => written,
-            joined = &mut *waiter => return Ending::AgentExited(joined.ok().and_then(Result::ok)),
-            _ = shutdown.changed() => return Ending::RelayShutdown,
-        };
-        if written.is_err() {
-            stdin = None;
-            outbox.error("the agent's stdin is closed; message not delivered").await;
+        // What came before the end is still delivered.
+        if let (false, Some(pipe)) = (batch.is_empty(), stdin.as_mut()) {
+            let written = tokio::select! {
+                written = pipe.write_all(&batch) => written,
+                joined = &mut *waiter => return Ending::AgentExited(joined.ok().and_then(Result::ok)),
+                _ = shutdown.changed() => return Ending::RelayShutdown,
+            };
+            if written.is_err() {
+                stdin = None;
+                outbox.error("the agent's stdin is closed; message not delivered").await;
+            }
+        }
+        if let Some(ending) = ending {
+            return ending;
         }
     }
+}
+
+/// Bytes of lines gathered for one write to the agent.
+const BATCH_BYTES: usize = 256 * 1024;
+
+/// Takes one frame of the page: a message joins `batch` as a line (`None`: the agent's stdin
+/// is closed), a relay command is carried out, a refusal is reported. Returns how the session
+/// ends, when this frame ends it.
+async fn take(
+    message: Option<Result<Message, axum::Error>>,
+    pings: &mut PingBudget,
+    outbox: &Outbox,
+    page: &Page,
+    batch: Option<&mut Vec<u8>>,
+) -> Option<Ending> {
+    let text = match message {
+        None | Some(Ok(Message::Close(_))) => return Some(Ending::PageGone),
+        Some(Err(e)) => {
+            return Some(match refusal(&e) {
+                Some((code, reason)) => {
+                    // Said on the side channel too: a close reason is easy to miss.
+                    outbox.error(&format!("{reason}; the connection is closed ({code})")).await;
+                    Ending::Refused(code, reason)
+                }
+                None => Ending::PageGone,
+            })
+        }
+        Some(Ok(Message::Text(text))) => text,
+        Some(Ok(Message::Binary(_))) => {
+            outbox.error("binary frames are not relayed: send each JSON-RPC message as a text frame").await;
+            return None;
+        }
+        Some(Ok(Message::Ping(_))) if !pings.spend() => {
+            let reason = "too many pings: a page that pings must also read the pongs".to_string();
+            outbox.error(&format!("{reason}; the connection is closed (1008)")).await;
+            return Some(Ending::Refused(1008, reason));
+        }
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => return None,
+    };
+    if text.as_str().trim_start().starts_with(frames::PREFIX) {
+        page.command(text.as_str(), outbox).await;
+        return None;
+    }
+    let Some(batch) = batch else {
+        outbox.error("the agent's stdin is closed; message not delivered").await;
+        return None;
+    };
+    match frames::page_text_to_line(text.as_str()) {
+        Ok(line) => {
+            batch.extend_from_slice(line.as_bytes());
+            batch.push(b'\n');
+        }
+        Err(reason) => outbox.error(reason).await,
+    }
+    None
 }
 
 /// The close code and reason for what the page did wrong: 1009 for a message over the

@@ -114,6 +114,47 @@ async fn a_hundred_thousand_messages_through_cat_none_lost_or_reordered() {
     .expect("test timed out");
 }
 
+/// Frames that arrive together reach the agent in one write; what is refused among them is
+/// reported and skipped, and a close right after them still lets them through.
+#[tokio::test]
+async fn a_burst_then_a_close_reaches_the_agent_whole_with_refusals_reported() {
+    timeout(TEST_TIMEOUT, async {
+        let dir = scratch("burst");
+        let out = dir.join("stdin.txt");
+        let agent = format!("sink=sh -c 'cat > {}'", out.display());
+        let relay = Relay::start(&["--agent", &agent]);
+        let mut ws = relay.connect("sink").await;
+        let pid = spawned_pid(&mut ws).await;
+        let good = |i: usize| format!(r#"{{"jsonrpc":"2.0","method":"n","params":{{"i":{i}}}}}"#);
+        for i in 0..500 {
+            ws.feed(Message::Text(good(i).into())).await.unwrap();
+            if i == 100 {
+                ws.feed(Message::Text("{\"method\":\"a\nb\"}".into())).await.unwrap();
+            }
+            if i == 200 {
+                ws.feed(Message::Binary(b"{}".to_vec().into())).await.unwrap();
+            }
+        }
+        ws.flush().await.unwrap();
+        for _ in 0..2 {
+            let error = relay_event(&next_text(&mut ws).await).expect("an error event");
+            assert_eq!(error["event"], "error", "{error}");
+        }
+        // A second burst with the close right behind it.
+        for i in 500..1000 {
+            ws.feed(Message::Text(good(i).into())).await.unwrap();
+        }
+        ws.send(Message::Close(None)).await.unwrap();
+        let _ = until_closed(&mut ws).await;
+        assert!(gone_within(pid, Duration::from_secs(5)).await);
+        let written = std::fs::read_to_string(&out).unwrap();
+        let want: String = (0..1000).map(|i| good(i) + "\n").collect();
+        assert_eq!(written, want);
+    })
+    .await
+    .expect("test timed out");
+}
+
 #[tokio::test]
 async fn agent_crash_reports_output_stderr_partial_line_then_exit_and_closes() {
     timeout(TEST_TIMEOUT, async {
