@@ -48,6 +48,10 @@ macro_rules! session_common {
             pub fn receive(&mut self, text: &str, now_ms: u64) -> Vec<crate::acp::Event> {
                 self.session.receive(text, now_ms)
             }
+            /// One incoming frame as bytes: UTF-8 text, or a parse error (-32700).
+            pub fn receive_bytes(&mut self, bytes: &[u8], now_ms: u64) -> Vec<crate::acp::Event> {
+                self.session.receive_bytes(bytes, now_ms)
+            }
             /// Reports requests past their deadline (and sends `$/cancel_request` for them).
             pub fn tick(&mut self, now_ms: u64) -> Vec<crate::acp::Event> {
                 self.session.tick(now_ms)

@@ -437,13 +437,28 @@ impl Session {
     // Receiving.
 
     pub(crate) fn receive(&mut self, text: &str, now_ms: u64) -> Vec<Event> {
+        self.take_frame(Ok(text), now_ms)
+    }
+
+    /// A frame as bytes (a binary WebSocket frame, a `fetch` body): UTF-8, or a parse error.
+    pub(crate) fn receive_bytes(&mut self, bytes: &[u8], now_ms: u64) -> Vec<Event> {
+        self.take_frame(crate::jsonrpc::frame_text(bytes), now_ms)
+    }
+
+    fn take_frame(&mut self, frame: Result<&str, crate::jsonrpc::ParseFailure>, now_ms: u64) -> Vec<Event> {
         if self.phase == Phase::Closed {
             return vec![Event::ProtocolError { error: ProtocolError::local_refusal("the session is closed; input ignored") }];
         }
         let mut events = Vec::new();
-        // A frame of one message is validated as it came (a batch is refused by the endpoint).
-        self.wire = (!text.trim_start().starts_with('[')).then(|| text.to_owned());
-        for received in self.endpoint.receive(text) {
+        let received = match frame {
+            Ok(text) => {
+                // A frame of one message is validated as it came (a batch is refused by the endpoint).
+                self.wire = (!text.trim_start().starts_with('[')).then(|| text.to_owned());
+                self.endpoint.receive(text)
+            }
+            Err(failure) => vec![Received::invalid(failure)],
+        };
+        for received in received {
             self.dispatch(received, now_ms, &mut events);
         }
         self.wire = None;

@@ -92,10 +92,10 @@ impl Endpoint {
                 .into_iter()
                 .map(|r| match r {
                     Ok(m) => self.accept(m),
-                    Err(f) => invalid(f),
+                    Err(f) => Received::invalid(f),
                 })
                 .collect(),
-            Err(f) => vec![invalid(f)],
+            Err(f) => vec![Received::invalid(f)],
         }
     }
 
@@ -152,7 +152,10 @@ impl Endpoint {
     }
 }
 
-fn invalid(failure: ParseFailure) -> Received {
-    let reply = failure.answerable.then(|| Message::Response(failure.to_response()).to_text());
-    Received::Invalid { failure, reply }
+impl Received {
+    /// A frame that could not be read, with the error response to send back when one may go.
+    pub fn invalid(failure: ParseFailure) -> Received {
+        let reply = failure.answerable.then(|| Message::Response(failure.to_response()).to_text());
+        Received::Invalid { failure, reply }
+    }
 }

@@ -13,7 +13,7 @@ pub use endpoint::{Endpoint, Outbound, Received};
 pub use error::{codes, ProtocolError};
 pub use id::Id;
 pub use message::{
-    batch_to_text, message_from_value, parse, parse_value, type_name, Incoming, Message, Notification,
+    batch_to_text, frame_text, message_from_value, parse, parse_value, type_name, Incoming, Message, Notification,
     ParseFailure, ParseOptions, Request, Response,
 };
 #[cfg(target_arch = "wasm32")]

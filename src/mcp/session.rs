@@ -271,15 +271,25 @@ impl Session {
 
     /// Takes one incoming frame at time `now_ms`.
     pub fn receive(&mut self, text: &str, now_ms: u64) -> Vec<Event> {
+        self.take_frame(Ok(text), now_ms)
+    }
+
+    /// Takes one incoming frame as bytes (a binary WebSocket frame, a `fetch` body): UTF-8
+    /// text, or a parse error (-32700).
+    pub fn receive_bytes(&mut self, bytes: &[u8], now_ms: u64) -> Vec<Event> {
+        self.take_frame(crate::jsonrpc::frame_text(bytes), now_ms)
+    }
+
+    fn take_frame(&mut self, frame: Result<&str, ParseFailure>, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
-        match parse(text, &self.endpoint.options()) {
-            Ok(Incoming::Single(m)) => {
+        match frame.and_then(|text| parse(text, &self.endpoint.options()).map(|m| (text, m))) {
+            Ok((text, Incoming::Single(m))) => {
                 // A frame of one message is validated as it came; a batch's members are not.
                 self.wire = Some(text.to_owned());
                 self.take(m, now_ms, &mut events);
                 self.wire = None;
             }
-            Ok(Incoming::Batch(items)) => {
+            Ok((_, Incoming::Batch(items))) => {
                 for item in items {
                     match item {
                         Ok(m) => self.take(m, now_ms, &mut events),

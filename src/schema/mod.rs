@@ -115,6 +115,10 @@ impl Report {
     }
 }
 
+fn too_large(len: usize, limits: &Limits) -> Report {
+    one(codes::TOO_LARGE, "", format!("the message is {len} bytes; the limit is {}", limits.max_bytes))
+}
+
 fn one(code: &'static str, path: &str, message: String) -> Report {
     Report::of(vec![Issue { path: path.into(), code, message, severity: Severity::Error }])
 }
@@ -122,6 +126,17 @@ fn one(code: &'static str, path: &str, message: String) -> Report {
 /// Validates one message given as text (a batch, where the version allows batches).
 pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
     validate_text_by(text, ctx, Rulebook::of(ctx.protocol, ctx.version), limits)
+}
+
+/// Validates one message given as bytes, as transports hand them over: UTF-8 JSON text, or
+/// one `invalid_json` issue that says where the UTF-8 breaks.
+pub fn validate_bytes_by(bytes: &[u8], ctx: &Context, book: Option<Rulebook>, limits: &Limits) -> Report {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => validate_text_by(text, ctx, book, limits),
+        // The size limit is reported first, as for text.
+        Err(_) if bytes.len() > limits.max_bytes => too_large(bytes.len(), limits),
+        Err(e) => one(codes::INVALID_JSON, "", format!("not UTF-8 at byte {}", e.valid_up_to())),
+    }
 }
 
 /// The rules of one protocol version, found once: `validate_text` looks them up for each
@@ -145,7 +160,7 @@ impl Rulebook {
 /// none, which is told once the text is known to be JSON).
 pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limits: &Limits) -> Report {
     if text.len() > limits.max_bytes {
-        return one(codes::TOO_LARGE, "", format!("the message is {} bytes; the limit is {}", text.len(), limits.max_bytes));
+        return too_large(text.len(), limits);
     }
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
     let scratch = SCRATCH.with(Cell::take).unwrap_or_default();

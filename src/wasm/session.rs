@@ -93,6 +93,13 @@ macro_rules! session_class {
                 $note_close(&events, &mut self.close_error);
                 js(&events)
             }
+            /// Feeds one incoming frame as bytes (UTF-8; anything else is a parse error, -32700).
+            #[wasm_bindgen(js_name = receiveBytes)]
+            pub fn receive_bytes(&mut self, bytes: &[u8]) -> JsValue {
+                let events = self.inner.receive_bytes(bytes, now());
+                $note_close(&events, &mut self.close_error);
+                js(&events)
+            }
             /// Reports requests past their deadline.
             pub fn tick(&mut self) -> JsValue {
                 js(&self.inner.tick(now()))

@@ -63,12 +63,14 @@ impl Validator {
             Err(_) => None,
         };
         let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to };
-        let report = schema::validate_text_by(utf8(text)?, &ctx, Some(self.book), &self.limits);
+        // Text written by encodeInto is UTF-8; bytes from a transport may not be (an issue).
+        let report = schema::validate_bytes_by(text, &ctx, Some(self.book), &self.limits);
         Ok((!report.issues.is_empty()).then(|| serde_json::to_string(&report.issues).unwrap_or_default()))
     }
 }
 
-/// encodeInto writes UTF-8, so this fails only for a caller that breaks the contract.
+/// The method is written by encodeInto (UTF-8), so this fails only for a caller that breaks
+/// the contract.
 fn utf8(b: &[u8]) -> Result<&str, JsValue> {
     std::str::from_utf8(b).map_err(|_| invalid("the input is not UTF-8".into()))
 }
