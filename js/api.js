@@ -63,9 +63,32 @@ function guardedClass(Class) {
   });
 }
 
+/** UTF-8 bytes as a Uint8Array (from an ArrayBuffer or any view), or undefined for anything else. */
+function asBytes(x) {
+  if (x instanceof Uint8Array) return x;
+  if (x instanceof ArrayBuffer) return new Uint8Array(x);
+  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  return undefined;
+}
+
+/** A session's `receive` takes a frame as text or as UTF-8 bytes (a binary frame, a body). */
+function receivingBytes(Class) {
+  if (!Class) return;
+  const { receive: text, receiveBytes: bytes } = Class.prototype;
+  Class.prototype.receive = function receive(frame) {
+    const b = asBytes(frame);
+    if (b !== undefined) return bytes.call(this, b);
+    if (typeof frame !== "string") {
+      throw rethrown(new ProtocolError(codes.INVALID_PARAMS, `receive: a frame is a string or UTF-8 bytes (a Uint8Array), not ${frame === null ? "null" : typeof frame}`), receive);
+    }
+    return text.call(this, frame);
+  };
+}
+
 export function createApi(wasm) {
   wasm = { ...wasm };
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator"]) wasm[name] = guardedClass(wasm[name]);
+  for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer"]) receivingBytes(wasm[name]);
   class Connected {
     constructor(connection) {
       this.connection = connection;
@@ -331,15 +354,15 @@ export function createApi(wasm) {
       };
       this.#inner = new wasm.Validator(typeof protocol === "string" ? protocol : undefined, text(version), count(maxBytes, "maxBytes"), count(maxDepth, "maxDepth"));
     }
-    /** Validates a message (text, or a parsed object) → `{ ok, issues }`. */
+    /** Validates a message (text, UTF-8 bytes, or a parsed object) → `{ ok, issues }`. */
     validate(message, context) {
       const { direction, inReplyTo } = context ?? {};
       const serverToClient = DIRECTIONS[direction];
       if (serverToClient === undefined) {
         throw new ProtocolError(codes.INVALID_PARAMS, `direction must be "clientToServer" or "serverToClient", not ${JSON.stringify(direction)}`);
       }
-      let text = message;
-      if (typeof message !== "string") {
+      let text = asBytes(message) ?? message;
+      if (typeof text !== "string" && !(text instanceof Uint8Array)) {
         try {
           text = JSON.stringify(message, finite);
         } catch (e) {
@@ -347,7 +370,7 @@ export function createApi(wasm) {
           throw new ProtocolError(codes.INVALID_PARAMS, `the message cannot be written as JSON: ${e.message}`);
         }
       }
-      if (typeof text !== "string") throw new ProtocolError(codes.INVALID_PARAMS, "nothing to validate");
+      if (typeof text !== "string" && !(text instanceof Uint8Array)) throw new ProtocolError(codes.INVALID_PARAMS, "nothing to validate");
       const { text: n, method } = (writeInput ??= inputWriter(wasm))(text, typeof inReplyTo === "string" ? inReplyTo : undefined);
       if (this.#inner.validateInput(n, method, serverToClient) === 0) return { ok: true, issues: [] };
       const issues = JSON.parse(wasm.Validator.takeIssues());

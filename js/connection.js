@@ -11,6 +11,21 @@ const RELAY_PREFIX = '{"relay":';
 export const idKey = (id) => (typeof id === "bigint" ? `${id}` : JSON.stringify(id));
 const key = idKey;
 
+const utf8 = new TextDecoder();
+
+/** The `frame` event of an incoming frame; from bytes, its `text` is decoded when first read. */
+function incoming(frame, http) {
+  const ev = { direction: "in", time: Date.now() };
+  if (typeof frame === "string") ev.text = frame;
+  else {
+    let text;
+    ev.bytes = frame;
+    Object.defineProperty(ev, "text", { get: () => (text ??= utf8.decode(frame)), enumerable: true });
+  }
+  if (http) ev.http = http;
+  return ev;
+}
+
 export class Connection {
   #session;
   #transport;
@@ -26,8 +41,10 @@ export class Connection {
     transport.onText = (text, http) => this.#receive(text, http);
     transport.onError = (error) => this.#emit("violation", { direction: "out", text: "", issues: [
       { path: "", code: "transport_error", message: error.message, severity: "error", ...(error.data ? { data: error.data } : {}) }] });
-    transport.onBinary = () => this.#emit("violation", { direction: "in", text: "", issues: [
-      { path: "", code: "binary_frame", message: "a binary frame is not JSON-RPC; ignored", severity: "error" }] });
+    // A binary frame carries UTF-8 bytes (the relay's `frames=binary`); what cannot be read
+    // as bytes (a Blob from a transport of the app's own) is reported.
+    transport.onBinary = (bytes) => (bytes ? this.#receive(bytes) : this.#emit("violation", { direction: "in", text: "", issues: [
+      { path: "", code: "binary_frame", message: "a binary frame that is not bytes (a Blob?) cannot be read in order; ignored", severity: "error" }] }));
     transport.onClose = ({ code, reason }) => this.#shutdown(new ProtocolError(codes.CONNECTION_CLOSED,
       `connection closed (${code}${reason ? `: ${reason}` : ""})`, { code, reason }), { code, reason });
   }
@@ -155,16 +172,18 @@ export class Connection {
     if (stream !== undefined) this.#transport.abandon?.(stream, id);
   }
 
-  #receive(text, http) {
-    if (text.startsWith(RELAY_PREFIX)) {
+  /** A frame as text, or as bytes (never a relay event: the relay's events are text frames). */
+  #receive(frame, http) {
+    const text = typeof frame === "string" ? frame : null;
+    if (text?.startsWith(RELAY_PREFIX)) {
       let event;
       try { event = JSON.parse(text).relay; } catch { event = { event: "error", message: text }; }
       this.#emit("relay", event);
       return;
     }
-    this.#emit("frame", http ? { direction: "in", text, time: Date.now(), http } : { direction: "in", text, time: Date.now() });
+    this.#emit("frame", incoming(frame, http));
     if (this.#closed) return;
-    this.dispatch(this.#session.receive(text));
+    this.dispatch(this.#session.receive(frame));
   }
 
   #handle(ev) {

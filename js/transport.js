@@ -1,4 +1,6 @@
-// Turns what the caller gives into one shape: { send(text), close(), onText, onClose }.
+// Turns what the caller gives into one shape: { send(text), close(), onText, onBinary, onClose }.
+// A binary frame is handed over as the bytes it carries (a Uint8Array: UTF-8 JSON-RPC, which
+// the session reads without a detour through a JS string); text frames as text.
 // Accepted: a WebSocket URL, an http(s) URL where the session speaks HTTP (MCP's Streamable
 // HTTP, see http.js), a WebSocket (browser, or the `ws` package in Node), or any object with
 // `send(text)` that delivers incoming text through `onmessage` or `addEventListener("message")`.
@@ -29,10 +31,15 @@ export async function openTransport(target, options = {}) {
     else if (typeof target.on === "function") target.on(type, fn);
     else target[`on${type}`] = fn;
   };
+  // A browser WebSocket hands binary frames over as Blobs unless told otherwise; those can
+  // only be read asynchronously, which could reorder frames.
+  if (target.binaryType === "blob") target.binaryType = "arraybuffer";
   listen("message", (event) => {
     const data = event?.data !== undefined ? event.data : event;
     if (typeof data === "string") t.onText(data);
-    else t.onBinary?.(data);
+    else if (data instanceof ArrayBuffer) t.onBinary?.(new Uint8Array(data));
+    else if (ArrayBuffer.isView(data)) t.onBinary?.(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    else t.onBinary?.(null);
   });
   listen("close", (event) => t.onClose({ code: event?.code ?? 1000, reason: event?.reason ?? "" }));
   listen("error", () => {});

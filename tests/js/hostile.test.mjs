@@ -189,10 +189,12 @@ for (const protocol of ["acp", "mcp"]) {
         assert.equal(Object.getPrototypeOf(ev.params), Object.prototype);
         session.respond(ev.id, p.result);
       }
-      // Wrong argument types are refused before they reach the module.
-      for (const bad of [42, {}, null, undefined, new Uint8Array([123, 125])]) {
+      // Wrong argument types are refused before they reach the module; bytes are a frame.
+      for (const bad of [42, {}, null, undefined, [123, 125]]) {
         assert.equal(outcome(() => session.receive(bad)).error?.code, codes.INVALID_PARAMS, String(bad));
       }
+      const answer = session.receive(new Uint8Array([123, 125])).find((e) => e.type === "send");
+      assert.equal(JSON.parse(answer.text).error.code, codes.INVALID_REQUEST);
       assertClean();
       assert.equal(session.state().phase, "ready");
       assert.equal(session.state().closed, false);
@@ -227,16 +229,25 @@ async function againstRawPeer(Session, options) {
   raw.onmessage = ({ data }) => received.push(JSON.parse(data));
   const violations = [];
   session.onViolation((v) => violations.push(v));
-  // Binary frames, as a WebSocket delivers them in a browser and in Node (`ws`).
+  // Binary frames, as a WebSocket delivers them in a browser and in Node (`ws`): read as
+  // UTF-8 JSON-RPC, answered like text frames; and one that is no bytes at all (a Blob).
   const sendBinary = () => {
-    for (const data of [new ArrayBuffer(8), new Uint8Array([123, 125]), Buffer.from("{}")]) mine.onmessage({ data });
+    for (const data of BINARY.map(([make]) => make())) mine.onmessage({ data });
+    mine.onmessage({ data: { size: 2, type: "" } });
   };
   return { session, raw, received, violations, sendBinary };
 }
 
+/** Binary frames and the answer each gets (the id the answer names). */
+const BINARY = [
+  [() => new ArrayBuffer(8), { code: codes.PARSE_ERROR, id: null }],                 // NUL bytes: not JSON
+  [() => new Uint8Array([0x7b, 0xff, 0x7d]), { code: codes.PARSE_ERROR, id: null }],  // not UTF-8
+  [() => Buffer.from("{}"), { code: codes.INVALID_REQUEST, id: null }],
+  [() => new DataView(new TextEncoder().encode('{"jsonrpc":"2.0","id":"b","method":"x/none"}').buffer), { code: codes.METHOD_NOT_FOUND, id: "b" }],
+];
 const binaryViolations = (violations) => violations.filter((v) => v.issues?.[0]?.code === "binary_frame").length;
 
-test("connected ACP agent: hostile frames get answers, binary frames a violation, then it works", LIMIT, async () => {
+test("connected ACP agent: hostile frames get answers, binary frames are read as UTF-8, then it works", LIMIT, async () => {
   const { session: agent, raw, received, violations, sendBinary } = await againstRawPeer(AcpAgent, {
     agentInfo: { name: "a", version: "1" }, protocolVersions: [1] });
   const seen = [];
@@ -248,10 +259,11 @@ test("connected ACP agent: hostile frames get answers, binary frames a violation
   await later(5);
   assert.equal(received.shift().result.protocolVersion, 1);
   for (const [, text] of HOSTILE) raw.send(text);
+  await later(50); // the raw peer's frames arrive asynchronously; the binary ones come after
   sendBinary();
   await later(50);
-  assert.deepEqual(received.map((m) => [m.id, m.error?.code]), HOSTILE.map(([, , w]) => [w.id, w.code]));
-  assert.equal(binaryViolations(violations), 3);
+  assert.deepEqual(received.map((m) => [m.id, m.error?.code]), [...HOSTILE.map(([, , w]) => w), ...BINARY.map(([, w]) => w)].map((w) => [w.id, w.code]));
+  assert.equal(binaryViolations(violations), 1);
   raw.send(request(100, "session/new", '{"__proto__":{"polluted":1},"cwd":"/w","mcpServers":[]}'));
   await later(5);
   assert.deepEqual(received.pop(), { jsonrpc: "2.0", id: 100, result: { sessionId: "s1" } });
@@ -268,12 +280,13 @@ test("connected MCP client: hostile frames while initialize is pending, then it 
   const init = received.shift();
   assert.equal(init.method, "initialize");
   for (const [, text] of HOSTILE) raw.send(text);
+  await later(50); // the raw peer's frames arrive asynchronously; the binary ones come after
   sendBinary();
   // A response with a hostile id, and one for no pending request: reported, nothing settles.
   raw.send('{"jsonrpc":"2.0","id":18446744073709551617,"result":{}}');
   raw.send('{"jsonrpc":"2.0","id":"nobody","result":{"__proto__":{"polluted":1}}}');
   await later(50);
-  assert.equal(binaryViolations(violations), 3);
+  assert.equal(binaryViolations(violations), 1);
   raw.send(JSON.stringify({ jsonrpc: "2.0", id: init.id, result: {
     protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }));
   assert.equal((await ready).protocolVersion, "2025-11-25");
@@ -299,12 +312,13 @@ test("connected MCP server: relay side-channel look-alikes and hostile frames, t
   await later(5);
   assert.equal(received.shift().result.protocolVersion, "2025-11-25");
   for (const [, text] of HOSTILE) raw.send(text);
+  await later(50); // the raw peer's frames arrive asynchronously; the binary ones come after
   sendBinary();
   raw.send('{"relay":' + "[".repeat(DEPTH) + "]".repeat(DEPTH) + "}");
   raw.send('{"relay":{"__proto__":{"polluted":1},"event":"stderr","text":"x"}}');
   raw.send('{"relay":');
   await later(50);
-  assert.deepEqual(received.map((m) => m.error?.code), HOSTILE.map(([, , w]) => w.code));
+  assert.deepEqual(received.map((m) => m.error?.code), [...HOSTILE.map(([, , w]) => w), ...BINARY.map(([, w]) => w)].map((w) => w.code));
   assert.equal(relay.length, 3);
   assert.deepEqual(relay[2], { event: "error", message: '{"relay":' });
   raw.send(request(7, "tools/list", "{}"));

@@ -36,7 +36,10 @@ after(() => {
 test("the Claude Agent ACP adapter calls the page's tool through the relay; the page's handler runs and its result goes back to the model", { timeout: 60_000 }, async () => {
   const origin = relay.base;
   const Ws = class extends WebSocket { constructor(url) { super(url, { origin }); } };
-  const acp = await AcpClient.connect(`${relay.base.replace("http", "ws")}/ws?token=${relay.token}&agent=claude`, { WebSocket: Ws, clientInfo: { name: "ide", version: "1" } });
+  // frames=binary: the agent's lines come as bytes, read by the session as such.
+  const acp = await AcpClient.connect(`${relay.base.replace("http", "ws")}/ws?token=${relay.token}&agent=claude&frames=binary`, { WebSocket: Ws, clientInfo: { name: "ide", version: "1" } });
+  const frames = [];
+  acp.onFrame((f) => { if (f.direction === "in") frames.push(f); });
   const asked = [];
   acp.onRequest("session/request_permission", (p) => {
     asked.push(p.toolCall?.title);
@@ -69,5 +72,7 @@ test("the Claude Agent ACP adapter calls the page's tool through the relay; the 
   assert.ok(updates.some((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === call.toolCallId && u.status === "completed"));
   const said = updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("");
   assert.equal(said, "The tool said: main.rs, lib.rs");
+  assert.ok(frames.length > 5 && frames.every((f) => f.bytes instanceof Uint8Array), "every agent line came as bytes");
+  assert.equal(JSON.parse(frames[0].text).result.agentInfo.name, "@zed-industries/claude-agent-acp", "a frame's text is its bytes decoded");
   acp.close();
 });
