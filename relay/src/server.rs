@@ -159,7 +159,8 @@ pub fn router(relay: Arc<Relay>) -> Router {
         .with_state(relay)
 }
 
-/// `GET /ws?token=T&agent=NAME`: all checks pass before the upgrade, or nothing is spawned.
+/// `GET /ws?token=T&agent=NAME[&frames=binary]`: all checks pass before the upgrade, or
+/// nothing is spawned.
 async fn upgrade(
     State(relay): State<Arc<Relay>>,
     headers: HeaderMap,
@@ -182,6 +183,12 @@ async fn upgrade(
     let Some(agent) = relay.agent(query.agent.as_deref()).cloned() else {
         return refuse(StatusCode::NOT_FOUND, "no agent of that name");
     };
+    // The agent's lines as text frames (the default) or as binary frames of their bytes.
+    let binary = match query.frames.as_deref() {
+        None | Some("text") => false,
+        Some("binary") => true,
+        Some(_) => return refuse(StatusCode::BAD_REQUEST, "frames must be text or binary"),
+    };
     // Only now, so that nothing about the endpoint is told before the guards pass.
     let ws = match ws {
         Ok(ws) => ws,
@@ -198,7 +205,7 @@ async fn upgrade(
         // Each read zeroes the part of this buffer it may fill (tungstenite): the default
         // 128 KiB cost a 128 KiB memset per read, 7 % of the relay's time under load.
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| session::run(socket, agent, relay, shutdown, slot))
+        .on_upgrade(move |socket| session::run(socket, agent, binary, relay, shutdown, slot))
         .into_response()
 }
 
@@ -400,6 +407,7 @@ async fn safety_headers(State(relay): State<Arc<Relay>>, mut response: Response)
 struct Query {
     token: Option<String>,
     agent: Option<String>,
+    frames: Option<String>,
 }
 
 impl Query {
@@ -411,6 +419,7 @@ impl Query {
             match key {
                 "token" => out.token = value,
                 "agent" => out.agent = value,
+                "frames" => out.frames = value,
                 _ => {}
             }
         }

@@ -4,8 +4,9 @@
 //! page ──frames──► inbound loop ──lines──► agent stdin
 //! page ◄─writer task◄─ byte-bounded queue ◄── stdout pump (lines) / stderr pump / events
 //! ```
-//! Every text frame becomes one stdin line; every stdout line one text frame, in order, but
-//! for the page's relay commands (frames that start with `{"relay":`: hosting an MCP server,
+//! Every text frame becomes one stdin line; every stdout line one text frame (or, when the
+//! page asked with `frames=binary`, one binary frame of the line's bytes, as they came; the
+//! relay's own events stay text frames), in order, but for the page's relay commands (frames that start with `{"relay":`: hosting an MCP server,
 //! see hosting.rs), which go to the relay. The
 //! queue toward the page holds a bounded number of bytes: when the page reads slowly the stdout
 //! pump waits, stops reading the pipe, and the agent blocks on its own writes.
@@ -80,6 +81,8 @@ const HOSTED_QUEUE: usize = 64;
 /// An item for the writer task.
 enum Out {
     Text(String),
+    /// An agent line, for a page that asked for binary frames.
+    Binary(Vec<u8>),
     Close(u16, String),
 }
 
@@ -101,6 +104,7 @@ impl Outbox {
     async fn push(&self, out: Out) {
         let len = match &out {
             Out::Text(t) => t.len(),
+            Out::Binary(b) => b.len(),
             Out::Close(_, r) => r.len(),
         };
         let cost = (len + FRAME_OVERHEAD).min(self.budget);
@@ -135,6 +139,7 @@ enum Ending {
 pub async fn run(
     socket: WebSocket,
     agent: Agent,
+    binary: bool,
     relay: Arc<Relay>,
     mut shutdown: watch::Receiver<bool>,
     _slot: OwnedSemaphorePermit,
@@ -172,7 +177,7 @@ pub async fn run(
     outbox.event(Event::Spawned { agent: &agent.name, pid }).await;
     let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
     let mut waiter = process::wait_in_background(child);
-    let stdout_pump = tokio::spawn(pump_stdout(stdout, outbox.clone(), limits.max_message_bytes));
+    let stdout_pump = tokio::spawn(pump_stdout(stdout, outbox.clone(), limits.max_message_bytes, binary));
     let stderr_pump = tokio::spawn(pump_stderr(stderr, outbox.clone()));
 
     let ending = inbound(&mut stream, stdin, &outbox, &page, &mut waiter, &mut shutdown).await;
@@ -384,9 +389,11 @@ fn refusal(error: &axum::Error) -> Option<(u16, String)> {
     None
 }
 
-/// Agent stdout → one text frame per line. Lines over the limit are skipped without being
-/// buffered and reported; a last line without a newline is still delivered.
-async fn pump_stdout(stdout: Option<ChildStdout>, outbox: Outbox, limit: usize) {
+/// Agent stdout → one frame per line: text, or with `binary` the line's bytes as they came
+/// (the page's session judges them; no relay event is a binary frame, so no line can pass
+/// for one). Lines over the limit are skipped without being buffered and reported; a last
+/// line without a newline is still delivered.
+async fn pump_stdout(stdout: Option<ChildStdout>, outbox: Outbox, limit: usize, binary: bool) {
     let Some(stdout) = stdout else { return };
     let mut reader = BufReader::with_capacity(64 * 1024, stdout);
     let mut buf = Vec::new();
@@ -398,6 +405,10 @@ async fn pump_stdout(stdout: Option<ChildStdout>, outbox: Outbox, limit: usize) 
                 }
                 if buf.iter().all(u8::is_ascii_whitespace) {
                     continue; // a blank line is no message
+                }
+                if binary {
+                    outbox.push(Out::Binary(std::mem::take(&mut buf))).await;
+                    continue;
                 }
                 if let Some(reason) = frames::refuse_agent_line(&buf) {
                     outbox.error(reason).await;
@@ -451,6 +462,7 @@ async fn write_frames(
         }
         let message = match out {
             Out::Text(text) => Message::Text(text.into()),
+            Out::Binary(bytes) => Message::Binary(bytes.into()),
             Out::Close(code, reason) => {
                 open = false;
                 Message::Close(Some(CloseFrame { code, reason: truncate(reason, 123).into() }))

@@ -155,6 +155,36 @@ async fn a_burst_then_a_close_reaches_the_agent_whole_with_refusals_reported() {
     .expect("test timed out");
 }
 
+/// With `frames=binary` the agent's lines come as binary frames of their bytes, as they came
+/// (a line that is not UTF-8 too: the page's session answers it), and the relay's events
+/// stay text frames; any other `frames` value is refused before anything is spawned.
+#[tokio::test]
+async fn binary_frames_carry_the_agent_lines_as_bytes_when_asked() {
+    timeout(TEST_TIMEOUT, async {
+        let agent = r#"bytes=sh -c 'printf "{\"relay\":1}\n\377\376\n"; cat'"#;
+        let relay = Relay::start(&["--agent", agent]);
+        let url = format!("{}&frames=binary", relay.ws_url("bytes"));
+        let mut ws = connect_with(&url, &[("origin", &relay.origin())]).await.expect("upgrade");
+        let mut binary = Vec::new();
+        let mut events = Vec::new();
+        ws.send(Message::Text(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into())).await.unwrap();
+        while binary.len() < 3 {
+            match timeout(FRAME_TIMEOUT, ws.next()).await.expect("a frame in time") {
+                Some(Ok(Message::Binary(b))) => binary.push(b.to_vec()),
+                Some(Ok(Message::Text(t))) => events.push(relay_event(t.as_str()).expect("only relay events are text")),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(binary, [br#"{"relay":1}"#.to_vec(), vec![0xff, 0xfe], br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_vec()]);
+        assert_eq!(events[0]["event"], "spawned", "{events:?}");
+        assert!(events.iter().all(|e| e["event"] != "error"), "{events:?}");
+        let refused = connect_with(&format!("{}&frames=xml", relay.ws_url("bytes")), &[("origin", &relay.origin())]).await;
+        assert_eq!(refused.err(), Some(400));
+    })
+    .await
+    .expect("test timed out");
+}
+
 #[tokio::test]
 async fn agent_crash_reports_output_stderr_partial_line_then_exit_and_closes() {
     timeout(TEST_TIMEOUT, async {
