@@ -171,7 +171,9 @@ function sendRaw(text) {
 
 function wsUrl(agent) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}&agent=${encodeURIComponent(agent)}`;
+  // frames=binary: the agent's lines come as bytes, which the session reads without a detour
+  // through a JS string (the relay's own events stay text frames).
+  return `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}&agent=${encodeURIComponent(agent)}&frames=binary`;
 }
 
 function openSocket(url) {

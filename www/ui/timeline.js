@@ -28,10 +28,11 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
   // Requests pair with answers per channel: the page's own MCP server has ids of its own.
   const key = (dir, id, channel) => `${channel ? `${channel.label} ${channel.session}` : ""}:${dir}:${JSON.stringify(id)}`;
 
-  function add({ direction, text, time, raw = false, http = null, channel = null }) {
+  /** A frame: its `text`, and for a binary frame the `bytes` it came as (validated as such). */
+  function add({ direction, text, bytes = null, time, raw = false, http = null, channel = null }) {
     const msg = tryParse(text);
     const entry = {
-      seq: entries.length, direction, text, time, raw, http, channel, message: msg,
+      seq: entries.length, direction, text, bytes, time, raw, http, channel, message: msg,
       method: null, id: null, kind: "invalid", inReplyTo: null, latencyMs: null,
       issues: [], violations: [], cancelled: false, row: null,
     };
@@ -69,7 +70,7 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
 
   function safeValidate(entry) {
     try {
-      return validate(entry.text, { direction: entry.direction, inReplyTo: entry.inReplyTo, message: entry.message, channel: entry.channel });
+      return validate(entry.bytes ?? entry.text, { direction: entry.direction, inReplyTo: entry.inReplyTo, message: entry.message, channel: entry.channel });
     } catch (err) {
       return { ok: false, issues: [{ path: "", code: "validator", message: `validator: ${err.message}`, severity: "warning" }] };
     }
