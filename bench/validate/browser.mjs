@@ -24,8 +24,7 @@ const corpusPath = process.argv[2] ?? join(here, "recorded/corpus.json");
 const version = versions(JSON.parse(readFileSync(corpusPath, "utf8")));
 const files = {
   "/data/corpus.json": corpusPath,
-  "/data/acp.json": join(shared, schemaPath("acp", version.acp)),
-  "/data/mcp.json": join(shared, schemaPath("mcp", version.mcp)),
+  ...Object.fromEntries(Object.entries(version).map(([p, v]) => [`/data/${p}.json`, join(shared, schemaPath(p, v))])),
 };
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 const server = createServer((req, res) => {

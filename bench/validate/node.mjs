@@ -24,6 +24,7 @@ const cold = await agentwireCold({ load: () => import(entry), message: corpus[0]
 const agentwire = await import(entry);
 
 const { contenders, compileMs } = build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas, corpus, now });
-console.log(`corpus: ${corpus.length} messages (${corpus.filter((m) => m.protocol === "acp").length} ACP v${version.acp}, ${corpus.filter((m) => m.protocol === "mcp").length} MCP ${version.mcp})`);
+const counted = Object.entries(version).map(([p, v]) => `${corpus.filter((m) => m.protocol === p).length} ${p.toUpperCase()} ${p === "acp" ? "v" : ""}${v}`);
+console.log(`corpus: ${corpus.length} messages (${counted.join(", ")})`);
 console.log(coldLine(cold, compileMs, version));
 console.log(table(measure(contenders, corpus, { now })));

@@ -3,6 +3,9 @@
 // Its model asks for the tool named `wants` when the request offers it and no result of it came
 // back yet; once the result is in, it answers with text quoting it. Every other request (titles,
 // summaries, probes) gets a short text. Streaming (SSE) and plain JSON answers both.
+// With a `script` instead, a conversation plays out: step N of the script answers the request
+// whose history holds N answers of the model, `{ tool, input }` as a tool call, `{ text,
+// chunks }` as text streamed in that many pieces (a turn ends at a text step).
 import http from "node:http";
 
 const sse = (res, events) => {
@@ -12,7 +15,7 @@ const sse = (res, events) => {
 };
 
 /** Resolves with `{ url, requests, toolResults, close }`. */
-export async function anthropicMock({ wants }) {
+export async function anthropicMock({ wants, script }) {
   const requests = [];
   const toolResults = [];
   let n = 0;
@@ -32,8 +35,16 @@ export async function anthropicMock({ wants }) {
       const offered = (request.tools ?? []).some((t) => t.name === wants);
       const id = `msg_${++n}`;
       const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+      const step = script && (request.tools ?? []).length > 0
+        ? script[(request.messages ?? []).filter((m) => m.role === "assistant").length] : undefined;
       let content;
-      if (offered && results.length === 0) {
+      let pieces = 1;
+      if (step?.tool) {
+        content = { type: "tool_use", id: `toolu_${n}`, name: step.tool, input: step.input };
+      } else if (step) {
+        content = { type: "text", text: step.text };
+        pieces = step.chunks ?? 1;
+      } else if (offered && results.length === 0) {
         content = { type: "tool_use", id: `toolu_${n}`, name: wants, input: {} };
       } else {
         const result = results.at(-1);
@@ -48,11 +59,13 @@ export async function anthropicMock({ wants }) {
         return res.end(JSON.stringify(message));
       }
       const start = content.type === "tool_use" ? { ...content, input: {} } : { type: "text", text: "" };
-      const delta = content.type === "tool_use" ? { type: "input_json_delta", partial_json: JSON.stringify(content.input) } : { type: "text_delta", text: content.text };
+      const size = content.type === "text" ? Math.ceil(content.text.length / pieces) : 0;
+      const deltas = content.type === "tool_use" ? [{ type: "input_json_delta", partial_json: JSON.stringify(content.input) }]
+        : Array.from({ length: pieces }, (_, i) => ({ type: "text_delta", text: content.text.slice(i * size, (i + 1) * size) }));
       sse(res, [
         ["message_start", { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }],
         ["content_block_start", { index: 0, content_block: start }],
-        ["content_block_delta", { index: 0, delta }],
+        ...deltas.map((delta) => ["content_block_delta", { index: 0, delta }]),
         ["content_block_stop", { index: 0 }],
         ["message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } }],
         ["message_stop", {}],

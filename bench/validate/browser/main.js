@@ -9,13 +9,15 @@ import { agentwireCold } from "../cold/probe.mjs";
 
 const now = () => performance.now();
 const get = (path) => fetch(path).then((r) => r.json());
-const [corpus, acp, mcp] = await Promise.all([get("/data/corpus.json"), get("/data/acp.json"), get("/data/mcp.json")]);
+const corpus = await get("/data/corpus.json");
+const protocols = ["acp", "mcp"].filter((p) => corpus.some((m) => m.protocol === p));
+const schemas = Object.fromEntries(await Promise.all(protocols.map(async (p) => [p, await get(`/data/${p}.json`)])));
 
 // One cold start, in a page that has just fetched the corpus and schemas (cold.mjs samples many, in fresh pages).
 const cold = await agentwireCold({ load: () => import("/pkg/index.js"), message: corpus[0], now });
 const agentwire = await import("/pkg/index.js");
 
-const { contenders, compileMs } = build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas: { acp, mcp }, corpus, now });
+const { contenders, compileMs } = build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas, corpus, now });
 const rows = measure(contenders, corpus, { now });
 document.getElementById("out").textContent = JSON.stringify({ cold, compileMs, rows });
 document.body.dataset.done = "1";

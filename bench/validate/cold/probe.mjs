@@ -34,5 +34,6 @@ export async function ajvCold({ load, doc, defs, message, now }) {
 export function coldLine(cold, compileMs, version) {
   const f = (x) => `${x.toFixed(1)} ms`;
   return `cold start (one sample; bench/validate/cold.mjs takes many): agentwire import ${f(cold.import)}, init ${f(cold.init)}, ` +
-    `first Validator + validation ${f(cold.construct + cold.validate)}; Ajv compile ACP v${version.acp} ${compileMs.acp.toFixed(0)} ms, MCP ${version.mcp} ${compileMs.mcp.toFixed(0)} ms`;
+    `first Validator + validation ${f(cold.construct + cold.validate)}; Ajv compile ` +
+    Object.entries(version).map(([p, v]) => `${p.toUpperCase()} ${p === "acp" ? "v" : ""}${v} ${compileMs[p].toFixed(0)} ms`).join(", ");
 }
