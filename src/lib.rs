@@ -4,8 +4,15 @@
 //! incoming text plus the current time into outgoing text and events, and never reads,
 //! writes, sleeps or looks at a clock. `wasm` is the thin binding to JavaScript.
 
+// A build of one protocol leaves helpers only the other uses.
+#![cfg_attr(not(all(feature = "acp", feature = "mcp")), allow(dead_code))]
+
+// Each protocol is a feature (both by default): `agentwire/acp` and `agentwire/mcp` ship
+// modules built with one each.
+#[cfg(feature = "acp")]
 pub mod acp;
 pub mod jsonrpc;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod schema;
 mod options;

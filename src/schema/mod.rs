@@ -143,6 +143,7 @@ pub fn validate_bytes_by(bytes: &[u8], ctx: &Context, book: Option<Rulebook>, li
 /// message; a caller validating many messages of one version keeps them.
 #[derive(Clone, Copy)]
 pub struct Rulebook {
+    rules: &'static Rules,
     chain: Chain,
     /// JSON-RPC batches are allowed (MCP 2025-03-26 only).
     batches: bool,
@@ -152,7 +153,7 @@ impl Rulebook {
     /// `None` for a version there are no rules for.
     pub fn of(protocol: Protocol, version: &str) -> Option<Rulebook> {
         let batches = protocol == Protocol::Mcp && version == "2025-03-26";
-        profiles(protocol, version).map(|chain| Rulebook { chain, batches })
+        Some(Rulebook { rules: rules(protocol)?, chain: profiles(protocol, version)?, batches })
     }
 }
 
@@ -176,7 +177,9 @@ pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limit
     let Some(book) = book else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
     };
+    #[allow(unused_mut)]
     let (mut issues, found) = check_tape(&tape, book, ctx, scratch.found);
+    #[cfg(feature = "acp")]
     acp_path_rules(text, &tape, ctx, &mut issues);
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
@@ -188,6 +191,7 @@ pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limit
 
 /// ACP's rules beyond its schema (absolute `cwd`, MCP server entries) for the requests
 /// that set up a session: the same verdict from the standalone validator as from a session.
+#[cfg(feature = "acp")]
 fn acp_path_rules(text: &str, tape: &Tape, ctx: &Context, issues: &mut Vec<Issue>) {
     if ctx.protocol != Protocol::Acp || ctx.direction != Direction::ClientToServer || tape.node(0).kind != tape::Kind::Obj {
         return;
@@ -244,7 +248,9 @@ pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, nam
     let Some(chain) = profiles(protocol, version) else {
         return one(codes::UNKNOWN_VERSION, "", format!("no rules for {protocol:?} version {version:?}"));
     };
-    let r = rules(protocol);
+    let Some(r) = rules(protocol) else {
+        return one(codes::UNKNOWN_VERSION, "", format!("no rules for {protocol:?} version {version:?}"));
+    };
     let def = r.sym(name).and_then(|s| chain.iter().find_map(|p| p.def(s).map(|t| (p, t))));
     let Some((prof, ty)) = def else {
         return one(codes::UNKNOWN_METHOD, "", format!("no definition `{name}` in {protocol:?} version {version}"));
@@ -323,19 +329,26 @@ fn nesting(v: &Value) -> usize {
     max
 }
 
+// A build carries the rules of the protocols it was built for (features `acp`, `mcp`).
+#[cfg(feature = "acp")]
 static ACP: Rules = {
     use rules::*;
     include!(concat!(env!("OUT_DIR"), "/acp.rs"))
 };
+#[cfg(feature = "mcp")]
 static MCP: Rules = {
     use rules::*;
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"))
 };
 
-fn rules(protocol: Protocol) -> &'static Rules {
+fn rules(protocol: Protocol) -> Option<&'static Rules> {
     match protocol {
-        Protocol::Acp => &ACP,
-        Protocol::Mcp => &MCP,
+        #[cfg(feature = "acp")]
+        Protocol::Acp => Some(&ACP),
+        #[cfg(feature = "mcp")]
+        Protocol::Mcp => Some(&MCP),
+        #[allow(unreachable_patterns)]
+        _ => None,
     }
 }
 
@@ -359,12 +372,15 @@ fn profiles(protocol: Protocol, version: &str) -> Option<Chain> {
         (Protocol::Mcp, "draft") => ("2026-07-28", None),
         (Protocol::Mcp, v) => (v, None),
     };
-    let r = rules(protocol);
+    let r = rules(protocol)?;
     Some(Chain(r.profile(first)?, then.and_then(|n| r.profile(n))))
 }
 
-/// The protocol versions there are rules for.
+/// The protocol versions there are rules for (none for a protocol this build leaves out).
 pub fn versions(protocol: Protocol) -> &'static [&'static str] {
+    if rules(protocol).is_none() {
+        return &[];
+    }
     match protocol {
         Protocol::Acp => &["1", "2"],
         Protocol::Mcp => &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
@@ -374,7 +390,7 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
 /// The issues of a message, and the member scratch (`found`) back.
 fn check_tape(tape: &Tape, book: Rulebook, ctx: &Context, found: Vec<u32>) -> (Vec<Issue>, Vec<u32>) {
     let (chain, batch_ok) = (book.chain, book.batches);
-    let mut w = Walker::new(rules(ctx.protocol), chain.0, tape, found);
+    let mut w = Walker::new(book.rules, chain.0, tape, found);
     match tape.node(0).kind {
         Kind::Arr if batch_ok && tape.node(0).start > 0 => {
             for n in tape.items(0) {

@@ -1,9 +1,15 @@
 //! The JavaScript binding: type conversion and error conversion only. Protocol logic
 //! lives in the core; nothing here decides anything.
 
+// The classes of the protocols this build carries (features `acp`, `mcp`).
+#[cfg(feature = "acp")]
+pub mod acp;
 pub mod convert;
+#[cfg(feature = "mcp")]
 pub mod http;
 pub mod jsonrpc;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod session;
 pub mod validator;
 

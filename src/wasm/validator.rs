@@ -90,6 +90,10 @@ impl Validator {
         let Some(version) = version else {
             return Err(invalid("version is required (ACP: 1 or 2; MCP: a date such as \"2025-11-25\")".into()));
         };
+        if schema::versions(protocol).is_empty() {
+            let (name, entry) = if protocol == Protocol::Acp { ("ACP", "agentwire/acp") } else { ("MCP", "agentwire/mcp") };
+            return Err(invalid(format!("this module is built without {name}: import agentwire or {entry}")));
+        }
         // Only the published versions: the rules also answer to aliases (MCP "draft").
         let known = schema::versions(protocol).contains(&version.as_str());
         let Some(book) = Rulebook::of(protocol, &version).filter(|_| known) else {

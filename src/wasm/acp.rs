@@ -1,0 +1,142 @@
+//! ACP's classes: `AcpClient` (what a web IDE runs) and `AcpAgent`.
+
+use super::session::*;
+use crate::acp;
+use wasm_bindgen::prelude::*;
+
+/// ACP request options: only a per-call timeout is meaningful here (the session's own
+/// default applies otherwise).
+fn acp_request(
+    session: &mut impl FnMut(&str, Option<Value>, u64) -> Result<Outbound, ProtocolError>,
+    method: &str,
+    params: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let params = from_js(params)?;
+    outbound(session(method, params, now()))
+}
+
+fn acp_state(version: Option<u16>, offered: &[u16], phase: acp::Phase, own: Value, peer: Value, own_wire: Option<&Value>, peer_wire: Option<&Value>, peer_info: Option<&Value>, auth: &[Value], close_error: &Option<ProtocolError>) -> JsValue {
+    js(&object! {
+        "protocolVersion": version,
+        "offered": offered,
+        "phase": serialized(&phase),
+        "closed": phase == acp::Phase::Closed,
+        "closeError": close_error.as_ref(),
+        "ownCapabilities": own,
+        "peerCapabilities": peer,
+        "ownCapabilitiesWire": own_wire,
+        "peerCapabilitiesWire": peer_wire,
+        "peerInfo": peer_info,
+        "authMethods": auth,
+    })
+}
+
+/// Remembers why a session ended, for `state().closeError`.
+fn note_close_acp(events: &[acp::Event], close_error: &mut Option<ProtocolError>) {
+    for e in events {
+        if let acp::Event::Closed { error: Some(error) } = e {
+            *close_error = Some(error.clone());
+        }
+    }
+}
+
+/// The client side of ACP: what a web IDE runs.
+#[wasm_bindgen]
+pub struct AcpClient {
+    inner: acp::AcpClient,
+    offered: Vec<u16>,
+    close_error: Option<ProtocolError>,
+}
+
+#[wasm_bindgen]
+impl AcpClient {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<AcpClient, JsValue> {
+        let config: acp::ClientConfig = self::options(&options, "AcpClient")?;
+        let offered = config.common.protocol_versions.clone();
+        Ok(AcpClient { inner: acp::AcpClient::new(config), offered, close_error: None })
+    }
+    /// `initialize` with the preferred version and the declared capabilities.
+    pub fn initialize(&mut self) -> Result<JsValue, JsValue> {
+        outbound(self.inner.initialize(now()))
+    }
+    /// Any request, gated and validated.
+    pub fn request(&mut self, method: &str, params: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+        let inner = &mut self.inner;
+        acp_request(&mut |m, p, t| inner.request(m, p, t), method, &params)
+    }
+    /// `session/cancel`, plus the `cancelled` answer to the session's pending permission
+    /// requests: every frame to send, in order.
+    pub fn cancel(&mut self, session_id: &str) -> Result<JsValue, JsValue> {
+        self.inner.cancel(session_id).map(|o| js(&o)).map_err(fail)
+    }
+    /// Asks the agent to stop serving one of our requests (`$/cancel_request`).
+    #[wasm_bindgen(js_name = cancelRequest)]
+    pub fn cancel_request(&mut self, id: JsValue) -> Result<JsValue, JsValue> {
+        let out = self.inner.cancel_request(&id_from(&id)?).map_err(fail)?;
+        Ok(sent(out.text))
+    }
+    /// The transcript of one session, built from its updates (live or replayed).
+    pub fn transcript(&self, session_id: &str) -> JsValue {
+        self.inner.transcript(session_id).map(js).unwrap_or(JsValue::UNDEFINED)
+    }
+    /// Ids of the sessions this client has seen.
+    #[wasm_bindgen(js_name = sessionIds)]
+    pub fn session_ids(&self) -> JsValue {
+        js(&self.inner.session_ids())
+    }
+    /// The negotiated version, both sides' capabilities (model and wire), peer info.
+    pub fn state(&self) -> JsValue {
+        let i = &self.inner;
+        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(&i.own_capabilities_declared()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+    }
+}
+
+/// The agent side of ACP: what an agent written in JS (or a test) runs.
+#[wasm_bindgen]
+pub struct AcpAgent {
+    inner: acp::AcpAgent,
+    offered: Vec<u16>,
+    close_error: Option<ProtocolError>,
+}
+
+#[wasm_bindgen]
+impl AcpAgent {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<AcpAgent, JsValue> {
+        let config: acp::AgentConfig = self::options(&options, "AcpAgent")?;
+        let offered = config.common.protocol_versions.clone();
+        Ok(AcpAgent { inner: acp::AcpAgent::new(config), offered, close_error: None })
+    }
+    pub fn request(&mut self, method: &str, params: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+        let inner = &mut self.inner;
+        acp_request(&mut |m, p, t| inner.request(m, p, t), method, &params)
+    }
+    /// A `session/update` notification for a session.
+    #[wasm_bindgen(js_name = sendUpdate)]
+    pub fn send_update(&mut self, session_id: &str, update: JsValue) -> Result<JsValue, JsValue> {
+        let update = from_js(&update)?.unwrap_or(Value::Null);
+        outbound(self.inner.send_update(session_id, update))
+    }
+    /// Ends the pending prompt turn of a session with a stop reason (`cancelled` after a cancel).
+    #[wasm_bindgen(js_name = endTurn)]
+    pub fn end_turn(&mut self, session_id: &str, stop_reason: &str) -> Result<JsValue, JsValue> {
+        outbound(self.inner.end_turn(session_id, stop_reason))
+    }
+    #[wasm_bindgen(js_name = isCancelled)]
+    pub fn is_cancelled(&self, session_id: &str) -> bool {
+        self.inner.is_cancelled(session_id)
+    }
+    #[wasm_bindgen(js_name = cancelRequest)]
+    pub fn cancel_request(&mut self, id: JsValue) -> Result<JsValue, JsValue> {
+        let out = self.inner.cancel_request(&id_from(&id)?).map_err(fail)?;
+        Ok(sent(out.text))
+    }
+    pub fn state(&self) -> JsValue {
+        let i = &self.inner;
+        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(&i.own_capabilities_declared()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+    }
+}
+
+session_class!(AcpClient, "AcpClient", note_close_acp);
+session_class!(AcpAgent, "AcpAgent", note_close_acp);
