@@ -85,6 +85,18 @@ function receivingBytes(Class) {
   };
 }
 
+/** A web entry's `init()` (loads the .wasm: a URL, Response, bytes or WebAssembly.Module) and `initSync()`. */
+export function webLoaders(initWasm, wasm) {
+  return {
+    async init(moduleOrPath) {
+      await initWasm(moduleOrPath === undefined ? undefined : { module_or_path: moduleOrPath });
+    },
+    initSync(module) {
+      wasm.initSync({ module });
+    },
+  };
+}
+
 export function createApi(wasm) {
   wasm = { ...wasm };
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator"]) wasm[name] = guardedClass(wasm[name]);

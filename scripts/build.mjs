@@ -1,10 +1,12 @@
-// Builds the npm package from wasm-pack.toml: wasm-pack per target (no download of
-// tools: wasm-bindgen is the pinned CLI on PATH, wasm-opt is disabled there and run
-// here from npm binaryen), then checks the gzip size budget. Exits non-zero on failure.
-// `--debug` builds the same package into pkg-debug/ from the dev profile with readable
-// panics (the `debug-panics` feature): no wasm-opt, no minifying, no budget.
+// Builds the npm package from wasm-pack.toml: per entry (the full package, ACP alone, MCP
+// alone) wasm-pack per target with the entry's features (no download of tools: wasm-bindgen
+// is the pinned CLI on PATH, wasm-opt is disabled there and run here from npm binaryen) and
+// the entry's modules; then the JS layer, and the gzip size budget of each entry as a browser
+// loads it. Exits non-zero on failure.
+// `--debug` builds the full entry into pkg-debug/ from the dev profile with readable panics
+// (the `debug-panics` feature): no wasm-opt, no minifying, no budget.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, rmSync, readdirSync, copyFileSync } from "node:fs";
+import { readFileSync, writeFileSync, rmSync, readdirSync, copyFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,64 +19,99 @@ const env = { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${proces
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
 
 const debug = process.argv.includes("--debug");
-const out = debug ? "pkg-debug" : "pkg";
-for (const target of config.target) target["out-dir"] = target["out-dir"].replace(/^pkg\b/, out);
+const out = join(root, debug ? "pkg-debug" : "pkg");
 const name = config.build["out-name"];
-rmSync(join(root, out), { recursive: true, force: true });
-for (const target of config.target) {
-  const outDir = join(root, target["out-dir"]);
-  rmSync(outDir, { recursive: true, force: true });
-  run("wasm-pack", ["build", debug ? "--dev" : `--${config.build.profile}`, "--target", target.name,
-    "--out-dir", outDir, "--out-name", name, "--no-pack", "--no-opt", ...(debug ? ["--", "--features", "debug-panics"] : [])]);
-  // Our own index.d.ts is the public typing; the generated ones describe internals.
-  for (const f of [".gitignore", `${name}.d.ts`, `${name}_bg.wasm.d.ts`]) rmSync(join(outDir, f), { force: true });
-  // The nodejs glue is CommonJS; say so, since the package itself is "type": "module".
-  if (target.name === "nodejs") writeFileSync(join(outDir, "package.json"), '{ "type": "commonjs" }\n');
-  const wasm = join(outDir, `${name}_bg.wasm`);
-  if (!debug) run("wasm-opt", [...config["wasm-opt"].flags, wasm, "-o", wasm]);
-}
-
-// wasm-bindgen emits the same module for every target (only the glue differs): ship it
-// once, and point the other targets' glue at the first copy.
-const [first, ...others] = config.target;
 const wasmName = `${name}_bg.wasm`;
-const firstWasm = join(root, first["out-dir"], wasmName);
-for (const target of others) {
-  const outDir = join(root, target["out-dir"]);
-  const copy = join(outDir, wasmName);
-  if (!readFileSync(copy).equals(readFileSync(firstWasm))) continue;
-  const glue = join(outDir, `${name}.js`);
-  const rel = relative(outDir, firstWasm);
-  const text = readFileSync(glue, "utf8");
-  const patched = text.replace(`\`\${__dirname}/${wasmName}\``, `require('path').join(__dirname, ${JSON.stringify(rel)})`);
-  if (patched === text) throw new Error(`${glue}: the wasm path to rewrite was not found`);
-  writeFileSync(glue, patched);
-  rmSync(copy);
+const entries = debug ? config.entry.filter((e) => e.dir === "") : config.entry;
+rmSync(out, { recursive: true, force: true });
+
+/** The entry's modules: `index.js`/`node.js` for the full package, `<name>.js`/`<name>-node.js` for the others. */
+const modules = (entry) => (entry.dir === "" ? { web: "index.js", node: "node.js" } : { web: `${entry.name}.js`, node: `${entry.name}-node.js` });
+
+function webModule(entry, glue) {
+  return `// Browser and bundler entry (${entry.name}): call \`await init()\` once; it loads the .wasm beside its glue.
+import initWasm, * as wasm from "./${glue}";
+import { createApi, webLoaders } from "./api.js";
+
+const api = createApi(wasm);
+const { init, initSync } = webLoaders(initWasm, wasm);
+export { init as default, initSync };
+export const { ${entry.exports.join(", ")} } = api;
+export { ProtocolError, codes } from "./errors.js";
+`;
 }
 
-// The hand-written JS layer, types and manifest (js/) complete the package in pkg/. api.js
-// and the modules it imports ship as one module: a page importing index.js unbundled finds
-// every module it needs one level below index.js instead of three levels deep (one round
-// trip per level), so init() fetches the .wasm that much sooner. errors.js stays its own
-// module, shared with the entries (one ProtocolError class); `ws` is an optional peer, and
-// auth.js (OAuth) and hosting.js (a page's MCP server for its agent) modules of their own,
-// all imported only when used.
+function nodeModule(entry, glue) {
+  return `// Node entry (${entry.name}): the module is loaded synchronously at import; \`init()\` exists for symmetry.
+import { createRequire } from "node:module";
+import { createApi } from "./api.js";
+
+const api = createApi(createRequire(import.meta.url)("./${glue}"));
+export default async function init() {}
+export function initSync() {}
+export const { ${entry.exports.join(", ")} } = api;
+export { ProtocolError, codes } from "./errors.js";
+`;
+}
+
+for (const entry of entries) {
+  const features = [...entry.features, ...(debug ? ["debug-panics"] : [])];
+  const cargo = [...(entry.features.length ? ["--no-default-features"] : []), ...(features.length ? ["--features", features.join(",")] : [])];
+  const dirOf = (target) => join(out, entry.dir, target.dir);
+  for (const target of config.target) {
+    const outDir = dirOf(target);
+    run("wasm-pack", ["build", debug ? "--dev" : `--${config.build.profile}`, "--target", target.name,
+      "--out-dir", outDir, "--out-name", name, "--no-pack", "--no-opt", ...(cargo.length ? ["--", ...cargo] : [])]);
+    // Our own .d.ts files are the public typing; the generated ones describe internals.
+    for (const f of [".gitignore", `${name}.d.ts`, `${name}_bg.wasm.d.ts`]) rmSync(join(outDir, f), { force: true });
+    // The nodejs glue is CommonJS; say so, since the package itself is "type": "module".
+    if (target.name === "nodejs") writeFileSync(join(outDir, "package.json"), '{ "type": "commonjs" }\n');
+    const wasm = join(outDir, wasmName);
+    if (!debug) run("wasm-opt", [...config["wasm-opt"].flags, wasm, "-o", wasm]);
+  }
+
+  // wasm-bindgen emits the same module for every target (only the glue differs): ship it
+  // once, and point the other targets' glue at the first copy.
+  const [first, ...others] = config.target;
+  const firstWasm = join(dirOf(first), wasmName);
+  for (const target of others) {
+    const outDir = dirOf(target);
+    const copy = join(outDir, wasmName);
+    if (!readFileSync(copy).equals(readFileSync(firstWasm))) continue;
+    const glue = join(outDir, `${name}.js`);
+    const rel = relative(outDir, firstWasm);
+    const text = readFileSync(glue, "utf8");
+    const patched = text.replace(`\`\${__dirname}/${wasmName}\``, `require('path').join(__dirname, ${JSON.stringify(rel)})`);
+    if (patched === text) throw new Error(`${glue}: the wasm path to rewrite was not found`);
+    writeFileSync(glue, patched);
+    rmSync(copy);
+  }
+  const glue = (target) => relative(out, join(dirOf(target), `${name}.js`));
+  const { web, node } = modules(entry);
+  writeFileSync(join(out, web), webModule(entry, glue(config.target.find((t) => t.name === "web"))));
+  writeFileSync(join(out, node), nodeModule(entry, glue(config.target.find((t) => t.name === "nodejs"))));
+}
+
+// The hand-written JS layer, types and manifest (js/) complete the package. api.js and the
+// modules it imports ship as one module, shared by every entry: a page importing an entry
+// unbundled finds every module it needs one level below it instead of three levels deep (one
+// round trip per level), so init() fetches the .wasm that much sooner. errors.js stays its
+// own module, shared with the entries (one ProtocolError class); `ws` is an optional peer,
+// and auth.js (OAuth) and hosting.js (a page's MCP server for its agent) modules of their
+// own, all imported only when used.
 const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
-  external: ["./errors.js", "./auth.js", "./hosting.js", "ws"], outfile: join(root, out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+  external: ["./errors.js", "./auth.js", "./hosting.js", "ws"], outfile: join(out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const bundled = new Set(Object.keys(layer.metafile.inputs).map((f) => join(root, f)));
 for (const file of readdirSync(join(root, "js"))) {
-  if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(root, out, file));
+  if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(out, file));
 }
 
-// What ships: every target's .wasm and glue, and the JS layer. Scripts are minified
-// (whitespace, syntax, local names; exports keep their names; short lines): the readable
-// sources are js/ and wasm-bindgen's output.
-const shippedFiles = [
-  ...config.target.flatMap((t) => readdirSync(join(root, t["out-dir"])).map((f) => join(root, t["out-dir"], f))),
-  ...readdirSync(join(root, out)).map((f) => join(root, out, f)),
-].filter((f) => /\.(wasm|js)$/.test(f));
-const sizes = [];
-for (const path of shippedFiles) {
+// What ships: every entry's .wasm and glue, the entries and the JS layer. Scripts are
+// minified (whitespace, syntax, local names; exports keep their names; short lines): the
+// readable sources are js/, this file's templates and wasm-bindgen's output.
+const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]));
+const sizes = new Map();
+for (const path of walk(out).filter((f) => /\.(wasm|js)$/.test(f))) {
   if (path.endsWith(".js") && !debug) {
     // Lines of ~160 characters: an uncaught error makes Node print its source line, which
     // must not be a whole minified file.
@@ -82,22 +119,34 @@ for (const path of shippedFiles) {
     // Bundlers find the .wasm by the literal `new URL("…", import.meta.url)`: a line break
     // inside it hides the file from them (Vite then emits no .wasm).
     const joined = code.replace(/new URL\(\s*("[^"]+")\s*,\s*import\s*\.\s*meta\s*\.\s*url\s*\)/g, "new URL($1,import.meta.url)");
-    if (/new URL\(/.test(joined) && !/new URL\("[^"]+\.wasm",import\.meta\.url\)/.test(joined) && path.endsWith("web/agentwire.js")) {
+    if (path.endsWith(`web/${name}.js`) && !/new URL\("[^"]+\.wasm",import\.meta\.url\)/.test(joined)) {
       throw new Error(`${path}: the .wasm URL is not written as new URL("…", import.meta.url)`);
     }
     writeFileSync(path, joined);
   }
   const bytes = readFileSync(path);
-  sizes.push({ file: relative(join(root, out), path), bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
+  sizes.set(relative(out, path), { file: relative(out, path), bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
 }
+for (const s of sizes.values()) console.log(`${s.file.padEnd(28)} ${String(s.bytes).padStart(8)} B  ${String(s.gzip).padStart(7)} B gzip`);
+const total = [...sizes.values()].reduce((n, f) => n + f.gzip, 0);
+console.log(`everything shipped (gzip): ${total} B`);
 
-const total = sizes.reduce((s, f) => s + f.gzip, 0);
-const budget = config.budget["gzip-bytes"];
-for (const s of sizes) console.log(`${s.file.padEnd(24)} ${String(s.bytes).padStart(8)} B  ${String(s.gzip).padStart(7)} B gzip`);
-console.log(debug ? `total (gzip): ${total} B; the debug build has no budget` : `total shipped (gzip): ${total} B of a ${budget} B budget (${(100 * total / budget).toFixed(1)}%)`);
-writeFileSync(join(root, out, "sizes.json"), JSON.stringify({ total, budget, files: sizes }, null, 2) + "\n");
-if (total > budget && !debug) {
-  console.error(`size budget exceeded: ${total} B gzip > ${budget} B (wasm-pack.toml [budget])`);
-  process.exit(1);
+// What a browser loads for each entry: the entry module, the JS layer, its web glue and .wasm.
+let over = 0;
+const report = [];
+for (const entry of entries) {
+  const web = join(entry.dir, config.target.find((t) => t.name === "web").dir);
+  const files = [modules(entry).web, "api.js", "errors.js", join(web, `${name}.js`), join(web, wasmName)];
+  const gzip = files.reduce((n, f) => n + sizes.get(f).gzip, 0);
+  report.push({ entry: entry.name, files, gzip, budget: entry.budget });
+  const line = `${entry.name}: a browser loads ${gzip} B gzip`;
+  if (debug) console.log(`${line}; the debug build has no budget`);
+  else if (gzip > entry.budget) {
+    over++;
+    console.error(`${line}, over its budget of ${entry.budget} B (wasm-pack.toml [[entry]])`);
+  } else console.log(`${line} of a ${entry.budget} B budget (${(100 * gzip / entry.budget).toFixed(1)}%)`);
 }
-console.log(`package built in ${join(root, out)}`);
+writeFileSync(join(out, "sizes.json"), JSON.stringify({ entries: report, total, files: [...sizes.values()] }, null, 2) + "\n");
+if (over) process.exit(1);
+if (!existsSync(join(out, "index.js"))) throw new Error("the full entry was not built");
+console.log(`package built in ${out}`);

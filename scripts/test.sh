@@ -39,7 +39,9 @@ step "native tests" cargo test --workspace --no-fail-fast --color never -- --ski
 step "validator vs the official schemas" cargo test --color never --test schema_agreement -- --nocapture
 step "fuzzing, bounded (cargo-fuzz, every target)" bash scripts/fuzz.sh 5
 step "relay and demo agent (release)" cargo build --release -q -p agentwire-relay -p agentwire-demo-agent
-step "package build + size budget" node scripts/build.mjs
+# Each protocol alone, as the per-protocol entries build it (natively here; the build below makes their .wasm).
+step "ACP alone and MCP alone build" bash -c 'cargo build -q --lib --no-default-features --features acp && cargo build -q --lib --no-default-features --features mcp'
+step "package build (3 entries) + size budgets" node scripts/build.mjs
 step "debug package build (readable panics)" node scripts/build.mjs --debug
 step "wasm tests in Node" wasm-pack test --node -- --test wasm
 WASM_BINDGEN_USE_BROWSER=1 step "wasm tests in Chromium" wasm-pack test --headless --chrome -- --test wasm
