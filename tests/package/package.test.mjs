@@ -1,12 +1,13 @@
 // The packed npm tarball, made and installed by exactly the README's Install commands:
 // publint and arethetypeswrong on the tarball, Node ESM, a TypeScript consumer under
 // `tsc --strict`, a plain HTML page with <script type="module"> (no bundler) in Chromium, and
-// a Vite build of a small app in Chromium. Needs `node scripts/build.mjs` first (the test
+// a Vite build of a small app in Chromium; the same for the per-protocol entries
+// (`agentwire/acp`, `agentwire/mcp`), whose bundles carry their own .wasm only. Needs `node scripts/build.mjs` first (the test
 // command does it).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, copyFileSync, rmSync, existsSync, renameSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, mkdirSync, copyFileSync, rmSync, existsSync, renameSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, extname, dirname } from "node:path";
@@ -57,10 +58,12 @@ after(async () => {
 
 test("the tarball ships the package and nothing else", () => {
   const files = JSON.parse(run("npm", ["pack", join(root, "pkg"), "--dry-run", "--json"], root))[0].files.map((f) => f.path).sort();
-  for (const must of ["package.json", "index.js", "node.js", "index.d.ts", "protocol.d.ts", "web/agentwire.js", "web/agentwire_bg.wasm", "node/agentwire.js"]) {
+  const entry = (dir) => ["web/agentwire.js", "web/agentwire_bg.wasm", "node/agentwire.js"].map((f) => `${dir}${f}`);
+  for (const must of ["package.json", "index.js", "node.js", "index.d.ts", "protocol.d.ts", ...entry(""),
+    "acp.js", "acp-node.js", "acp.d.ts", ...entry("acp/"), "mcp.js", "mcp-node.js", "mcp.d.ts", ...entry("mcp/")]) {
     assert.ok(files.includes(must), `${must} is in the tarball`);
   }
-  assert.ok(!files.some((f) => f.endsWith(".rs") || f === "node/agentwire_bg.wasm" || f === "sizes.json"), files.join(", "));
+  assert.ok(!files.some((f) => f.endsWith(".rs") || f.endsWith("node/agentwire_bg.wasm") || f === "sizes.json"), files.join(", "));
 });
 
 test("publint finds nothing to fix", () => {
@@ -71,7 +74,9 @@ test("publint finds nothing to fix", () => {
 test("arethetypeswrong: types resolve for ESM consumers (node16, bundler)", () => {
   // attw exits non-zero on any problem in the resolutions the profile checks.
   const out = run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "table-flipped", "--no-color"], root);
-  assert.match(out, /"agentwire"\s*│ 🟢 \(ESM\)\s*│ 🟢/, out);
+  for (const entry of ["agentwire", "agentwire/acp", "agentwire/mcp"]) {
+    assert.match(out, new RegExp(`"${entry}"\\s*│ 🟢 \\(ESM\\)\\s*│ 🟢`), out);
+  }
   assert.doesNotMatch(out, /💀|❌|🐛|🥴/, out);
 });
 
@@ -87,6 +92,27 @@ test("Node ESM: import from the installed package, no init needed", () => {
     console.log(JSON.stringify({ method: out.method, ok: v.validate(out.text, { direction: "clientToServer" }).ok, refused }));
   `], app);
   assert.deepEqual(JSON.parse(out), { method: "initialize", ok: true, refused: true });
+});
+
+test("Node ESM: agentwire/acp and agentwire/mcp each carry their protocol alone", () => {
+  const out = run("node", ["--input-type=module", "-e", `
+    const acp = await import("agentwire/acp"), mcp = await import("agentwire/mcp");
+    const refusal = (m, protocol, version) => { try { new m.Validator({ protocol, version }); } catch (e) { return e.message; } };
+    const c = new acp.AcpClient({ protocolVersions: [1] }), a = new acp.AcpAgent({ protocolVersions: [1] });
+    const acpEvents = c.receive(a.receive(c.initialize().text).find((e) => e.type === "send").text).map((e) => e.type);
+    const mc = new mcp.McpClient({ protocolVersions: ["2025-11-25"], era: "handshake", clientInfo: { name: "c", version: "1" } });
+    const ms = new mcp.McpServer({ protocolVersions: ["2025-11-25"], serverInfo: { name: "s", version: "1" } });
+    const mcpEvents = mc.receive(ms.receive(mc.initialize().text).find((e) => e.type === "send").text).map((e) => e.type);
+    console.log(JSON.stringify({ acp: Object.keys(acp).sort(), mcp: Object.keys(mcp).sort(), acpEvents, mcpEvents,
+      noMcp: refusal(acp, "mcp", "2025-11-25"), noAcp: refusal(mcp, "acp", "1") }));
+  `], app);
+  const common = ["ProtocolError", "Validator", "codes", "default", "initSync", "parseMessage", "serializeMessage"];
+  assert.deepEqual(JSON.parse(out), {
+    acp: [...common, "AcpAgent", "AcpClient"].sort(), mcp: [...common, "McpClient", "McpServer"].sort(),
+    acpEvents: ["response", "initialized"], mcpEvents: ["send", "initialized"],
+    noMcp: "Invalid params: this module is built without MCP: import agentwire or agentwire/mcp",
+    noAcp: "Invalid params: this module is built without ACP: import agentwire or agentwire/acp",
+  });
 });
 
 /** Compiles one file of the scratch app with `tsc --strict` against the installed package. */
@@ -107,6 +133,26 @@ function strictCompile(file, failure) {
 test("TypeScript: a consumer of every class compiles with tsc --strict", () => {
   copyFileSync(join(root, "tests/package/consumer.ts"), join(app, "consumer.ts"));
   strictCompile("consumer.ts", "tsc --strict failed");
+});
+
+test("TypeScript: each entry declares what it exports, and only that (tsc --strict)", () => {
+  writeFileSync(join(app, "entries.ts"), `
+    import initAcp, { AcpClient, AcpAgent, Validator as AcpValidator, type acp } from "agentwire/acp";
+    import initMcp, { McpClient, McpServer, Validator as McpValidator } from "agentwire/mcp";
+    // @ts-expect-error: agentwire/acp carries no MCP
+    import { McpClient as NoMcp } from "agentwire/acp";
+    // @ts-expect-error: agentwire/mcp carries no ACP
+    import { AcpClient as NoAcp } from "agentwire/mcp";
+    export async function use(): Promise<string> {
+      await initAcp(); await initMcp();
+      const c: AcpClient = new AcpClient({ protocolVersions: [2] });
+      const info: acp.Implementation = { name: "ide", version: "1" };
+      void new AcpAgent({ agentInfo: info }); void new McpServer({}); void NoMcp; void NoAcp;
+      const m = new McpClient({ protocolVersions: ["2025-11-25"] });
+      return [c.initialize().text, m.initialize().text, new AcpValidator({ protocol: "acp", version: 2 }), new McpValidator({ protocol: "mcp", version: "2025-11-25" })].join();
+    }
+  `);
+  strictCompile("entries.ts", "the entries' types are wrong");
 });
 
 test("TypeScript: objects produced by real sessions have exactly the declared types (tsc --strict)", async () => {
@@ -134,6 +180,31 @@ const PAGE_SCRIPT = `
   });
 `;
 const EXPECTED = { version: 1, events: ["response", "initialized"], valid: true, kind: "response" };
+
+/** A page of each per-protocol entry: its handshake and its validator. */
+const ENTRY_PAGES = {
+  "agentwire/acp": [`
+    import init, { AcpClient, AcpAgent, Validator } from "agentwire/acp";
+    await init();
+    const c = new AcpClient({ protocolVersions: [2] });
+    const a = new AcpAgent({ protocolVersions: [2, 1] });
+    const answer = a.receive(c.initialize().text).find((e) => e.type === "send").text;
+    const events = c.receive(answer);
+    const v = new Validator({ protocol: "acp", version: "2" });
+    document.body.dataset.result = JSON.stringify({ version: c.state().protocolVersion, events: events.map((e) => e.type),
+      valid: v.validate(new TextEncoder().encode(answer), { direction: "serverToClient", inReplyTo: "initialize" }).ok });
+  `, { version: 2, events: ["response", "initialized"], valid: true }],
+  "agentwire/mcp": [`
+    import init, { McpClient, McpServer, Validator } from "agentwire/mcp";
+    await init();
+    const c = new McpClient({ protocolVersions: ["2025-11-25"], era: "handshake", clientInfo: { name: "page", version: "1" } });
+    const s = new McpServer({ protocolVersions: ["2025-11-25"], serverInfo: { name: "s", version: "1" } });
+    const events = c.receive(s.receive(c.initialize().text).find((e) => e.type === "send").text);
+    const v = new Validator({ protocol: "mcp", version: "2025-11-25" });
+    document.body.dataset.result = JSON.stringify({ version: c.state().protocolVersion, events: events.map((e) => e.type),
+      valid: v.validate('{"jsonrpc":"2.0","method":"notifications/initialized"}', { direction: "clientToServer" }).ok });
+  `, { version: "2025-11-25", events: ["send", "initialized"], valid: true }],
+};
 
 function serve(dir) {
   const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
@@ -169,15 +240,37 @@ test("a plain HTML page with <script type=module> and no bundler, in Chromium", 
   assert.deepEqual(errors, []);
 });
 
-test("a Vite build of a small app, in Chromium", async () => {
-  const vite = join(scratch, "vite-app");
+/** A Vite build of an app whose main.js is `script`, from the tarball; returns its dist folder. */
+function viteApp(dirName, script) {
+  const vite = join(scratch, dirName);
   mkdirSync(vite);
   writeFileSync(join(vite, "index.html"), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script type="module" src="./main.js"></script></body>`);
-  writeFileSync(join(vite, "main.js"), PAGE_SCRIPT);
-  writeFileSync(join(vite, "package.json"), JSON.stringify({ name: "vite-app", private: true, type: "module" }));
+  writeFileSync(join(vite, "main.js"), script);
+  writeFileSync(join(vite, "package.json"), JSON.stringify({ name: dirName, private: true, type: "module" }));
   run("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], vite);
   run("node", [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn", "--outDir", "dist"], vite);
-  const { result, errors } = await runPage(join(vite, "dist"), "/index.html");
+  return join(vite, "dist");
+}
+
+test("a Vite build of a small app, in Chromium", async () => {
+  const { result, errors } = await runPage(viteApp("vite-app", PAGE_SCRIPT), "/index.html");
   assert.deepEqual(result, EXPECTED);
   assert.deepEqual(errors, []);
 });
+
+for (const [entry, [script, expected]] of Object.entries(ENTRY_PAGES)) {
+  test(`${entry}: a plain page and a Vite build in Chromium, each emitting that entry's .wasm only`, async () => {
+    const dir = entry.replace("agentwire/", "");
+    const plain = `${dir}.html`;
+    writeFileSync(join(app, plain), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script type="module">${script.replace(`from "${entry}"`, `from "./node_modules/agentwire/${dir}.js"`)}</script></body>`);
+    const page = await runPage(app, `/${plain}`);
+    assert.deepEqual(page, { result: expected, errors: [] });
+    const dist = viteApp(`vite-${dir}`, script);
+    const built = await runPage(dist, "/index.html");
+    assert.deepEqual(built, { result: expected, errors: [] });
+    const wasm = readdirSync(join(dist, "assets")).filter((f) => f.endsWith(".wasm"));
+    assert.equal(wasm.length, 1, wasm.join());
+    const own = readFileSync(join(root, `pkg/${dir}/web/agentwire_bg.wasm`));
+    assert.ok(readFileSync(join(dist, "assets", wasm[0])).equals(own), `the bundle carries ${dir}/web/agentwire_bg.wasm`);
+  });
+}
