@@ -533,8 +533,9 @@ mod tests {
         assert!(r.agent(Some("cat")).is_none());
         assert_eq!(
             Query::parse(Some("x=1&token=a%2Db&agent=demo")),
-            Query { token: Some("a-b".into()), agent: Some("demo".into()) }
+            Query { token: Some("a-b".into()), agent: Some("demo".into()), frames: None }
         );
+        assert_eq!(Query::parse(Some("agent=a&frames=binary")).frames.as_deref(), Some("binary"));
         assert_eq!(Query::parse(None), Query::default());
     }
 }
