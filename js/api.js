@@ -305,6 +305,9 @@ export function createApi(wasm) {
      * resolves with the `mcpServers` entry for `newSession` / `loadSession` (docs/acp.md).
      */
     async hostMcpServer(options) {
+      if (!wasm.McpServer) {
+        throw new ProtocolError(codes.INVALID_PARAMS, "hostMcpServer needs MCP, which agentwire/acp leaves out: import agentwire");
+      }
       const { hostMcpServer } = await import("./hosting.js");
       return hostMcpServer(this, wasm.McpServer, options);
     }

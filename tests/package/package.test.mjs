@@ -103,8 +103,10 @@ test("Node ESM: agentwire/acp and agentwire/mcp each carry their protocol alone"
     const mc = new mcp.McpClient({ protocolVersions: ["2025-11-25"], era: "handshake", clientInfo: { name: "c", version: "1" } });
     const ms = new mcp.McpServer({ protocolVersions: ["2025-11-25"], serverInfo: { name: "s", version: "1" } });
     const mcpEvents = mc.receive(ms.receive(mc.initialize().text).find((e) => e.type === "send").text).map((e) => e.type);
+    const connected = await acp.AcpClient.connect({ send() {} });
+    const hosting = await connected.hostMcpServer({}).catch((e) => e.message);
     console.log(JSON.stringify({ acp: Object.keys(acp).sort(), mcp: Object.keys(mcp).sort(), acpEvents, mcpEvents,
-      noMcp: refusal(acp, "mcp", "2025-11-25"), noAcp: refusal(mcp, "acp", "1") }));
+      noMcp: refusal(acp, "mcp", "2025-11-25"), noAcp: refusal(mcp, "acp", "1"), hosting }));
   `], app);
   const common = ["ProtocolError", "Validator", "codes", "default", "initSync", "parseMessage", "serializeMessage"];
   assert.deepEqual(JSON.parse(out), {
@@ -112,6 +114,7 @@ test("Node ESM: agentwire/acp and agentwire/mcp each carry their protocol alone"
     acpEvents: ["response", "initialized"], mcpEvents: ["send", "initialized"],
     noMcp: "Invalid params: this module is built without MCP: import agentwire or agentwire/mcp",
     noAcp: "Invalid params: this module is built without ACP: import agentwire or agentwire/acp",
+    hosting: "hostMcpServer needs MCP, which agentwire/acp leaves out: import agentwire",
   });
 });
 
