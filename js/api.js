@@ -376,7 +376,7 @@ export function createApi(wasm) {
       if (serverToClient === undefined) {
         throw new ProtocolError(codes.INVALID_PARAMS, `direction must be "clientToServer" or "serverToClient", not ${JSON.stringify(direction)}`);
       }
-      let text = asBytes(message) ?? message;
+      let text = typeof message === "string" ? message : asBytes(message) ?? message;
       if (typeof text !== "string" && !(text instanceof Uint8Array)) {
         try {
           text = JSON.stringify(message, finite);

@@ -37,13 +37,10 @@ export function build({ Ajv, Ajv2020, acpZod, mcpZod, agentwire, schemas, corpus
   const contenders = {};
   const compileMs = {};
   if (agentwire) {
-    const validators = new Map();
-    contenders.agentwire = (m, input) => {
-      const key = `${m.protocol}/${m.version}`;
-      let v = validators.get(key);
-      if (!v) validators.set(key, (v = new agentwire.Validator({ protocol: m.protocol, version: m.version })));
-      return v.validate(input, { direction: m.direction, inReplyTo: m.inReplyTo ?? undefined }).ok;
-    };
+    // One version per protocol (versions() checks): found by protocol, as Ajv's by definition.
+    const validators = {};
+    for (const m of corpus) validators[m.protocol] ??= new agentwire.Validator({ protocol: m.protocol, version: m.version });
+    contenders.agentwire = (m, input) => validators[m.protocol].validate(input, { direction: m.direction, inReplyTo: m.inReplyTo ?? undefined }).ok;
   }
   const ajv = {};
   for (const protocol of protocolsOf(corpus)) {
