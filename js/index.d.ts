@@ -90,7 +90,7 @@ type CommonEvent =
   /** Validation issues of one message: its id and method (for a response, the method it
    * answers), and whether it came `in` or went `out` (an answer the session sent itself). */
   | { type: "violation"; id?: RequestId; method?: string; direction: "in" | "out"; issues: Issue[] }
-  | { type: "stray"; id: RequestId; alreadyAnswered: boolean }
+  | { type: "stray"; id: RequestId | null; alreadyAnswered: boolean; error?: ErrorObject }
   | { type: "protocolError"; error: ErrorObject };
 
 export type AcpEvent =

@@ -67,8 +67,15 @@ pub enum Event {
         direction: Flow,
         issues: Vec<Issue>,
     },
-    /// A response to no request of ours (unknown id, or answered before).
-    Stray { id: Id, already_answered: bool },
+    /// A response to no request of ours (unknown id, or answered before). An error with
+    /// `id: null` (the agent could not read one of our messages) is one too: it settles
+    /// nothing, and `error` says what the agent answered.
+    Stray {
+        id: Id,
+        already_answered: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ProtocolError>,
+    },
     /// Input that is not JSON-RPC, or a protocol breach the session answered or ignored.
     ProtocolError { error: ProtocolError },
     /// The session ended; nothing more is sent or accepted.

@@ -484,7 +484,7 @@ impl Session {
                     error: ProtocolError::invalid_request(format!("duplicate request id {} ({})", request.id, request.method)),
                 });
             }
-            Received::Stray { id, already_answered, .. } => events.push(Event::Stray { id, already_answered }),
+            Received::Stray { id, already_answered, outcome } => events.push(Event::Stray { id, already_answered, error: outcome.err() }),
             Received::Request(r) => self.on_request(r, events),
             Received::Notification(n) => self.on_notification(n, now_ms, events),
             Received::Response { request, outcome } => {
@@ -686,6 +686,8 @@ impl Session {
             }
         };
         self.version = Some(v);
+        // v2's RequestId is a string or an integer: a null id is refused from then on (-32600).
+        self.endpoint.set_options(ParseOptions { allow_batch: false, allow_null_id: v < 2 });
         let (wire, read_as) = pick_capabilities(&result, v, "agentCapabilities");
         self.agent_caps = AgentCapabilities::from_wire(&wire, read_as);
         self.peer_wire = Some(wire);
@@ -732,6 +734,8 @@ impl Session {
             }
         };
         self.version = Some(v);
+        // v2's RequestId is a string or an integer: a null id is refused from then on (-32600).
+        self.endpoint.set_options(ParseOptions { allow_batch: false, allow_null_id: v < 2 });
         let (wire, read_as) = pick_capabilities(&params, v, "clientCapabilities");
         self.client_caps = ClientCapabilities::from_wire(&wire, read_as);
         self.peer_wire = Some(wire);

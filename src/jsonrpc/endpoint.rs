@@ -111,15 +111,8 @@ impl Endpoint {
                 Received::Request(r)
             }
             Message::Notification(n) => Received::Notification(n),
-            // An error for a request whose id the peer could not read comes with `id: null`
-            // (JSON-RPC 2.0 §5): with one request in flight, it can only answer that one.
-            Message::Response(r) if r.id == Id::Null && r.outcome.is_err() && self.pending.only().is_some() => {
-                let id = self.pending.only().cloned().unwrap_or(Id::Null);
-                match self.pending.resolve(&id) {
-                    Matched::Answered(request) => Received::Response { request, outcome: r.outcome },
-                    _ => Received::Stray { id: r.id, outcome: r.outcome, already_answered: false },
-                }
-            }
+            // An error with `id: null` (the peer could not read a request's id) settles
+            // nothing: guessing which request it meant could answer the wrong one.
             Message::Response(r) => match self.pending.resolve(&r.id) {
                 Matched::Answered(request) => Received::Response { request, outcome: r.outcome },
                 Matched::AlreadyAnswered => Received::Stray { id: r.id, outcome: r.outcome, already_answered: true },

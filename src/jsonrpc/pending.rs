@@ -154,14 +154,6 @@ impl PendingTable {
         self.outgoing.len()
     }
 
-    /// The id of the one request in flight, when there is exactly one.
-    pub fn only(&self) -> Option<&Id> {
-        match self.outgoing.as_slice() {
-            [one] => Some(&one.id),
-            _ => None,
-        }
-    }
-
     /// An incoming request arrived: refuses an id that is already being served.
     pub fn begin_incoming(&mut self, id: &Id) -> Result<(), ()> {
         if self.incoming.insert(id.clone()) {

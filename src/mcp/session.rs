@@ -589,9 +589,19 @@ impl Session {
                 self.forget(&request.id);
                 self.on_response(request, outcome, now_ms, events);
             }
-            Received::Stray { id, already_answered, .. } => {
-                let why = if already_answered { "was already answered or given up on" } else { "was never sent" };
-                let stray = issue("stray-response", Severity::Warning, format!("a response to request {id}, which {why}"));
+            Received::Stray { id, already_answered, outcome } => {
+                let stray = match (&id, outcome) {
+                    // The validator has reported the null id itself; this says what it means.
+                    (Id::Null, Err(e)) => issue(
+                        "stray-response",
+                        Severity::Warning,
+                        format!("an error with a null id settles no request (the server could not read one of ours): {} {}", e.code, e.message),
+                    ),
+                    _ => {
+                        let why = if already_answered { "was already answered or given up on" } else { "was never sent" };
+                        issue("stray-response", Severity::Warning, format!("a response to request {id}, which {why}"))
+                    }
+                };
                 events.push(Event::violation(Some(&id), None, Flow::In, vec![stray]));
             }
             Received::DuplicateRequest { request, reply } => {

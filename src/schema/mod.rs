@@ -450,10 +450,9 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         let Some(id) = id else {
             return envelope(w, n, None, "neither a request (no \"method\") nor a response (no \"id\")");
         };
-        // JSON-RPC: an error answering an unreadable request carries a null id.
-        if !(error.is_some() && tape.node(id).kind == Kind::Null) {
-            check_def(w, w.rules.request_id, id);
-        }
+        // A null id (JSON-RPC's answer to an unreadable request) is valid where the
+        // protocol's RequestId allows it (ACP v1), and an issue where it does not (MCP).
+        check_def(w, w.rules.request_id, id);
         return match (result, error) {
             (Some(_), Some(_)) => envelope(w, n, None, "a response must not carry both \"result\" and \"error\""),
             (None, None) => envelope(w, n, None, "a response needs \"result\" or \"error\""),
