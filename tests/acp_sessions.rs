@@ -788,3 +788,16 @@ fn the_validator_and_the_sessions_agree_on_paths() {
     let e = c.new_session(params("relative", "/bin/x"), 1).expect_err("a relative cwd is refused");
     assert!(e.message.contains("absolute"), "{e:?}");
 }
+
+#[test]
+fn a_v2_initialize_has_no_fs_even_when_fs_carries_meta() {
+    // v2 has no fs methods and no `fs` capability: `_meta` given in `fs` goes out in v1 only.
+    let config = json!({ "protocolVersions": [2, 1], "capabilities": { "fs": { "readTextFile": true, "_meta": { "f": 1 } }, "auth": { "_meta": { "a": 1 } } } });
+    let mut c = client(config.clone());
+    let params = serde_json::from_str::<Value>(&c.initialize(0).expect("initialize").text).expect("json")["params"].clone();
+    assert_eq!(params["capabilities"].get("fs"), None, "{params}");
+    assert_eq!(params["capabilities"]["auth"]["_meta"], json!({ "a": 1 }), "{params}");
+    assert_eq!(params["clientCapabilities"]["fs"], json!({ "_meta": { "f": 1 }, "readTextFile": true }), "{params}");
+    let (c, _) = pair(json!({ "protocolVersions": [2], "capabilities": config["capabilities"].clone() }), json!({ "protocolVersions": [2] }));
+    assert_eq!(c.own_capabilities_wire().expect("sent").get("fs"), None);
+}

@@ -324,3 +324,26 @@ fn a_number_in_an_elicitation_answer_is_tolerated_as_sep_1034_number_fields_give
         assert_eq!(r.issues.iter().map(|i| (i.path.as_str(), i.code, i.severity)).collect::<Vec<_>>(), [("/result/content/score", "tolerated", Severity::Warning)], "{version}");
     }
 }
+
+#[test]
+fn an_invalid_answer_to_a_task_augmentable_request_is_told_against_the_usual_result() {
+    // The answer recognises members of the usual result, not of CreateTaskResult: the usual
+    // result's issues are told, never `/result/task missing_required`.
+    let cases = [
+        ("elicitation/create", json!({"action": "bogus"}), "/result/action"),
+        ("sampling/createMessage", json!({"role": "assistant", "content": {"type": "text"}, "model": 5}), "/result/"),
+        ("sampling/createMessage", json!({}), "/result/"),
+        ("tools/call", json!({"content": [{"type": "text"}], "isError": "no"}), "/result/"),
+    ];
+    for (method, result, prefix) in cases {
+        let dir = if method == "tools/call" { S2C } else { C2S };
+        let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: dir, in_reply_to: Some(method) };
+        let r = validate_value(&json!({"jsonrpc": "2.0", "id": 3, "result": result}), &c, &Limits::default());
+        assert!(!r.ok, "{method}: {r:?}");
+        assert!(r.issues.iter().all(|i| i.path.starts_with(prefix) && !i.path.starts_with("/result/task")), "{method} {result}: {r:?}");
+    }
+    // A task answer with a broken task is told against CreateTaskResult.
+    let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: C2S, in_reply_to: Some("elicitation/create") };
+    let r = validate_value(&json!({"jsonrpc": "2.0", "id": 3, "result": {"task": {"taskId": 1}}}), &c, &Limits::default());
+    assert!(r.issues.iter().all(|i| i.path.starts_with("/result/task")), "{r:?}");
+}

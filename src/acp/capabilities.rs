@@ -122,6 +122,21 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
         Value::Object(out)
     }
 
+    /// The wire object as sent in one version: `to_wire`, less the groups that version has no
+    /// flag of at all (v2 has no `fs`: a `_meta` given in `fs` is not sent there).
+    fn to_wire_sent(&self, version: u16) -> Value {
+        let mut out = self.to_wire(version);
+        if let Value::Object(m) = &mut out {
+            for group in META_GROUPS {
+                let mut flags = Self::FLAGS.iter().filter(|f| f.name.split_once('.').is_some_and(|(g, _)| g == group)).peekable();
+                if flags.peek().is_some() && flags.all(|f| f.spelling(version) == Spelling::Absent) {
+                    m.remove(group);
+                }
+            }
+        }
+        out
+    }
+
     /// The model as an options object: `{group: {flag: bool}, flag: bool, extensions?}`,
     /// in the order of `FLAGS`.
     fn to_model(&self) -> Value {

@@ -655,13 +655,13 @@ impl Session {
         let mut p = Map::new();
         p.insert("protocolVersion".into(), requested.into());
         if requested >= 2 {
-            p.insert("capabilities".into(), self.client_caps.to_wire(2));
+            p.insert("capabilities".into(), self.client_caps.to_wire_sent(2));
             p.insert("info".into(), info.clone());
             if self.supported().contains(&1) {
-                p.insert("clientCapabilities".into(), self.client_caps.to_wire(1));
+                p.insert("clientCapabilities".into(), self.client_caps.to_wire_sent(1));
             }
         } else {
-            p.insert("clientCapabilities".into(), self.client_caps.to_wire(1));
+            p.insert("clientCapabilities".into(), self.client_caps.to_wire_sent(1));
         }
         p.insert("clientInfo".into(), info);
         Value::Object(p)
@@ -691,7 +691,7 @@ impl Session {
         let (wire, read_as) = pick_capabilities(&result, v, "agentCapabilities");
         self.agent_caps = AgentCapabilities::from_wire(&wire, read_as);
         self.peer_wire = Some(wire);
-        self.own_wire = Some(self.client_caps.to_wire(v));
+        self.own_wire = Some(self.client_caps.to_wire_sent(v));
         self.peer_info = pick_info(&result, "agentInfo");
         self.auth_methods = match result.get("authMethods") {
             Some(Value::Array(a)) => a.clone(),
@@ -740,7 +740,7 @@ impl Session {
         self.client_caps = ClientCapabilities::from_wire(&wire, read_as);
         self.peer_wire = Some(wire);
         self.peer_info = pick_info(&params, "clientInfo");
-        let own = self.agent_caps.to_wire(v);
+        let own = self.agent_caps.to_wire_sent(v);
         self.own_wire = Some(own.clone());
         let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
         let mut result = Map::new();

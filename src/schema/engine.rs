@@ -170,6 +170,22 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Whether type `t` declares a member that the object at `n` has.
+    fn declares_a_member(&self, t: TyId, n: usize, depth: u32) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        let (r, tape) = (self.rules, self.tape);
+        match r.ty(t) {
+            Ty::Basic(b) => r.props(&r.basics[b as usize]).iter().any(|p| tape.get(n, r.name(p.name & !REQUIRED)).is_some()),
+            Ty::Tag(i) => r.tags.get(i as usize).is_some_and(|tag| tape.get(n, r.name(tag.key)).is_some()),
+            Ty::Ref(s) => self.prof.def(s).is_some_and(|d| self.declares_a_member(d, n, depth + 1)),
+            Ty::All(v) | Ty::AnyOf(v) | Ty::OneOf(v) | Ty::Tolerate(v) => r.run(v).iter().any(|&x| self.declares_a_member(x, n, depth + 1)),
+            Ty::Older(v) => r.run(v).get(1).is_some_and(|&x| self.declares_a_member(x, n, depth + 1)),
+            _ => false,
+        }
+    }
+
     pub fn check(&mut self, mut t: TyId, n: usize) -> bool {
         let rules = self.rules;
         // References and older names lead to their types without a call.
@@ -239,6 +255,11 @@ impl<'a> Walker<'a> {
             return self.check(x, n);
         }
         let mut admitted = 0u8;
+        // For an object, a failing alternative that declares one of its members explains it
+        // better than one that declares none (`{action: "bogus"}` is a bad elicitation answer,
+        // not a task result without `task`); when none declares any, the first one does.
+        let obj = self.tape.node(n).kind == Kind::Obj;
+        let mut best_knows = false;
         for &x in v {
             let (ok, errors, warnings) = self.trial(x, n);
             if ok {
@@ -253,8 +274,17 @@ impl<'a> Walker<'a> {
             }
             let admits = self.admits(x, 0);
             admitted |= admits;
-            if admits & kind != 0 && best.is_none_or(|(e, _)| errors < e) {
-                best = Some((errors, x));
+            if admits & kind != 0 {
+                let knows = obj && self.declares_a_member(x, n, 0);
+                let better = match best {
+                    None => true,
+                    Some((e, _)) if obj => (knows && !best_knows) || (knows && best_knows && errors < e),
+                    Some((e, _)) => errors < e,
+                };
+                if better {
+                    best = Some((errors, x));
+                    best_knows = knows;
+                }
             }
         }
         if let Some((x, w)) = passed {
