@@ -1,5 +1,5 @@
 // OAuth for remote MCP servers in Node: a loopback redirect listener (docs/auth.md).
-import type { OAuthProvider } from "./index.js";
+import type { OAuthProvider, OAuthAnswer } from "./index.js";
 import type { AuthStorage, StoredAuthOptions } from "./auth.js";
 
 export interface LoopbackAuthOptions extends Omit<StoredAuthOptions, "redirectUrl"> {
@@ -7,8 +7,11 @@ export interface LoopbackAuthOptions extends Omit<StoredAuthOptions, "redirectUr
   port?: number;
   host?: string;
   path?: string;
-  /** Sends the user to the URL (printed on stderr by default); may resolve with the code itself. */
-  open?: (url: string) => void | string | { code: string; state?: string } | Promise<void | string | { code: string; state?: string }>;
+  /**
+   * Sends the user to the URL (printed on stderr by default); may resolve with the code itself,
+   * or the answer (`iss` where the authorization server sends one, RFC 9207).
+   */
+  open?: (url: string) => void | string | OAuthAnswer | Promise<void | string | OAuthAnswer>;
   storage?: AuthStorage;
   timeoutMs?: number;
 }

@@ -107,6 +107,8 @@ export type McpEvent =
   | { type: "initialized"; protocolVersion: string; era: "handshake" | "stateless"; peerCapabilities: mcp.ClientCapabilities | mcp.ServerCapabilities; peerInfo?: mcp.Implementation; instructions?: string }
   | { type: "progress"; id?: RequestId; progressToken: string | number; params: mcp.ProgressNotification }
   | { type: "cancelled"; requestId: RequestId; reason?: string }
+  /** `era: "auto"` left the stateless era: why, and the handshake version offered next. */
+  | { type: "eraFallback"; from: string; to: string; reason: ErrorObject }
   | { type: "closed"; pending: { id: RequestId; method: string }[] };
 
 export interface AcpCapabilitiesModel {
@@ -253,14 +255,19 @@ export interface OAuthProvider {
   takeAuthorization?(server: string): (OAuthAnswer & { pending: OAuthPending }) | undefined | Promise<(OAuthAnswer & { pending: OAuthPending }) | undefined>;
   /** Each step of the flow as it happens, secrets redacted (an auth debugger's feed). */
   onStep?(step: OAuthStep): void;
+  /** How long one request of the flow may take (30 s by default). */
+  requestTimeoutMs?: number;
 }
-export interface OAuthPending { server: string; state: string; verifier: string; redirectUri: string }
-export interface OAuthAnswer { code?: string | null; state?: string | null; error?: string | null }
+/** A sign-in under way; `issuer` is the authorization server it was sent to (its answer must come from there). */
+export interface OAuthPending { server: string; issuer: string; state: string; verifier: string; redirectUri: string }
+/** What came back to the redirect URL; `iss` (RFC 9207) where the authorization server sends it. */
+export interface OAuthAnswer { code?: string | null; state?: string | null; error?: string | null; iss?: string | null }
 /** `step`: challenge, resource metadata, authorization server metadata, registration, refresh,
  * authorization, token, retry. An HTTP exchange has `url`, `status` and its JSON `body`. */
 export interface OAuthStep { step: string; url?: string; status?: number; ok?: boolean; error?: string; body?: unknown; [key: string]: unknown }
 export interface OAuthClient { client_id: string; client_secret?: string; token_endpoint_auth_method?: string; [key: string]: unknown }
-export interface OAuthTokens { access_token: string; refresh_token?: string; token_type?: string; expires_in?: number; scope?: string; [key: string]: unknown }
+/** Kept with the `issuer`, `token_endpoint` and `resource` that gave them: a refresh goes only there. */
+export interface OAuthTokens { access_token: string; refresh_token?: string; token_type?: string; expires_in?: number; scope?: string; issuer?: string; token_endpoint?: string; resource?: string; [key: string]: unknown }
 /** MCP over Streamable HTTP (an http(s) URL given to `McpClient.connect`); see docs/mcp.md. */
 export interface HttpOptions {
   /** OAuth 2.1: a 401 (or a 403 asking for more scope) runs the flow with this provider. */
@@ -365,7 +372,8 @@ export declare class AcpAgentConnection extends Connected<AcpAgent, AcpEvent> {
 export declare class McpConnection extends Connected<McpClient, McpEvent> {
   get state(): SessionState<string>;
   methods(): MethodStatus[];
-  initialize(options?: CallOptions): Promise<mcp.InitializeResult>;
+  /** The server's answer; `fallback` (not enumerable) says why `era: "auto"` left the stateless era, when it did. */
+  initialize(options?: CallOptions): Promise<mcp.InitializeResult & { readonly fallback?: { from: string; to: string; reason: ProtocolError } }>;
   onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
   ping(options?: CallOptions): Promise<unknown>;
   listTools(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListToolsResult>;

@@ -12,7 +12,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { codes } from "./helpers.mjs";
 import {
-  parseWwwAuthenticate, resourceMetadataUrls, authorizationServerMetadataUrls, resourceMatches, canonicalResource,
+  parseWwwAuthenticate, parseChallenges, resourceMetadataUrls, authorizationServerMetadataUrls, resourceMatches, canonicalResource,
   chooseScope, tokenAuthMethod, tokenRequest, authorizationUrl, pkce, authorizeWith, redact, storedAuth, memoryStorage,
 } from "../../pkg/auth.js";
 import { loopbackAuth } from "../../pkg/auth-node.js";
@@ -24,6 +24,18 @@ test("WWW-Authenticate: scheme and parameters, quoted or not, escapes kept", () 
   assert.equal(scheme, "bearer");
   assert.deepEqual(params, { realm: "mcp", error: "insufficient_scope", scope: "a b", resource_metadata: "https://x/.well-known/oauth-protected-resource/mcp", max_age: "5", note: 'say "hi"' });
   assert.deepEqual(parseWwwAuthenticate(undefined), { scheme: "", params: {} });
+});
+
+test("WWW-Authenticate: each challenge on its own (RFC 9110 §11.6.1), token68 or parameters, the first of a name counts", () => {
+  assert.deepEqual(parseChallenges('Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple", Negotiate a87421000492aa874209af8bc028=, Bearer scope="a", scope="b", error=invalid_token'), [
+    { scheme: "newauth", params: { realm: "apps", type: "1", title: 'Login to "apps"' } },
+    { scheme: "basic", params: { realm: "simple" } },
+    { scheme: "negotiate", params: {}, token68: "a87421000492aa874209af8bc028=" },
+    { scheme: "bearer", params: { scope: "a", error: "invalid_token" } },
+  ]);
+  assert.deepEqual(parseWwwAuthenticate('Basic scope="admin", Bearer').params, {}, "Basic's scope is not Bearer's");
+  assert.deepEqual(parseWwwAuthenticate('DPoP algs="ES256"'), { scheme: "", params: {} });
+  assert.deepEqual(parseChallenges('Bearer __proto__="x"')[0].params, Object.fromEntries([["__proto__", "x"]]));
 });
 
 test("discovery order: the header's URL, path-aware then root (RFC 9728); RFC 8414 then OpenID Connect", () => {
@@ -105,6 +117,7 @@ const asMetadata = (extra = {}) => ({
   issuer: "https://as.example", authorization_endpoint: "https://as.example/authorize", token_endpoint: "https://as.example/token",
   registration_endpoint: "https://as.example/register", code_challenge_methods_supported: ["S256"], ...extra,
 });
+const bound = { issuer: "https://as.example", token_endpoint: "https://as.example/token", resource: SERVER };
 const provider = ({ tokens: saved, ...over } = {}) => {
   let tokens = saved;
   return {
@@ -142,7 +155,7 @@ test("each failure names its step: no metadata, no S256, registration refused, b
   await assert.rejects(run({ [PRM]: prm }), failsAt("authorization server metadata", /none found/));
   await assert.rejects(run({ [PRM]: prm, [ASM]: () => ({ json: asMetadata({ code_challenge_methods_supported: ["plain"] }) }) }), failsAt("authorization server metadata", /S256/));
   await assert.rejects(run({ [PRM]: prm, [ASM]: () => ({ json: asMetadata() }), "https://as.example/register": () => ({ status: 400, json: { error: "invalid_client_metadata" } }) },
-    { clientInformation: () => undefined }), failsAt("registration", /refused \(HTTP 400\)/));
+    { clientInformation: () => undefined }), failsAt("registration", /refused \(HTTP 400, invalid_client_metadata\)/));
   await assert.rejects(run({ [PRM]: prm, [ASM]: () => ({ json: asMetadata() }) }, { redirectToAuthorization: async () => ({ code: "x", state: "forged" }) }),
     failsAt("authorization", /state/));
   await assert.rejects(run({ [PRM]: prm, [ASM]: () => ({ json: asMetadata() }) }, { redirectToAuthorization: async () => ({ error: "access_denied" }) }),
@@ -151,6 +164,67 @@ test("each failure names its step: no metadata, no S256, registration refused, b
     failsAt("resource metadata", /not https:\/\/s\.example\/mcp/));
   await assert.rejects(run({ [PRM]: prm, [ASM]: () => ({ json: asMetadata() }), "https://as.example/token": () => ({ status: 400, json: { error: "invalid_grant", error_description: "code AT-SECRET expired" } }) }),
     (e) => failsAt("token", /invalid_grant/)(e) && !e.message.includes("AT-SECRET"), "the server's description (which may echo secrets) is left out");
+});
+
+test("authorization server metadata: its issuer is the one looked up (RFC 8414 §3.3), its endpoints http(s) URLs", async () => {
+  const prm = () => ({ json: { resource: SERVER, authorization_servers: ["https://as.example"] } });
+  const run = (meta) => {
+    const { fetch, seen } = scripted({ [PRM]: prm, [ASM]: () => ({ json: meta }), "https://as.example/token": () => ({ json: { access_token: "AT" } }) });
+    let sent = 0;
+    const p = provider({ redirectToAuthorization: async (url) => { sent++; return { code: "c", state: new URL(url).searchParams.get("state") }; } });
+    return { flow: authorizeWith(p, { serverUrl: SERVER, wwwAuthenticate: "Bearer", fetch }), seen, sent: () => sent };
+  };
+  for (const issuer of ["https://evil.example", "https://as.example/other", undefined]) {
+    const { flow, sent } = run(asMetadata({ issuer }));
+    await assert.rejects(flow, failsAt("authorization server metadata", /its issuer is not https:\/\/as\.example\/, where it was looked up/));
+    assert.equal(sent(), 0, "nobody was sent to sign in");
+  }
+  for (const endpoint of [{ authorization_endpoint: "javascript:alert(1)" }, { token_endpoint: "data:,x" }, { registration_endpoint: 7 }]) {
+    await assert.rejects(run(asMetadata(endpoint)).flow, failsAt("authorization server metadata", /not an http\(s\) URL/));
+  }
+  // The same identifier with the slash of an empty path is the same URL.
+  assert.deepEqual((await run(asMetadata({ issuer: "https://as.example/" })).flow).headers, { authorization: "Bearer AT" });
+});
+
+test("the answer's iss (RFC 9207): another issuer's is refused, none is refused where the server sends it, a flow started elsewhere is refused", async () => {
+  const run = (extra, over) => {
+    const { fetch, seen } = scripted({
+      [PRM]: () => ({ json: { resource: SERVER, authorization_servers: ["https://as.example"] } }),
+      [ASM]: () => ({ json: asMetadata(extra) }),
+      "https://as.example/token": () => ({ json: { access_token: "AT", token_type: "Bearer" } }),
+    });
+    return { flow: authorizeWith(provider(over), { serverUrl: SERVER, wwwAuthenticate: "Bearer", fetch }), redeemed: () => seen.some((s) => s.url.endsWith("/token")) };
+  };
+  const answering = (fields) => ({ redirectToAuthorization: async (url) => ({ code: "c", state: new URL(url).searchParams.get("state"), ...fields }) });
+  let r = run({}, answering({ iss: "https://evil.example" }));
+  await assert.rejects(r.flow, failsAt("authorization", /another authorization server than https:\/\/as\.example\/ \(iss\)/));
+  assert.ok(!r.redeemed(), "the code was not redeemed");
+  r = run({ authorization_response_iss_parameter_supported: true }, answering({}));
+  await assert.rejects(r.flow, failsAt("authorization", /carries no iss, which this authorization server sends/));
+  assert.ok(!r.redeemed());
+  r = run({}, answering({ iss: "https://as.example/", error: "access_denied" }));
+  await assert.rejects(r.flow, failsAt("authorization", /\(iss\)/), "compared as strings, the error's iss too");
+  assert.deepEqual((await run({ authorization_response_iss_parameter_supported: true }, answering({ iss: "https://as.example" })).flow).headers, { authorization: "Bearer AT" });
+  assert.deepEqual((await run({}, answering({})).flow).headers, { authorization: "Bearer AT" }, "no iss where none is promised");
+  // A page back from a full-page redirect whose sign-in was started with another server.
+  const pending = { server: SERVER, issuer: "https://evil.example", state: "s", verifier: "v", redirectUri: "http://localhost/cb" };
+  r = run({}, { takeAuthorization: () => ({ code: "c", state: "s", pending }) });
+  await assert.rejects(r.flow, failsAt("authorization", /started with another authorization server/));
+  assert.ok(!r.redeemed());
+});
+
+test("a kept refresh token without its issuer, or from another, is not sent: the user signs in", async () => {
+  for (const tokens of [{ access_token: "A", refresh_token: "RT-OLD" }, { access_token: "A", refresh_token: "RT-OLD", ...bound, token_endpoint: "https://evil.example/token" }]) {
+    const { fetch, seen } = scripted({
+      [PRM]: () => ({ json: { resource: SERVER, authorization_servers: ["https://as.example"] } }),
+      [ASM]: () => ({ json: asMetadata() }),
+      "https://as.example/token": () => ({ json: { access_token: "AT", token_type: "Bearer" } }),
+    });
+    const p = provider({ tokens });
+    await authorizeWith(p, { serverUrl: SERVER, wwwAuthenticate: "Bearer", fetch });
+    assert.ok(!seen.some((s) => String(s.init.body ?? "").includes("RT-OLD")), "the refresh token was sent");
+    assert.deepEqual(p.saved(), { access_token: "AT", token_type: "Bearer", ...bound }, "kept with where it came from");
+  }
 });
 
 test("a refresh token is used first; when it has expired the user signs in again", async () => {
@@ -165,7 +239,7 @@ test("a refresh token is used first; when it has expired the user signs in again
     },
   };
   let redirects = 0;
-  const p = provider({ tokens: { access_token: "AT1", refresh_token: "RT1" }, redirectToAuthorization: async (url) => { redirects++; return { code: "c", state: new URL(url).searchParams.get("state") }; } });
+  const p = provider({ tokens: { access_token: "AT1", refresh_token: "RT1", ...bound }, redirectToAuthorization: async (url) => { redirects++; return { code: "c", state: new URL(url).searchParams.get("state") }; } });
   const first = await authorizeWith(p, { serverUrl: SERVER, wwwAuthenticate: "Bearer", fetch: scripted(routes).fetch });
   assert.deepEqual([first.headers.authorization, redirects, p.saved().refresh_token], ["Bearer AT2", 0, "RT1"], "refreshed, the refresh token kept");
   const second = await authorizeWith(p, { serverUrl: SERVER, wwwAuthenticate: "Bearer", fetch: scripted(routes).fetch });
@@ -268,7 +342,7 @@ test("real servers' refusals name their step: denied consent; an expired refresh
   try {
     const storage = memoryStorage();
     const headless = storedAuth(storage, { redirectUrl: "http://127.0.0.1:9/callback", clientId: "client-1" });
-    headless.saveTokens({ access_token: "old", refresh_token: "revoked" }, server.url);
+    headless.saveTokens({ access_token: "old", refresh_token: "revoked", issuer: server.issuer, token_endpoint: `${server.issuer}/token`, resource: server.url }, server.url);
     const client = await McpClient.connect(server.url, { clientInfo: { name: "t", version: "1" }, auth: headless });
     await assert.rejects(client.initialize(), failsAt("refresh", /invalid_(grant|client)/));
     assert.equal(headless.tokens(server.url), undefined, "the dead tokens are forgotten");

@@ -3,6 +3,7 @@
 // resources) and, in front of the official SDK's Streamable HTTP server, a bearer check that
 // answers 401 with `resource_metadata`. Strict where a client could go wrong: an unknown
 // client or redirect URI, a wrong verifier, a code used twice, a token for another resource.
+// Its authorization answers carry `iss` (RFC 9207), as its metadata says.
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import { CORS, listen, sdkHandler } from "./http-peers.mjs";
@@ -11,7 +12,7 @@ const secret = () => randomBytes(24).toString("base64url");
 const s256 = (verifier) => createHash("sha256").update(verifier).digest("base64url");
 
 /**
- * Resolves with `{ url, issuer, grants, secrets, bearers, expire(), close() }`. `url` is the MCP endpoint.
+ * Resolves with `{ url, issuer, grants, secrets, bearers, register(meta), expire(), close() }`. `url` is the MCP endpoint.
  * `consent: "deny"` answers every authorization with `access_denied`. `grants` counts the token
  * requests by grant type; `secrets` lists every token, code and client secret handed out (for
  * tests that look for leaks); `expire()` ends every access token (refresh tokens stay good).
@@ -27,6 +28,12 @@ export async function protectedServer({ consent = "allow" } = {}) {
   const bearers = [];          // the token of each request to /mcp (undefined: none)
   const issue = (map, value) => { const t = secret(); map.set(t, value); secrets.push(t); return t; };
   let origin;
+  const register = (meta) => {
+    if (!Array.isArray(meta.redirect_uris) || meta.redirect_uris.length === 0) return undefined;
+    const client = { ...meta, client_id: `client-${clients.size + 1}`, token_endpoint_auth_method: "none" };
+    clients.set(client.client_id, client);
+    return client;
+  };
 
   const json = (res, status, body, headers = {}) => res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers }).end(JSON.stringify(body));
   const form = (req) => new Promise((resolve) => {
@@ -65,6 +72,7 @@ export async function protectedServer({ consent = "allow" } = {}) {
     if (!client || !client.redirect_uris.includes(redirect)) return json(res, 400, { error: "invalid_request", error_description: "unknown client or redirect_uri" });
     const back = new URL(redirect);
     back.searchParams.set("state", q.get("state") ?? "");
+    back.searchParams.set("iss", origin);
     if (consent === "deny") back.searchParams.set("error", "access_denied");
     else if (q.get("code_challenge_method") !== "S256" || !q.get("code_challenge") || q.get("response_type") !== "code") back.searchParams.set("error", "invalid_request");
     else back.searchParams.set("code", issue(codes, { client_id: client.client_id, redirect_uri: redirect, challenge: q.get("code_challenge"), resource: q.get("resource") }));
@@ -82,13 +90,11 @@ export async function protectedServer({ consent = "allow" } = {}) {
       case "/.well-known/oauth-authorization-server":
         return json(res, 200, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`,
           registration_endpoint: `${origin}/register`, response_types_supported: ["code"], grant_types_supported: ["authorization_code", "refresh_token"],
-          code_challenge_methods_supported: ["S256"], token_endpoint_auth_methods_supported: ["none"], scopes_supported: ["mcp"] });
+          code_challenge_methods_supported: ["S256"], token_endpoint_auth_methods_supported: ["none"], scopes_supported: ["mcp"],
+          authorization_response_iss_parameter_supported: true });
       case "/register": {
-        const meta = JSON.parse(await form(req) || "{}");
-        if (!Array.isArray(meta.redirect_uris) || meta.redirect_uris.length === 0) return json(res, 400, { error: "invalid_redirect_uri" });
-        const client = { ...meta, client_id: `client-${clients.size + 1}`, token_endpoint_auth_method: "none" };
-        clients.set(client.client_id, client);
-        return json(res, 201, client);
+        const client = register(JSON.parse(await form(req) || "{}"));
+        return client ? json(res, 201, client) : json(res, 400, { error: "invalid_redirect_uri" });
       }
       case "/authorize":
         return authorize(req, res, url.searchParams);
@@ -110,7 +116,7 @@ export async function protectedServer({ consent = "allow" } = {}) {
   });
   origin = `http://127.0.0.1:${await listen(server)}`;
   return {
-    url: `${origin}/mcp`, issuer: origin, grants, secrets, bearers,
+    url: `${origin}/mcp`, issuer: origin, grants, secrets, bearers, register,
     expire: () => access.clear(),
     close: () => { server.closeAllConnections(); server.close(); },
   };
