@@ -79,6 +79,7 @@ pub struct Config {
     pub grace: Duration,
     pub request_timeout: Duration,
     pub max_pending: usize,
+    pub session_idle: Duration,
 }
 
 /// What the command line asked for.
@@ -111,6 +112,7 @@ pub fn parse(
     let mut grace_ms: u64 = 2000;
     let mut request_timeout_ms: u64 = 10_000;
     let mut max_pending: usize = 256;
+    let mut session_idle_ms: u64 = 15 * 60 * 1000;
 
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -151,6 +153,7 @@ pub fn parse(
             "--grace-ms" => grace_ms = number(&flag, &value()?)?,
             "--request-timeout-ms" => request_timeout_ms = number(&flag, &value()?)?,
             "--max-pending" => max_pending = number(&flag, &value()?)?,
+            "--session-idle-ms" => session_idle_ms = number(&flag, &value()?)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
@@ -192,6 +195,7 @@ pub fn parse(
         grace: Duration::from_millis(grace_ms),
         request_timeout: Duration::from_millis(request_timeout_ms.max(1)),
         max_pending: max_pending.max(1),
+        session_idle: Duration::from_millis(session_idle_ms.max(1)),
     })))
 }
 
@@ -232,7 +236,6 @@ fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'~' | b'-')
 }
 
-/// 32 bytes from the OS random source, as 64 hex digits.
 /// How many bits of secret a token carries at most, judged by its alphabet: 4 a character
 /// for hex digits, 6 for the URL-safe base64 alphabet, log2(66) for the rest of [A-Za-z0-9._~-].
 pub fn token_bits(token: &str) -> usize {
@@ -246,10 +249,10 @@ pub fn token_bits(token: &str) -> usize {
     (token.len() as f64 * per_char) as usize
 }
 
+/// 32 bytes from the OS random source (`getrandom`), as 64 hex digits.
 pub fn random_token() -> std::io::Result<String> {
-    use std::io::Read;
     let mut bytes = [0u8; 32];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    getrandom::fill(&mut bytes).map_err(std::io::Error::other)?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -8,7 +8,7 @@ use agentwire_relay::server::{self, Relay};
 async fn main() {
     // Orphans of the agents come to the relay, which ends them with their session.
     agentwire_relay::process::become_subreaper();
-    agentwire_relay::accept::raise_file_limit();
+    let files = agentwire_relay::accept::raise_file_limit().unwrap_or(1024);
     let args = std::env::args().skip(1);
     let env_token = std::env::var("AGENTWIRE_TOKEN").ok();
     let config = match cli::parse(args, env_token, cli::random_token) {
@@ -28,7 +28,7 @@ async fn main() {
         }
     };
     let Ok(addr) = listener.local_addr() else { std::process::exit(1) };
-    let relay = Arc::new(Relay::new(&config, addr));
+    let relay = Arc::new(Relay::with_files(&config, addr, files));
 
     if !config.host.is_loopback() {
         eprintln!(
@@ -59,7 +59,9 @@ async fn main() {
     let _ = std::io::stdout().flush();
 
     let app = server::router(relay.clone());
-    tokio::spawn(agentwire_relay::accept::serve(listener, app, config.request_timeout, config.max_pending));
+    tokio::spawn(agentwire_relay::accept::serve(listener, app, relay.accept));
+    // Orphans handed to the relay (it is their subreaper) are reaped as they exit.
+    tokio::spawn(agentwire_relay::process::reap_orphans());
 
     shutdown_signal().await;
     eprintln!("agentwire-relay: shutting down; stopping the agents");

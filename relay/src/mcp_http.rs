@@ -13,10 +13,20 @@
 //! ```
 //! Which message answers which, and the versions, come from agentwire's core
 //! (`jsonrpc::parse`, `mcp::Version`); events are written with its SSE encoder.
+//!
+//! Every byte held is bounded (`Bounds`): an event is encoded once and shared (`Bytes`)
+//! between the replay buffer and every reader; a reader's queue is bounded in bytes and a
+//! reader that falls behind is cut off (it may resume); replay is bounded per session and
+//! across sessions; open streams are capped per session and across sessions. A session
+//! leaves the hub as soon as it ends (its process exited, it idled out, DELETE).
+
+// A refusal is a whole response, returned as the error of the steps that may refuse.
+#![allow(clippy::result_large_err)]
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use agentwire::jsonrpc::{parse, Id, Incoming, Message, ParseOptions};
@@ -26,41 +36,106 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
+use subtle::ConstantTimeEq;
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout};
-use tokio::sync::{mpsc, OwnedSemaphorePermit};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
+use crate::accept::Lasting;
 use crate::cli::Agent;
 use crate::hosting::{self, Host};
 use crate::lines::{read_line, Line, Overflow};
 use crate::process;
 
-/// What a client is told to wait before resuming a stream (the `retry` of priming events).
-const RETRY_MS: u64 = 1000;
-/// Events (and bytes of them) kept per stream for resumption; older ones are dropped first.
+/// What a client is told to wait before resuming a stream (`retry`). The relay never passes
+/// on a `retry` of its own servers' (they speak stdio or WebSocket), and this is its floor.
+pub const RETRY_MS: u64 = 1000;
+/// Events kept per stream for resumption (and bytes, see `Bounds`); older ones go first.
 const REPLAY_EVENTS: usize = 1024;
-const REPLAY_BYTES: usize = 16 << 20;
-/// Chunks that may wait for a slow reader before its stream is cut (it may resume).
-const LIVE_QUEUE: usize = 256;
 /// Finished streams kept for resumption, per session.
 const FINISHED_KEPT: usize = 16;
+/// Open streams (readers) one session may have; with the relay's 8 slots for processes,
+/// sessions of processes alone can never take every stream.
+pub const STREAMS_PER_SESSION: usize = 16;
+/// Open streams across all sessions (hung POSTs, GET streams, resumes), unless the open
+/// files allow fewer (main.rs).
+pub const STREAMS_TOTAL: usize = 128;
+/// Request bodies read at once, across the endpoints (each at most the message limit).
+const BODIES_AT_ONCE: usize = 8;
+/// A session id is looked up by its first characters, then compared whole in constant time.
+const KEY_LEN: usize = 16;
 /// A session with no request and no open stream for this long ends.
 pub const IDLE_LIMIT: Duration = Duration::from_secs(15 * 60);
 
+/// What the endpoints may hold, in bytes and in streams.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    pub max_message_bytes: usize,
+    /// Bytes waiting for one reader; past them it is cut off (an empty queue takes any one event).
+    pub live_bytes: usize,
+    /// Bytes waiting for all readers together.
+    pub live_total_bytes: usize,
+    /// Bytes of events kept for replay by one session, and by all together.
+    pub replay_session_bytes: usize,
+    pub replay_total_bytes: usize,
+    pub streams_per_session: usize,
+    pub streams_total: usize,
+    /// A session with no request and no open stream for this long ends.
+    pub idle: Duration,
+    pub grace: Duration,
+}
+
+impl Bounds {
+    pub fn new(max_message_bytes: usize, streams_total: usize, idle: Duration, grace: Duration) -> Self {
+        // One message and its event framing always fit.
+        let unit = max_message_bytes.max(1 << 20) + 64 * 1024;
+        Bounds {
+            max_message_bytes,
+            live_bytes: unit,
+            live_total_bytes: 16 * unit,
+            replay_session_bytes: 2 * unit,
+            replay_total_bytes: 16 * unit,
+            streams_per_session: STREAMS_PER_SESSION,
+            streams_total,
+            idle,
+            grace,
+        }
+    }
+}
+
 /// Every MCP session of the relay, by id.
-#[derive(Default)]
-pub struct Hub {
+#[derive(Clone)]
+pub struct Hub(Arc<Shared>);
+
+struct Shared {
+    bounds: Bounds,
+    /// By the first `KEY_LEN` characters of the id.
     sessions: Mutex<HashMap<String, Arc<Session>>>,
+    replay_bytes: AtomicUsize,
+    live_bytes: AtomicUsize,
+    streams: Arc<Semaphore>,
+    bodies: Semaphore,
 }
 
 struct Session {
     id: String,
-    /// `agent NAME` or `host ID`: a session id is good only at the endpoint that made it.
-    owner: String,
+    owner: Owner,
     backend: Backend,
     routes: Mutex<Routes>,
     last_active: Mutex<Instant>,
+    /// Readers (response bodies) of this session's streams alive now.
+    readers: Arc<AtomicUsize>,
+    ended: AtomicBool,
+}
+
+/// Who made a session: the endpoint (`agent NAME`, `host ID`) and the page's `Origin` (none
+/// for a client that is not a browser). Only the same may use it; to anyone else its id
+/// means nothing (404).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Owner {
+    endpoint: String,
+    origin: Option<String>,
 }
 
 /// Where a session's server runs.
@@ -73,12 +148,12 @@ enum Backend {
 
 /// The server a request is for.
 pub enum Target<'a> {
-    Agent { agent: &'a Agent, slots: &'a Arc<tokio::sync::Semaphore> },
+    Agent { agent: &'a Agent, slots: &'a Arc<Semaphore> },
     Hosted(Arc<Host>),
 }
 
 impl Target<'_> {
-    fn owner(&self) -> String {
+    fn endpoint(&self) -> String {
         match self {
             Target::Agent { agent, .. } => format!("agent {}", agent.name),
             Target::Hosted(host) => format!("host {}", host.id),
@@ -96,18 +171,97 @@ struct Routes {
     by_token: HashMap<String, u64>,
     /// The GET stream for messages related to no request.
     listen: Option<u64>,
+    /// Bytes of events this session keeps for replay.
+    replay_bytes: usize,
+    /// The id of the `initialize` request, until its answer names the version.
+    initialize: Option<Id>,
+    version: Option<Version>,
     ended: bool,
 }
 
 #[derive(Default)]
 struct Stream {
-    events: VecDeque<(u64, String)>,
-    bytes: usize,
+    /// Encoded events, shared with every reader they were or will be sent to.
+    events: VecDeque<(u64, Bytes)>,
     next_seq: u64,
-    live: Option<mpsc::Sender<String>>,
+    live: Option<Live>,
     /// Requests of this stream's POST not answered yet.
     owed: usize,
     post: bool,
+}
+
+/// The sending side of a reader's queue, bounded in bytes.
+struct Live {
+    tx: mpsc::UnboundedSender<Bytes>,
+    queued: Arc<AtomicUsize>,
+}
+
+impl Live {
+    fn attached(&self) -> bool {
+        !self.tx.is_closed()
+    }
+
+    /// Queues an event; false when the reader is too far behind (or gone): it is cut off.
+    fn offer(&self, event: &Bytes, hub: &Shared) -> bool {
+        let len = event.len();
+        let queued = self.queued.load(Ordering::Relaxed);
+        let bounds = &hub.bounds;
+        if queued > 0 && (queued + len > bounds.live_bytes || hub.live_bytes.load(Ordering::Relaxed) + len > bounds.live_total_bytes) {
+            return false;
+        }
+        self.queued.fetch_add(len, Ordering::Relaxed);
+        hub.live_bytes.fetch_add(len, Ordering::Relaxed);
+        if self.tx.send(event.clone()).is_err() {
+            self.queued.fetch_sub(len, Ordering::Relaxed);
+            hub.live_bytes.fetch_sub(len, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+}
+
+/// The reading side: a response body. What it still holds is given back when it is dropped.
+struct Reader {
+    /// Replayed events (already counted as replay, shared), sent before the live ones.
+    prelude: VecDeque<Bytes>,
+    rx: mpsc::UnboundedReceiver<Bytes>,
+    queued: Arc<AtomicUsize>,
+    hub: Arc<Shared>,
+    readers: Arc<AtomicUsize>,
+    _stream: Option<OwnedSemaphorePermit>,
+}
+
+impl Reader {
+    fn took(&self, len: usize) {
+        self.queued.fetch_sub(len, Ordering::Relaxed);
+        self.hub.live_bytes.fetch_sub(len, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        self.rx.close();
+        while let Ok(b) = self.rx.try_recv() {
+            self.took(b.len());
+        }
+        self.readers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A place for one more reader of `session`: refused past the caps. The first stream of a
+/// session (its `initialize`) does not count toward the relay-wide cap, so a full relay still
+/// lets new sessions in.
+struct Place {
+    stream: Option<OwnedSemaphorePermit>,
+    readers: Option<Arc<AtomicUsize>>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        if let Some(readers) = self.readers.take() {
+            readers.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Why a request is refused: the status and a JSON-RPC error (id null) as the body.
@@ -127,39 +281,67 @@ fn refused(status: StatusCode, message: impl Into<String>) -> Response {
 }
 
 impl Routes {
-    fn open(&mut self, post: bool) -> (u64, mpsc::Receiver<String>) {
+    /// A new stream, its priming event queued: an id to resume from, and how long to wait
+    /// first (SEP-1699).
+    fn open(&mut self, post: bool, hub: &Shared) -> (u64, mpsc::UnboundedReceiver<Bytes>, Arc<AtomicUsize>) {
         let id = self.next;
         self.next += 1;
-        let (tx, rx) = mpsc::channel(LIVE_QUEUE);
-        let mut stream = Stream { post, next_seq: 1, ..Stream::default() };
-        // The priming event: an id to resume from, and how long to wait first (SEP-1699).
-        let _ = tx.try_send(format!("id: {id}-0\nretry: {RETRY_MS}\ndata: \n\n"));
-        stream.live = Some(tx);
-        self.streams.insert(id, stream);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let live = Live { tx, queued: Arc::new(AtomicUsize::new(0)) };
+        let queued = live.queued.clone();
+        live.offer(&Bytes::from(format!("id: {id}-0\nretry: {RETRY_MS}\ndata: \n\n")), hub);
+        self.streams.insert(id, Stream { post, next_seq: 1, live: Some(live), ..Stream::default() });
         // Forget the oldest finished streams.
         let finished: Vec<u64> = self.streams.iter().filter(|(_, s)| s.post && s.owed == 0 && s.live.is_none()).map(|(k, _)| *k).collect();
         for k in finished.iter().take(finished.len().saturating_sub(FINISHED_KEPT)) {
-            self.streams.remove(k);
+            self.forget(*k, hub);
         }
-        (id, rx)
+        (id, rx, queued)
     }
 
-    fn push(&mut self, stream: u64, text: &str) {
+    fn forget(&mut self, stream: u64, hub: &Shared) {
+        if let Some(s) = self.streams.remove(&stream) {
+            let bytes: usize = s.events.iter().map(|(_, e)| e.len()).sum();
+            self.replay_bytes -= bytes;
+            hub.replay_bytes.fetch_sub(bytes, Ordering::Relaxed);
+        }
+    }
+
+    fn push(&mut self, stream: u64, text: &str, hub: &Shared) {
         let Some(s) = self.streams.get_mut(&stream) else { return };
         let seq = s.next_seq;
         s.next_seq += 1;
-        s.events.push_back((seq, text.to_string()));
-        s.bytes += text.len();
-        while s.events.len() > REPLAY_EVENTS || (s.bytes > REPLAY_BYTES && s.events.len() > 1) {
-            if let Some((_, old)) = s.events.pop_front() {
-                s.bytes -= old.len();
-            }
-        }
+        let event = Bytes::from(encode_event(Some(&format!("{stream}-{seq}")), None, text));
+        s.events.push_back((seq, event.clone()));
+        self.replay_bytes += event.len();
+        hub.replay_bytes.fetch_add(event.len(), Ordering::Relaxed);
         if let Some(live) = &s.live {
             // A reader that fell this far behind is cut off; it may resume from its last id.
-            if live.try_send(encode_event(Some(&format!("{stream}-{seq}")), None, text)).is_err() {
+            if !live.offer(&event, hub) {
                 s.live = None;
             }
+        }
+        self.trim(stream, seq, hub);
+    }
+
+    /// Drops the oldest kept events (oldest streams first) while this stream keeps too many or
+    /// the session or the relay keeps too many bytes; never the event just pushed.
+    fn trim(&mut self, stream: u64, newest: u64, hub: &Shared) {
+        let bounds = &hub.bounds;
+        loop {
+            let too_many = self.streams.get(&stream).is_some_and(|s| s.events.len() > REPLAY_EVENTS);
+            let too_big = self.replay_bytes > bounds.replay_session_bytes || hub.replay_bytes.load(Ordering::Relaxed) > bounds.replay_total_bytes;
+            if !too_many && !too_big {
+                return;
+            }
+            let victim = if too_many {
+                Some(stream)
+            } else {
+                self.streams.iter().find(|(k, s)| s.events.front().is_some_and(|(seq, _)| **k != stream || *seq != newest)).map(|(k, _)| *k)
+            };
+            let Some((_, old)) = victim.and_then(|v| self.streams.get_mut(&v)).and_then(|s| s.events.pop_front()) else { return };
+            self.replay_bytes -= old.len();
+            hub.replay_bytes.fetch_sub(old.len(), Ordering::Relaxed);
         }
     }
 
@@ -170,13 +352,33 @@ impl Routes {
     }
 
     /// Routes one line of the server's output.
-    fn route(&mut self, text: &str) {
+    fn route(&mut self, text: &str, hub: &Shared) {
         let options = ParseOptions { allow_batch: true, allow_null_id: false };
         let first = match parse(text, &options) {
             Ok(Incoming::Single(m)) => Some(m),
             Ok(Incoming::Batch(items)) => items.into_iter().flatten().next(),
             Err(_) => None,
         };
+        // An error with id null: the server could not read what it was sent (a batch it does
+        // not take, say). Each request of the stream that waits is answered with it; the
+        // stream ends.
+        if let Some(Message::Response(r)) = &first {
+            if let (Id::Null, Err(e)) = (&r.id, &r.outcome) {
+                if let Some(target) = self.related() {
+                    let mut owed: Vec<Id> = self.by_request.iter().filter(|(_, s)| **s == target).map(|(id, _)| id.clone()).collect();
+                    owed.sort_by_key(Id::to_string);
+                    if !owed.is_empty() {
+                        for id in owed {
+                            self.by_request.remove(&id);
+                            let answer = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": e.code, "message": format!("the MCP server refused the message: {}", e.message) } });
+                            self.push(target, &answer.to_string(), hub);
+                        }
+                        self.finish_stream(target);
+                        return;
+                    }
+                }
+            }
+        }
         let target = match &first {
             Some(Message::Response(r)) => self.by_request.remove(&r.id),
             Some(Message::Notification(n)) if n.method == "notifications/progress" => {
@@ -190,36 +392,68 @@ impl Routes {
             eprintln!("agentwire-relay: an MCP message with no stream to carry it was dropped");
             return;
         };
-        self.push(target, text);
+        if let Some(Message::Response(r)) = &first {
+            if self.initialize.as_ref() == Some(&r.id) {
+                self.initialize = None;
+                self.version = r.outcome.as_ref().ok().and_then(|v| v.get("protocolVersion")).and_then(Value::as_str).map(Version::parse);
+            }
+        }
+        self.push(target, text, hub);
         if let Some(Message::Response(_)) = first {
             if let Some(s) = self.streams.get_mut(&target) {
                 s.owed = s.owed.saturating_sub(1);
                 if s.post && s.owed == 0 {
-                    s.live = None; // every request answered: the stream ends
-                    self.by_token.retain(|_, v| *v != target);
+                    self.finish_stream(target);
                 }
             }
         }
     }
 
-    /// The process ended: what is still owed is answered with an error, every stream ends.
-    fn end(&mut self) {
+    /// Every request of a POST stream is answered: the stream ends.
+    fn finish_stream(&mut self, target: u64) {
+        if let Some(s) = self.streams.get_mut(&target) {
+            s.owed = 0;
+            s.live = None;
+        }
+        self.by_token.retain(|_, v| *v != target);
+    }
+
+    /// The server ended: what is still owed is answered with an error, every stream ends.
+    fn end(&mut self, hub: &Shared) {
         self.ended = true;
         let owed: Vec<(Id, u64)> = self.by_request.drain().collect();
         for (id, stream) in owed {
             let answer = json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32603, "message": "the MCP server ended (its process exited, or the page hosting it left)" } });
-            self.push(stream, &answer.to_string());
+            self.push(stream, &answer.to_string(), hub);
         }
         for s in self.streams.values_mut() {
             s.live = None;
         }
     }
+
+    /// Everything kept is given back (the session left the hub).
+    fn release(&mut self, hub: &Shared) {
+        let keys: Vec<u64> = self.streams.keys().copied().collect();
+        for k in keys {
+            self.forget(k, hub);
+        }
+    }
 }
 
-fn sse(rx: mpsc::Receiver<String>, session_id: Option<&str>) -> Response {
-    let body = Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|chunk| (Ok::<_, Infallible>(chunk), rx))
+/// An event stream: the replayed events, then what comes live.
+fn sse(reader: Reader, session_id: Option<&str>, lasting: Option<&Lasting>) -> Response {
+    let body = Body::from_stream(futures_util::stream::unfold(reader, |mut r| async move {
+        if let Some(b) = r.prelude.pop_front() {
+            return Some((Ok::<_, Infallible>(b), r));
+        }
+        let b = r.rx.recv().await?;
+        r.took(b.len());
+        Some((Ok(b), r))
     }));
+    // The stream may last as long as the call it answers.
+    if let Some(lasting) = lasting {
+        lasting.grant();
+    }
     let mut r = (StatusCode::OK, body).into_response();
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
@@ -235,39 +469,57 @@ fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
     kinds.iter().all(|k| accept.contains(k) || accept.contains("*/*"))
 }
 
+/// Batches were part of MCP 2025-03-26 only.
+fn takes_batches(version: &Version) -> bool {
+    version.rank().is_some_and(|r| r <= Version::V2025_03_26.rank().unwrap_or(0))
+}
+
 impl Hub {
-    /// Serves one request to `/mcp/<agent>` or `/hosted/<id>`; the relay's guards passed.
-    pub async fn serve(&self, target: Target<'_>, limit: usize, method: Method, headers: HeaderMap, body: Bytes) -> Response {
+    pub fn new(bounds: Bounds) -> Self {
+        Hub(Arc::new(Shared {
+            bounds,
+            sessions: Mutex::new(HashMap::new()),
+            replay_bytes: AtomicUsize::new(0),
+            live_bytes: AtomicUsize::new(0),
+            streams: Arc::new(Semaphore::new(bounds.streams_total)),
+            bodies: Semaphore::new(BODIES_AT_ONCE),
+        }))
+    }
+
+    /// Serves one request to `/mcp/<agent>` or `/hosted/<id>`; the relay's guards passed, and
+    /// the body is read only here, after the session is known.
+    pub async fn serve(&self, target: Target<'_>, method: Method, headers: HeaderMap, body: Body, lasting: Option<Lasting>) -> Response {
         // The version header, when sent, must name a version (2025-03-26 is assumed without).
-        if let Some(v) = headers.get("mcp-protocol-version") {
-            let known = v.to_str().ok().is_some_and(|v| Version::parse(v).rank().is_some());
-            if !known {
-                return refused(StatusCode::BAD_REQUEST, "Bad Request: unsupported MCP-Protocol-Version");
-            }
-        }
+        let version = match headers.get("mcp-protocol-version") {
+            None => None,
+            Some(v) => match v.to_str().ok().map(Version::parse).filter(|v| v.rank().is_some()) {
+                Some(v) => Some(v),
+                None => return refused(StatusCode::BAD_REQUEST, "Bad Request: unsupported MCP-Protocol-Version"),
+            },
+        };
+        let owner = Owner { endpoint: target.endpoint(), origin: headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()).map(str::to_ascii_lowercase) };
         let session = match headers.get("mcp-session-id").map(|v| v.to_str().unwrap_or("")) {
             None => None,
-            Some(id) => {
-                let mut sessions = self.sessions.lock().expect("not poisoned");
-                // A session whose process ended (or that idled out) is forgotten here.
-                if sessions.get(id).is_some_and(|s| s.routes.lock().expect("not poisoned").ended) {
-                    sessions.remove(id);
-                }
-                match sessions.get(id) {
-                    Some(s) if s.owner == target.owner() => Some(s.clone()),
-                    _ => return refused(StatusCode::NOT_FOUND, "Not Found: no such MCP session (it ended or never was)"),
-                }
-            }
+            Some(id) => match self.find(id, &owner) {
+                Some(s) => Some(s),
+                None => return refused(StatusCode::NOT_FOUND, "Not Found: no such MCP session (it ended or never was)"),
+            },
         };
         if let Some(s) = &session {
             *s.last_active.lock().expect("not poisoned") = Instant::now();
         }
         match method {
-            Method::POST => self.post(target, limit, session, &headers, &body).await,
-            Method::GET => get(session, &headers),
+            Method::POST => {
+                let text = match self.read_body(&headers, body).await {
+                    Ok(text) => text,
+                    Err(r) => return r,
+                };
+                self.post(target, owner, session, version, &text, lasting.as_ref()).await
+            }
+            Method::GET => self.get(session, &headers, lasting.as_ref()),
             Method::DELETE => match session {
                 Some(s) => {
-                    self.end(&s).await;
+                    self.end(&s, "DELETE").await;
                     StatusCode::NO_CONTENT.into_response()
                 }
                 None => refused(StatusCode::BAD_REQUEST, "Bad Request: DELETE needs an Mcp-Session-Id"),
@@ -276,23 +528,70 @@ impl Hub {
         }
     }
 
-    async fn post(&self, target: Target<'_>, limit: usize, session: Option<Arc<Session>>, headers: &HeaderMap, body: &Bytes) -> Response {
+    /// The session `id` names, if `owner` made it. Ids are compared whole in constant time.
+    fn find(&self, id: &str, owner: &Owner) -> Option<Arc<Session>> {
+        let key = id.get(..KEY_LEN)?;
+        let session = self.0.sessions.lock().expect("not poisoned").get(key).cloned()?;
+        let same: bool = session.id.as_bytes().ct_eq(id.as_bytes()).into();
+        (same && session.owner == *owner && !session.ended.load(Ordering::Relaxed)).then_some(session)
+    }
+
+    /// The body, at most the message limit, read by at most `BODIES_AT_ONCE` requests at once.
+    async fn read_body(&self, headers: &HeaderMap, body: Body) -> Result<String, Response> {
+        let limit = self.0.bounds.max_message_bytes;
+        let too_big = || Refused(StatusCode::PAYLOAD_TOO_LARGE, -32600, format!("Payload Too Large: a body may hold at most {limit} bytes")).into_response();
+        let announced = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+        if announced.is_some_and(|n| n > limit as u64) {
+            return Err(too_big());
+        }
         if !accepts(headers, &["application/json", "text/event-stream"]) {
-            return refused(StatusCode::NOT_ACCEPTABLE, "Not Acceptable: Accept must list application/json and text/event-stream");
+            return Err(refused(StatusCode::NOT_ACCEPTABLE, "Not Acceptable: Accept must list application/json and text/event-stream"));
         }
         let json_body = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"));
         if !json_body {
-            return refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type: the body must be application/json");
+            return Err(refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type: the body must be application/json"));
         }
-        let Ok(text) = std::str::from_utf8(body) else {
-            return Refused(StatusCode::BAD_REQUEST, -32700, "Parse error: the body is not UTF-8".into()).into_response();
+        // The semaphore is never closed; waiting is bounded by the connection's deadline.
+        let _reading = self.0.bodies.acquire().await;
+        let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| too_big())?;
+        String::from_utf8(bytes.into()).map_err(|_| Refused(StatusCode::BAD_REQUEST, -32700, "Parse error: the body is not UTF-8".into()).into_response())
+    }
+
+    /// A place for one more open stream of `session`, or the 503 that says why not.
+    fn place(&self, session: &Session, first: bool) -> Result<Place, Response> {
+        let bounds = &self.0.bounds;
+        let stream = if first {
+            None
+        } else {
+            Some(self.0.streams.clone().try_acquire_owned().map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many open streams; try again later"))?)
         };
+        session
+            .readers
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < bounds.streams_per_session).then_some(n + 1))
+            .map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many open streams in this session; try again later"))?;
+        Ok(Place { stream, readers: Some(session.readers.clone()) })
+    }
+
+    fn reader(&self, mut place: Place, prelude: VecDeque<Bytes>, rx: mpsc::UnboundedReceiver<Bytes>, queued: Arc<AtomicUsize>) -> Reader {
+        // The place's count now belongs to the reader, which gives it back when dropped.
+        let readers = place.readers.take().expect("a place holds its count");
+        Reader { prelude, rx, queued, hub: self.0.clone(), readers, _stream: place.stream.take() }
+    }
+
+    async fn post(&self, target: Target<'_>, owner: Owner, session: Option<Arc<Session>>, version: Option<Version>, text: &str, lasting: Option<&Lasting>) -> Response {
         let messages: Vec<Message> = match parse(text, &ParseOptions { allow_batch: true, allow_null_id: false }) {
             Ok(Incoming::Single(m)) => vec![m],
-            Ok(Incoming::Batch(items)) => match items.into_iter().collect::<Result<Vec<_>, _>>() {
-                Ok(all) => all,
-                Err(f) => return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message).into_response(),
-            },
+            Ok(Incoming::Batch(items)) => {
+                // A version without batches (the header's, else the one the server chose).
+                let version = version.or_else(|| session.as_ref().and_then(|s| s.routes.lock().expect("not poisoned").version.clone()));
+                if let Some(v) = version.filter(|v| !takes_batches(v)) {
+                    return refused(StatusCode::BAD_REQUEST, format!("Invalid Request: MCP {} has no batches; send one message per request", v.as_str()));
+                }
+                match items.into_iter().collect::<Result<Vec<_>, _>>() {
+                    Ok(all) => all,
+                    Err(f) => return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message).into_response(),
+                }
+            }
             Err(f) => return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message).into_response(),
         };
         let initialize = messages.iter().any(|m| m.method() == Some("initialize"));
@@ -300,11 +599,11 @@ impl Hub {
             (Some(_), true) => return refused(StatusCode::BAD_REQUEST, "Bad Request: initialize opens a new session; send it without Mcp-Session-Id"),
             (Some(s), false) => s,
             (None, true) => match target {
-                Target::Agent { agent, slots } => match self.start(agent, slots, limit).await {
+                Target::Agent { agent, slots } => match self.start(agent, slots, owner).await {
                     Ok(s) => s,
                     Err(r) => return r,
                 },
-                Target::Hosted(host) => match self.start_hosted(host) {
+                Target::Hosted(host) => match self.start_hosted(host, owner) {
                     Ok(s) => s,
                     Err(r) => return r,
                 },
@@ -318,9 +617,20 @@ impl Hub {
                 _ => None,
             })
             .collect();
-        let stream = (!requests.is_empty()).then(|| {
+        let stream = if requests.is_empty() {
+            None
+        } else {
+            let place = match self.place(&session, initialize) {
+                Ok(p) => p,
+                Err(r) => {
+                    if initialize {
+                        self.end(&session, "no stream for its initialize").await;
+                    }
+                    return r;
+                }
+            };
             let mut routes = session.routes.lock().expect("not poisoned");
-            let (id, rx) = routes.open(true);
+            let (id, rx, queued) = routes.open(true, &self.0);
             routes.streams.get_mut(&id).expect("just opened").owed = requests.len();
             for (request, token) in &requests {
                 routes.by_request.insert(request.clone(), id);
@@ -328,36 +638,90 @@ impl Hub {
                     routes.by_token.insert(t.clone(), id);
                 }
             }
-            rx
-        });
+            if let Some(Message::Request(r)) = messages.iter().find(|m| m.method() == Some("initialize")) {
+                routes.initialize = Some(r.id.clone());
+            }
+            drop(routes);
+            Some(self.reader(place, VecDeque::new(), rx, queued))
+        };
         if !session.write(text).await {
             if initialize {
-                self.end(&session).await;
+                self.end(&session, "its server is not running").await;
             }
             return refused(StatusCode::BAD_GATEWAY, "Bad Gateway: the MCP server is not running");
         }
         match stream {
-            Some(rx) => sse(rx, initialize.then_some(session.id.as_str())),
+            Some(reader) => sse(reader, initialize.then_some(session.id.as_str()), lasting),
             None => StatusCode::ACCEPTED.into_response(),
         }
     }
 
+    /// `GET`: with `Last-Event-ID` the rest of that stream; without, the session's own stream.
+    fn get(&self, session: Option<Arc<Session>>, headers: &HeaderMap, lasting: Option<&Lasting>) -> Response {
+        if !accepts(headers, &["text/event-stream"]) {
+            return refused(StatusCode::NOT_ACCEPTABLE, "Not Acceptable: Accept must list text/event-stream");
+        }
+        let Some(session) = session else {
+            return refused(StatusCode::BAD_REQUEST, "Bad Request: no Mcp-Session-Id");
+        };
+        let mut routes = session.routes.lock().expect("not poisoned");
+        if routes.ended {
+            return refused(StatusCode::NOT_FOUND, "Not Found: the session ended");
+        }
+        let Some(last) = headers.get("last-event-id") else {
+            if routes.listen.is_some_and(|l| routes.streams.get(&l).is_some_and(|s| s.live.as_ref().is_some_and(Live::attached))) {
+                return refused(StatusCode::CONFLICT, "Conflict: this session's GET stream is already open");
+            }
+            let place = match self.place(&session, false) {
+                Ok(p) => p,
+                Err(r) => return r,
+            };
+            let (id, rx, queued) = routes.open(false, &self.0);
+            routes.listen = Some(id);
+            return sse(self.reader(place, VecDeque::new(), rx, queued), None, lasting);
+        };
+        let parsed = last.to_str().ok().and_then(|v| v.split_once('-')).and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+        let Some((stream, after)) = parsed.filter(|(s, n)| routes.streams.get(s).is_some_and(|st| *n < st.next_seq)) else {
+            return refused(StatusCode::BAD_REQUEST, "Bad Request: Last-Event-ID names no event of this session");
+        };
+        let s = routes.streams.get_mut(&stream).expect("checked");
+        if s.events.front().is_some_and(|(first, _)| *first > after + 1) || (s.events.is_empty() && s.next_seq > after + 1) {
+            return refused(StatusCode::BAD_REQUEST, "Bad Request: the events after Last-Event-ID are no longer kept");
+        }
+        // Whoever reads the stream now keeps it: a resume never cuts off a reader still reading.
+        if s.live.as_ref().is_some_and(Live::attached) {
+            return refused(StatusCode::CONFLICT, "Conflict: this stream is being read by another connection");
+        }
+        let place = match self.place(&session, false) {
+            Ok(p) => p,
+            Err(r) => return r,
+        };
+        // The replay shares the kept events: no copy per resume.
+        let mut prelude: VecDeque<Bytes> = VecDeque::from([Bytes::from(format!("retry: {RETRY_MS}\n\n"))]);
+        prelude.extend(s.events.iter().filter(|(seq, _)| *seq > after).map(|(_, e)| e.clone()));
+        let (tx, rx) = mpsc::unbounded_channel();
+        let live = Live { tx, queued: Arc::new(AtomicUsize::new(0)) };
+        let queued = live.queued.clone();
+        // A stream still owing answers goes on live; a finished one ends after the replay.
+        s.live = (!s.post || s.owed > 0).then_some(live);
+        drop(routes);
+        sse(self.reader(place, prelude, rx, queued), None, lasting)
+    }
+
     /// A new session: its process, its id, its output pump.
-    async fn start(&self, agent: &Agent, slots: &Arc<tokio::sync::Semaphore>, limit: usize) -> Result<Arc<Session>, Response> {
+    async fn start(&self, agent: &Agent, slots: &Arc<Semaphore>, owner: Owner) -> Result<Arc<Session>, Response> {
         let slot = match slots.clone().try_acquire_owned() {
             Ok(slot) => slot,
             // Clients often leave without DELETE: when every slot is taken, the session idle
             // longest (no open stream) makes room.
             Err(_) => match self.idlest() {
                 Some(victim) => {
-                    eprintln!("agentwire-relay: every slot is taken; ending the MCP session idle longest");
-                    self.end(&victim).await;
+                    self.end(&victim, "every slot is taken and it was idle longest").await;
                     slots.clone().try_acquire_owned().map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many sessions"))?
                 }
                 None => return Err(refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many sessions")),
             },
         };
-        let id = crate::cli::random_token().map_err(|_| refused(StatusCode::INTERNAL_SERVER_ERROR, "no randomness for a session id"))?;
         let mark = process::session_mark();
         let mut child = process::spawn(agent, &mark).map_err(|e| {
             eprintln!("agentwire-relay: cannot start MCP server {:?}: {e}", agent.name);
@@ -366,18 +730,18 @@ impl Hub {
         let pgid = child.id().unwrap_or(0);
         eprintln!("agentwire-relay: started MCP server {:?} (pid {pgid}) for an HTTP session", agent.name);
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        let session = Arc::new(Session {
-            id: id.clone(),
-            owner: Target::Agent { agent, slots }.owner(),
-            backend: Backend::Process { stdin: tokio::sync::Mutex::new(stdin), pgid, mark, slot: Mutex::new(Some(slot)) },
-            routes: Mutex::new(Routes::default()),
-            last_active: Mutex::new(Instant::now()),
-        });
-        self.sessions.lock().expect("not poisoned").insert(id, session.clone());
+        let backend = Backend::Process { stdin: tokio::sync::Mutex::new(stdin), pgid, mark, slot: Mutex::new(Some(slot)) };
+        let session = match self.insert(owner, backend) {
+            Ok(s) => s,
+            Err(r) => {
+                drop(child); // killed on drop
+                return Err(r);
+            }
+        };
         let waiter = process::wait_in_background(child);
-        tokio::spawn(pump(session.clone(), stdout, limit));
+        tokio::spawn(pump(self.clone(), session.clone(), stdout));
         tokio::spawn(log_stderr(stderr, agent.name.clone()));
-        tokio::spawn(watch_idle(Arc::downgrade(&session)));
+        tokio::spawn(self.clone().watch_idle(Arc::downgrade(&session)));
         tokio::spawn(async move {
             let status = waiter.await.ok().and_then(Result::ok);
             let (code, signal) = process::describe(status);
@@ -386,32 +750,51 @@ impl Hub {
         Ok(session)
     }
 
+    /// A session with a fresh id (256 random bits), in the hub.
+    fn insert(&self, owner: Owner, backend: Backend) -> Result<Arc<Session>, Response> {
+        let mut sessions = self.0.sessions.lock().expect("not poisoned");
+        let id = loop {
+            let id = crate::cli::random_token().map_err(|_| refused(StatusCode::INTERNAL_SERVER_ERROR, "no randomness for a session id"))?;
+            if !sessions.contains_key(&id[..KEY_LEN]) {
+                break id;
+            }
+        };
+        let session = Arc::new(Session {
+            id: id.clone(),
+            owner,
+            backend,
+            routes: Mutex::new(Routes::default()),
+            last_active: Mutex::new(Instant::now()),
+            readers: Arc::new(AtomicUsize::new(0)),
+            ended: AtomicBool::new(false),
+        });
+        sessions.insert(id[..KEY_LEN].to_string(), session.clone());
+        eprintln!("agentwire-relay: MCP session started; {} open", sessions.len());
+        Ok(session)
+    }
+
     /// A new session of a hosted server: the page makes its server when the first message comes.
-    fn start_hosted(&self, host: Arc<Host>) -> Result<Arc<Session>, Response> {
-        let owner = Target::Hosted(host.clone()).owner();
-        let mut sessions = self.sessions.lock().expect("not poisoned");
-        if sessions.values().filter(|s| s.owner == owner).count() >= hosting::SESSIONS_PER_HOST {
+    fn start_hosted(&self, host: Arc<Host>, owner: Owner) -> Result<Arc<Session>, Response> {
+        let mine = self.0.sessions.lock().expect("not poisoned").values().filter(|s| s.owner.endpoint == owner.endpoint).count();
+        if mine >= hosting::SESSIONS_PER_HOST {
             return Err(refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many sessions of this hosted server"));
         }
-        let id = crate::cli::random_token().map_err(|_| refused(StatusCode::INTERNAL_SERVER_ERROR, "no randomness for a session id"))?;
-        let session = Arc::new(Session { id: id.clone(), owner, backend: Backend::Page(host), routes: Mutex::new(Routes::default()), last_active: Mutex::new(Instant::now()) });
-        sessions.insert(id, session.clone());
-        drop(sessions);
-        tokio::spawn(watch_idle(Arc::downgrade(&session)));
+        let session = self.insert(owner, Backend::Page(host))?;
+        tokio::spawn(self.clone().watch_idle(Arc::downgrade(&session)));
         Ok(session)
     }
 
     /// A message (or batch) from the page hosting session `id`'s server, routed to the agent's
     /// streams; refused when that session is not one of connection `conn`'s.
     pub fn from_page(&self, conn: u64, id: &str, text: &str) -> Result<(), &'static str> {
-        let session = self.sessions.lock().expect("not poisoned").get(id).cloned();
+        let session = id.get(..KEY_LEN).and_then(|key| self.0.sessions.lock().expect("not poisoned").get(key).cloned());
         match session {
-            Some(s) if matches!(&s.backend, Backend::Page(h) if h.conn == conn) => {
+            Some(s) if bool::from(s.id.as_bytes().ct_eq(id.as_bytes())) && matches!(&s.backend, Backend::Page(h) if h.conn == conn) => {
                 let mut routes = s.routes.lock().expect("not poisoned");
                 if routes.ended {
                     return Err("that MCP session has ended; message not delivered");
                 }
-                routes.route(text);
+                routes.route(text, &self.0);
                 Ok(())
             }
             _ => Err("no MCP session of this connection has that id; message not delivered"),
@@ -420,88 +803,87 @@ impl Hub {
 
     /// The page's connection ended: the sessions of its hosted servers end.
     pub async fn end_hosted(&self, hosts: &[Arc<Host>]) {
-        let owners: Vec<String> = hosts.iter().map(|h| Target::Hosted(h.clone()).owner()).collect();
-        let gone: Vec<Arc<Session>> = self.sessions.lock().expect("not poisoned").values().filter(|s| owners.contains(&s.owner)).cloned().collect();
+        let endpoints: Vec<String> = hosts.iter().map(|h| Target::Hosted(h.clone()).endpoint()).collect();
+        let gone: Vec<Arc<Session>> = self.0.sessions.lock().expect("not poisoned").values().filter(|s| endpoints.contains(&s.owner.endpoint)).cloned().collect();
         for s in gone {
-            self.end(&s).await;
+            self.end(&s, "the page hosting it left").await;
         }
     }
 
-    /// Ends a session: it is forgotten, its process group and everything it started end.
-    async fn end(&self, session: &Arc<Session>) {
-        self.sessions.lock().expect("not poisoned").remove(&session.id);
-        session.finish().await;
+    /// Ends a session: it leaves the hub (what it kept is given back), its process group and
+    /// everything it started end. Once only.
+    async fn end(&self, session: &Arc<Session>, why: &str) {
+        if session.ended.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let open = {
+            let mut sessions = self.0.sessions.lock().expect("not poisoned");
+            if sessions.get(&session.id[..KEY_LEN]).is_some_and(|s| Arc::ptr_eq(s, session)) {
+                sessions.remove(&session.id[..KEY_LEN]);
+            }
+            sessions.len()
+        };
+        eprintln!("agentwire-relay: MCP session ended ({why}); {open} open");
+        session.finish(&self.0).await;
     }
 
     /// The session with no open stream that was used least recently.
     fn idlest(&self) -> Option<Arc<Session>> {
-        let sessions = self.sessions.lock().expect("not poisoned");
-        sessions.values().filter(|s| !s.streaming() && !s.routes.lock().expect("not poisoned").ended).min_by_key(|s| *s.last_active.lock().expect("not poisoned")).cloned()
+        let sessions = self.0.sessions.lock().expect("not poisoned");
+        sessions.values().filter(|s| matches!(s.backend, Backend::Process { .. }) && !s.streaming()).min_by_key(|s| *s.last_active.lock().expect("not poisoned")).cloned()
     }
 
     /// Ends every session (the relay shuts down).
     pub async fn end_all(&self) {
-        let all: Vec<Arc<Session>> = self.sessions.lock().expect("not poisoned").values().cloned().collect();
+        let all: Vec<Arc<Session>> = self.0.sessions.lock().expect("not poisoned").values().cloned().collect();
         for s in all {
-            self.end(&s).await;
+            self.end(&s, "the relay shuts down").await;
         }
     }
 
     pub fn len(&self) -> usize {
-        self.sessions.lock().expect("not poisoned").len()
+        self.0.sessions.lock().expect("not poisoned").len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
 
-/// `GET`: with `Last-Event-ID` the rest of that stream; without, the session's own stream.
-fn get(session: Option<Arc<Session>>, headers: &HeaderMap) -> Response {
-    if !accepts(headers, &["text/event-stream"]) {
-        return refused(StatusCode::NOT_ACCEPTABLE, "Not Acceptable: Accept must list text/event-stream");
+    /// Bytes kept for replay and queued for readers, across sessions.
+    pub fn held_bytes(&self) -> (usize, usize) {
+        (self.0.replay_bytes.load(Ordering::Relaxed), self.0.live_bytes.load(Ordering::Relaxed))
     }
-    let Some(session) = session else {
-        return refused(StatusCode::BAD_REQUEST, "Bad Request: no Mcp-Session-Id");
-    };
-    let mut routes = session.routes.lock().expect("not poisoned");
-    if routes.ended {
-        return refused(StatusCode::NOT_FOUND, "Not Found: the session ended");
-    }
-    let Some(last) = headers.get("last-event-id") else {
-        if routes.listen.is_some_and(|l| routes.streams.get(&l).is_some_and(|s| s.live.as_ref().is_some_and(|t| !t.is_closed()))) {
-            return refused(StatusCode::CONFLICT, "Conflict: this session's GET stream is already open");
+
+    /// Ends a session nobody uses: no request for the idle limit and no stream open.
+    async fn watch_idle(self, session: Weak<Session>) {
+        let idle = self.0.bounds.idle;
+        loop {
+            tokio::time::sleep((idle / 10).max(Duration::from_millis(10))).await;
+            let Some(session) = session.upgrade() else { return };
+            if session.ended.load(Ordering::Relaxed) {
+                return;
+            }
+            if session.last_active.lock().expect("not poisoned").elapsed() >= idle && !session.streaming() {
+                self.end(&session, &format!("idle for {} ms", idle.as_millis())).await;
+                return;
+            }
         }
-        let (id, rx) = routes.open(false);
-        routes.listen = Some(id);
-        return sse(rx, None);
-    };
-    let parsed = last.to_str().ok().and_then(|v| v.split_once('-')).and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
-    let Some((stream, after)) = parsed.filter(|(s, n)| routes.streams.get(s).is_some_and(|st| *n < st.next_seq)) else {
-        return refused(StatusCode::BAD_REQUEST, "Bad Request: Last-Event-ID names no event of this session");
-    };
-    let s = routes.streams.get_mut(&stream).expect("checked");
-    if s.events.front().is_some_and(|(first, _)| *first > after + 1) {
-        return refused(StatusCode::BAD_REQUEST, "Bad Request: the events after Last-Event-ID are no longer kept");
     }
-    let (tx, rx) = mpsc::channel(LIVE_QUEUE.max(s.events.len() + 1));
-    let _ = tx.try_send(format!("retry: {RETRY_MS}\n\n"));
-    for (seq, text) in s.events.iter().filter(|(seq, _)| *seq > after) {
-        let _ = tx.try_send(encode_event(Some(&format!("{stream}-{seq}")), None, text));
-    }
-    // A stream still owing answers goes on live; a finished one ends after the replay.
-    s.live = (!s.post || s.owed > 0).then_some(tx);
-    sse(rx, None)
 }
 
 impl Session {
-    /// Ends the process group and everything it started (or tells the page); every stream ends.
-    async fn finish(&self) {
-        self.routes.lock().expect("not poisoned").end();
+    /// Ends the process group and everything it started (or tells the page); every stream
+    /// ends and what the session kept is given back.
+    async fn finish(&self, hub: &Shared) {
+        {
+            let mut routes = self.routes.lock().expect("not poisoned");
+            routes.end(hub);
+            routes.release(hub);
+        }
         match &self.backend {
             Backend::Process { stdin, pgid, mark, slot } => {
                 stdin.lock().await.take();
-                process::end_session(*pgid, mark, Duration::from_secs(2)).await;
+                process::end_session(*pgid, mark, hub.bounds.grace).await;
                 slot.lock().expect("not poisoned").take();
             }
             Backend::Page(host) => host.notify(json!({ "relay": { "event": "mcpEnded", "host": host.name, "session": self.id } }).to_string()),
@@ -510,7 +892,7 @@ impl Session {
 
     /// Whether a client is reading one of its streams now.
     fn streaming(&self) -> bool {
-        self.routes.lock().expect("not poisoned").streams.values().any(|s| s.live.as_ref().is_some_and(|l| !l.is_closed()))
+        self.readers.load(Ordering::Relaxed) > 0
     }
 
     /// One message (or batch) to the server: a line on the process's stdin, or a frame to the
@@ -536,8 +918,9 @@ impl Session {
     }
 }
 
-/// The process's stdout → one routed message per line; at its end every stream ends.
-async fn pump(session: Arc<Session>, stdout: Option<ChildStdout>, limit: usize) {
+/// The process's stdout → one routed message per line; at its end the session ends.
+async fn pump(hub: Hub, session: Arc<Session>, stdout: Option<ChildStdout>) {
+    let limit = hub.0.bounds.max_message_bytes;
     if let Some(stdout) = stdout {
         let mut reader = BufReader::with_capacity(64 * 1024, stdout);
         let mut buf = Vec::new();
@@ -545,7 +928,7 @@ async fn pump(session: Arc<Session>, stdout: Option<ChildStdout>, limit: usize) 
             match line {
                 Line::Full | Line::Last => match std::str::from_utf8(&buf).map(str::trim) {
                     Ok("") => {}
-                    Ok(text) => session.routes.lock().expect("not poisoned").route(text),
+                    Ok(text) => session.routes.lock().expect("not poisoned").route(text, &hub.0),
                     Err(_) => eprintln!("agentwire-relay: the MCP server wrote a line that is not UTF-8; dropped"),
                 },
                 Line::TooLong(n) => eprintln!("agentwire-relay: the MCP server wrote {n} bytes in one line, over the limit of {limit}; dropped"),
@@ -553,11 +936,9 @@ async fn pump(session: Arc<Session>, stdout: Option<ChildStdout>, limit: usize) 
             }
         }
     }
-    // The process is gone (or closed its output): the session is over, its slot free.
-    session.routes.lock().expect("not poisoned").end();
-    if let Backend::Process { slot, .. } = &session.backend {
-        slot.lock().expect("not poisoned").take();
-    }
+    // The process is gone (or closed its output): the session is over, its slot free, what
+    // it left behind ended.
+    hub.end(&session, "its process exited").await;
 }
 
 async fn log_stderr(stderr: Option<tokio::process::ChildStderr>, name: String) {
@@ -566,22 +947,5 @@ async fn log_stderr(stderr: Option<tokio::process::ChildStderr>, name: String) {
     let mut buf = Vec::new();
     while let Ok(Line::Full | Line::Last) = read_line(&mut reader, &mut buf, 16 * 1024, Overflow::Split).await {
         eprintln!("agentwire-relay: [{name}] {}", String::from_utf8_lossy(&buf).trim_end());
-    }
-}
-
-/// Ends a session nobody uses: no request for `IDLE_LIMIT` and no stream open.
-async fn watch_idle(session: std::sync::Weak<Session>) {
-    loop {
-        tokio::time::sleep(IDLE_LIMIT / 10).await;
-        let Some(session) = session.upgrade() else { return };
-        if session.routes.lock().expect("not poisoned").ended {
-            return;
-        }
-        let idle = session.last_active.lock().expect("not poisoned").elapsed() >= IDLE_LIMIT;
-        if idle && !session.streaming() {
-            eprintln!("agentwire-relay: MCP session idle for {} s; ending it", IDLE_LIMIT.as_secs());
-            session.finish().await;
-            return;
-        }
     }
 }

@@ -35,7 +35,18 @@ pub fn spawn(agent: &Agent, mark: &str) -> std::io::Result<Child> {
         .process_group(0)
         .kill_on_drop(true);
     die_with_the_relay(&mut command);
-    command.spawn()
+    let child = command.spawn()?;
+    if let Some(pid) = child.id() {
+        leaders().insert(pid);
+    }
+    Ok(child)
+}
+
+/// The agents the relay started itself: tokio waits for (and reaps) each, so `reap_orphans`
+/// leaves them alone.
+fn leaders() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
+    static LEADERS: std::sync::Mutex<std::collections::BTreeSet<u32>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    LEADERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A relay ended by SIGKILL runs none of its stop sequence; on Linux the kernel then sends
@@ -68,7 +79,14 @@ fn die_with_the_relay(_: &mut Command) {}
 pub type Waiter = JoinHandle<std::io::Result<ExitStatus>>;
 
 pub fn wait_in_background(mut child: Child) -> Waiter {
-    tokio::spawn(async move { child.wait().await })
+    let pid = child.id();
+    tokio::spawn(async move {
+        let status = child.wait().await;
+        if let Some(pid) = pid {
+            leaders().remove(&pid);
+        }
+        status
+    })
 }
 
 /// Sends `signal` to every process of the group led by `pgid`; false if none is left.
@@ -131,6 +149,47 @@ pub fn become_subreaper() -> bool {
     return unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
     #[cfg(not(target_os = "linux"))]
     false
+}
+
+/// Reaps, for as long as the relay runs, its children that exited and that no task waits
+/// for: processes an agent left behind, handed to the relay as their subreaper. Such a child
+/// may exit after its session ended (or before it was found by its mark, when a zombie has no
+/// environment left to read), so each SIGCHLD, and every 2 s in case signals merged, looks
+/// for them.
+pub async fn reap_orphans() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut children = signal(SignalKind::child()).ok();
+    loop {
+        match children.as_mut() {
+            Some(s) => {
+                let _ = timeout(Duration::from_secs(2), s.recv()).await;
+            }
+            None => sleep(Duration::from_secs(2)).await,
+        }
+        reap_exited_orphans();
+        // A burst of exits costs one look.
+        sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Reaps the relay's zombie children that are not agents it waits for; how many.
+pub fn reap_exited_orphans() -> usize {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    let zombies: Vec<u32> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+            let Some((_, rest)) = stat.rsplit_once(')') else { return false };
+            let mut fields = rest.split_whitespace();
+            fields.next() == Some("Z") && fields.next().and_then(|p| p.parse::<u32>().ok()) == Some(me)
+        })
+        .collect();
+    let leaders = leaders();
+    let orphans: Vec<libc::pid_t> = zombies.into_iter().filter(|p| !leaders.contains(p)).filter_map(|p| libc::pid_t::try_from(p).ok()).collect();
+    drop(leaders);
+    reap(&orphans);
+    orphans.len()
 }
 
 /// Every process of this user whose environment carries `SESSION_MARK=mark`.

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Extension, Path, RawQuery, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
@@ -16,9 +16,10 @@ use axum::Router;
 use tokio::sync::{watch, Semaphore};
 
 use crate::cli::{Agent, Config};
-use crate::files::{self, percent_decode, Refusal};
+use crate::accept::Lasting;
+use crate::files::{self, Refusal};
 use crate::hosting::Hosts;
-use crate::mcp_http::{Hub, Target};
+use crate::mcp_http::{Bounds, Hub, Target};
 use crate::session::{self, Limits};
 
 /// Everything a request handler needs, shared by all connections.
@@ -40,6 +41,8 @@ pub struct Relay {
     pub shutdown: watch::Sender<bool>,
     /// The MCP sessions of `/mcp/<agent>` and `/hosted/<id>` (Streamable HTTP).
     pub mcp: Hub,
+    /// What the accept loop may hold (main.rs shares the open files out).
+    pub accept: crate::accept::Limits,
     /// The MCP servers pages host for their agents.
     pub hosted: Hosts,
 }
@@ -50,6 +53,12 @@ const READ_BUFFER: usize = 16 * 1024;
 impl Relay {
     /// The state for a relay bound to `addr` (the real port, after binding).
     pub fn new(config: &Config, addr: SocketAddr) -> Self {
+        Self::with_files(config, addr, u64::MAX)
+    }
+
+    /// The same, sharing out `files` open files (the limit in force) between pending
+    /// connections, event streams and agents, with room kept for the relay's own.
+    pub fn with_files(config: &Config, addr: SocketAddr, files: u64) -> Self {
         let port = addr.port();
         let mut hosts = Vec::new();
         if !addr.ip().is_unspecified() {
@@ -71,6 +80,8 @@ impl Relay {
             connect.join(" ")
         );
         let (shutdown, _) = watch::channel(false);
+        let (max_pending, max_open, streams) =
+            crate::accept::share_files(files, config.max_pending, config.max_connections, crate::mcp_http::STREAMS_TOTAL);
         Self {
             agents: config.agents.clone(),
             token: config.token.clone(),
@@ -85,7 +96,8 @@ impl Relay {
             slots: Arc::new(Semaphore::new(config.max_connections)),
             max_connections: config.max_connections,
             shutdown,
-            mcp: Hub::default(),
+            mcp: Hub::new(Bounds::new(config.max_message_bytes, streams, config.session_idle, config.grace)),
+            accept: crate::accept::Limits { request_timeout: config.request_timeout, max_pending, max_open },
             hosted: Hosts::default(),
         }
     }
@@ -148,11 +160,11 @@ impl Relay {
 }
 
 pub fn router(relay: Arc<Relay>) -> Router {
-    let limit = relay.limits.max_message_bytes;
     Router::new()
         .route("/ws", get(upgrade))
-        .route("/mcp/{agent}", any(mcp).layer(DefaultBodyLimit::max(limit)))
-        .route("/hosted/{id}", any(hosted).layer(DefaultBodyLimit::max(limit)))
+        // The MCP handlers take the body unread: it is read (bounded) only after the guards.
+        .route("/mcp/{agent}", any(mcp))
+        .route("/hosted/{id}", any(hosted))
         .fallback(serve)
         // On every response, also those axum makes itself (405 on /ws, a refused upgrade).
         .layer(axum::middleware::map_response_with_state(relay.clone(), safety_headers))
@@ -164,10 +176,10 @@ pub fn router(relay: Arc<Relay>) -> Router {
 async fn upgrade(
     State(relay): State<Arc<Relay>>,
     headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    params: QueryPairs,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let query = Query::parse(query.as_deref());
+    let query = Params::from(params);
     if let Some(why) = ambiguous(&headers) {
         return refuse(StatusCode::BAD_REQUEST, why);
     }
@@ -218,9 +230,9 @@ async fn mcp(
     Path(agent): Path<String>,
     method: Method,
     headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    lasting: Option<Extension<crate::accept::Lasting>>,
-    body: Bytes,
+    params: QueryPairs,
+    lasting: Option<Extension<Lasting>>,
+    body: Body,
 ) -> Response {
     if let Err(refused) = mcp_guards(&relay, &headers) {
         return refused;
@@ -235,7 +247,7 @@ async fn mcp(
         return r;
     }
     let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
-    if !relay.token_ok(bearer.or(Query::parse(query.as_deref()).token.as_deref())) {
+    if !relay.token_ok(bearer.or(Params::from(params).token.as_deref())) {
         let mut r = deny(StatusCode::UNAUTHORIZED, "Unauthorized: missing or wrong token");
         r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         return r;
@@ -243,11 +255,10 @@ async fn mcp(
     let Some(agent) = relay.agent(Some(&agent)).cloned() else {
         return deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name");
     };
-    // Authorized: an event stream may last as long as the call it answers.
-    if let Some(Extension(lasting)) = lasting {
-        lasting.grant();
-    }
-    let mut r = relay.mcp.serve(Target::Agent { agent: &agent, slots: &relay.slots }, relay.limits.max_message_bytes, method, headers, body).await;
+    // Authorized: the body is read (bounded) and an event stream may last as long as the call
+    // it answers.
+    let lasting = lasting.map(|Extension(l)| l);
+    let mut r = relay.mcp.serve(Target::Agent { agent: &agent, slots: &relay.slots }, method, headers, body, lasting).await;
     r.headers_mut().extend(cors);
     r
 }
@@ -260,8 +271,8 @@ async fn hosted(
     Path(id): Path<String>,
     method: Method,
     headers: HeaderMap,
-    lasting: Option<Extension<crate::accept::Lasting>>,
-    body: Bytes,
+    lasting: Option<Extension<Lasting>>,
+    body: Body,
 ) -> Response {
     if let Err(refused) = mcp_guards(&relay, &headers) {
         return refused;
@@ -278,10 +289,7 @@ async fn hosted(
         r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         return r;
     }
-    if let Some(Extension(lasting)) = lasting {
-        lasting.grant();
-    }
-    relay.mcp.serve(Target::Hosted(host), relay.limits.max_message_bytes, method, headers, body).await
+    relay.mcp.serve(Target::Hosted(host), method, headers, body, lasting.map(|Extension(l)| l)).await
 }
 
 /// A JSON-RPC error body (id null) with an HTTP status: how the MCP endpoints refuse.
@@ -290,6 +298,7 @@ fn deny(status: StatusCode, why: &str) -> Response {
 }
 
 /// What every MCP endpoint checks first: one `Host` and `Origin` each, and the `Host` ours.
+#[allow(clippy::result_large_err)] // a refusal is a whole response
 fn mcp_guards(relay: &Relay, headers: &HeaderMap) -> Result<(), Response> {
     if let Some(why) = ambiguous(headers) {
         return Err(deny(StatusCode::BAD_REQUEST, why));
@@ -334,7 +343,7 @@ fn refuse(status: StatusCode, why: &'static str) -> Response {
 }
 
 /// Everything but `/ws`: the agent list, `/pkg/…`, and the static files.
-async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderMap, uri: Uri) -> Response {
+async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderMap, uri: Uri, params: QueryPairs) -> Response {
     let text = "text/plain; charset=utf-8";
     if let Some(why) = ambiguous(&headers) {
         return respond(StatusCode::BAD_REQUEST, text, why.into());
@@ -347,7 +356,7 @@ async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderM
     }
     let path = uri.path();
     if path == "/api/agents" {
-        let query = Query::parse(uri.query());
+        let query = Params::from(params);
         let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
@@ -402,24 +411,26 @@ async fn safety_headers(State(relay): State<Arc<Relay>>, mut response: Response)
     response
 }
 
-/// `token` and `agent` from a query string; other parameters are ignored.
+/// `token`, `agent` and `frames` of a query string (axum's `Query`, decoded as a form);
+/// other parameters are ignored, and of a parameter given twice the last counts.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Query {
+struct Params {
     token: Option<String>,
     agent: Option<String>,
     frames: Option<String>,
 }
 
-impl Query {
-    fn parse(query: Option<&str>) -> Self {
+/// The query's pairs, in order (a query that cannot be read counts as empty).
+type QueryPairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
+
+impl From<QueryPairs> for Params {
+    fn from(query: QueryPairs) -> Self {
         let mut out = Self::default();
-        for pair in query.unwrap_or("").split('&') {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let value = percent_decode(value).and_then(|v| String::from_utf8(v).ok());
-            match key {
-                "token" => out.token = value,
-                "agent" => out.agent = value,
-                "frames" => out.frames = value,
+        for (key, value) in query.map(|Query(pairs)| pairs).unwrap_or_default() {
+            match key.as_str() {
+                "token" => out.token = Some(value),
+                "agent" => out.agent = Some(value),
+                "frames" => out.frames = Some(value),
                 _ => {}
             }
         }
@@ -439,13 +450,11 @@ fn ip_literal_with_port(host: &str, port: u16) -> bool {
     host.parse::<SocketAddr>().is_ok_and(|a| a.port() == port)
 }
 
-/// Compares without an early exit, so the time taken does not tell how much of a guess matched.
+/// Compares in constant time (`subtle`), so the time taken does not tell how much of a guess
+/// matched; only the length may show.
 pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let diff = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    std::hint::black_box(diff) == 0
+    use subtle::ConstantTimeEq;
+    a.ct_eq(b).into()
 }
 
 #[cfg(test)]
@@ -531,11 +540,14 @@ mod tests {
         assert_eq!(r.agent(None).map(|a| a.name.as_str()), Some("a"));
         assert_eq!(r.agent(Some("b")).map(|a| a.name.as_str()), Some("b"));
         assert!(r.agent(Some("cat")).is_none());
-        assert_eq!(
-            Query::parse(Some("x=1&token=a%2Db&agent=demo")),
-            Query { token: Some("a-b".into()), agent: Some("demo".into()), frames: None }
-        );
-        assert_eq!(Query::parse(Some("agent=a&frames=binary")).frames.as_deref(), Some("binary"));
-        assert_eq!(Query::parse(None), Query::default());
+        let parse = |q: &str| {
+            let uri: Uri = format!("/ws?{q}").parse().unwrap();
+            Params::from(Query::try_from_uri(&uri))
+        };
+        assert_eq!(parse("x=1&token=a%2Db&agent=demo"), Params { token: Some("a-b".into()), agent: Some("demo".into()), frames: None });
+        assert_eq!(parse("agent=a&frames=binary").frames.as_deref(), Some("binary"));
+        assert_eq!(parse("token=x&token=y").token.as_deref(), Some("y"), "the last counts");
+        assert_eq!(parse(""), Params::default());
+        assert!(constant_time_eq(b"abc", b"abc") && !constant_time_eq(b"abc", b"abd") && !constant_time_eq(b"abc", b"ab"));
     }
 }

@@ -62,7 +62,8 @@ fn initialize_opens_a_session_whose_streams_carry_the_answers() {
     assert_eq!(data[0]["method"], "notifications/message");
     assert_eq!(data[1], json!({ "jsonrpc": "2.0", "id": 2, "result": { "method": "chatty" } }));
     // A batch (2025-03-26) is one stream that ends after both answers.
-    let a = post(relay.port, id, r#"[{"jsonrpc":"2.0","id":3,"method":"a"},{"jsonrpc":"2.0","id":4,"method":"b"}]"#);
+    let batch = r#"[{"jsonrpc":"2.0","id":3,"method":"a"},{"jsonrpc":"2.0","id":4,"method":"b"}]"#;
+    let a = request(relay.port, "POST", &path(), &[ACCEPT, JSON, ("mcp-session-id", id), ("mcp-protocol-version", "2025-03-26")], batch);
     assert_eq!(a.events().iter().filter(|e| !e.data.is_empty()).count(), 2);
 }
 

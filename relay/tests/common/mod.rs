@@ -43,7 +43,26 @@ impl Relay {
 
     /// The same, with extra environment variables for the relay.
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Relay {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_agentwire-relay"))
+        Self::start_limited(args, env, None)
+    }
+
+    /// The same, with the relay's limit of open files (soft and hard) set to `files`.
+    pub fn start_limited(args: &[&str], env: &[(&str, &str)], files: Option<u64>) -> Relay {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_agentwire-relay"));
+        if let Some(files) = files {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit only, between fork and exec.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit { rlim_cur: files, rlim_max: files };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command
             .args(["--port", "0", "--token", TOKEN, "--grace-ms", "300"])
             .args(args)
             .env_remove("AGENTWIRE_TOKEN")
@@ -295,6 +314,24 @@ pub fn rss_kib(pid: u32) -> u64 {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
+}
+
+/// Open file descriptors of a process (`/proc/PID/fd`); 0 once it is gone.
+pub fn fd_count(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0)
+}
+
+/// Children of `parent` that exited and were never reaped (zombies).
+pub fn zombies_of(parent: u32) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+            let Some((_, rest)) = stat.rsplit_once(')') else { return false };
+            let mut fields = rest.split_whitespace();
+            fields.next() == Some("Z") && fields.next().and_then(|p| p.parse::<u32>().ok()) == Some(parent)
+        })
+        .collect()
 }
 
 /// Every live process (zombies excluded) as (pid, parent pid, command line with spaces).

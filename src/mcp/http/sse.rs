@@ -116,8 +116,9 @@ impl SseDecoder {
     }
 }
 
-/// One event as a server writes it: `id`, then `data` split over lines (no line break can
-/// leak into a field), then the blank line.
+/// One event as a server writes it: `id`, then `data` split over lines at every CRLF, LF or
+/// bare CR, as readers split them (no line break can leak into a field or end the event),
+/// then the blank line.
 pub fn encode_event(id: Option<&str>, event: Option<&str>, data: &str) -> String {
     let mut out = String::with_capacity(data.len() + 32);
     if let Some(id) = id {
@@ -130,10 +131,16 @@ pub fn encode_event(id: Option<&str>, event: Option<&str>, data: &str) -> String
         out.push_str(&event.replace(['\r', '\n'], ""));
         out.push('\n');
     }
-    for line in data.split('\n') {
+    let mut rest = data;
+    loop {
+        let end = rest.find(['\r', '\n']).unwrap_or(rest.len());
         out.push_str("data: ");
-        out.push_str(line.strip_suffix('\r').unwrap_or(line));
+        out.push_str(&rest[..end]);
         out.push('\n');
+        if end == rest.len() {
+            break;
+        }
+        rest = &rest[end + if rest[end..].starts_with("\r\n") { 2 } else { 1 }..];
     }
     out.push('\n');
     out
@@ -184,6 +191,14 @@ mod tests {
         assert_eq!(d.feed(&"data: 0123456789\n".repeat(3)), Err(SseError::TooLarge { limit: 64 }));
         let mut d = SseDecoder::new(64);
         assert!(d.feed(&"x".repeat(65)).is_err(), "one endless line");
+    }
+
+    #[test]
+    fn a_bare_cr_splits_data_like_lf_and_crlf() {
+        // JSON may carry a bare CR as whitespace; it must neither cut the message nor end the event.
+        let text = encode_event(Some("1"), None, "{\"a\":\r1,\r\r\"b\":2}\rid: x\r");
+        assert_eq!(text, "id: 1\ndata: {\"a\":\ndata: 1,\ndata: \ndata: \"b\":2}\ndata: id: x\ndata: \n\n");
+        assert_eq!(all(&[&text]), vec![ev("message", "{\"a\":\n1,\n\n\"b\":2}\nid: x\n", Some("1"))]);
     }
 
     #[test]
