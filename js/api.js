@@ -97,6 +97,15 @@ export function webLoaders(initWasm, wasm) {
   };
 }
 
+/** How many times a request answered `input_required` is sent again before it fails. */
+const MAX_INPUT_ROUNDS = 8;
+
+/** The answer to initialize, with `fallback` (not enumerable: it is no part of the wire answer) when the era fell back. */
+function withFallback(answer, fallback) {
+  if (fallback && answer && typeof answer === "object") Object.defineProperty(answer, "fallback", { value: fallback, enumerable: false });
+  return answer;
+}
+
 export function createApi(wasm) {
   wasm = { ...wasm };
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator"]) wasm[name] = guardedClass(wasm[name]);
@@ -148,13 +157,16 @@ export function createApi(wasm) {
           const e = this.session.state().closeError;
           return e ? ProtocolError.from(e) : fallback;
         };
+        let fallback;
         const offEvent = this.connection.onEvent((ev) => {
+          if (ev.type === "eraFallback") fallback = { from: ev.from, to: ev.to, reason: ProtocolError.from(ev.reason) };
           if (ev.type === "response" && (ev.method === "initialize" || ev.method === "server/discover")) wire = ev.result;
           // Events of one frame arrive together; settle after all of them are seen.
           // MCP reports the handshake only as `initialized`: give back the wire shape.
-          if (ev.type === "initialized") queueMicrotask(() => finish(resolve, wire ?? {
+          // An `era: "auto"` that left the stateless era says why, beside the wire answer.
+          if (ev.type === "initialized") queueMicrotask(() => finish(resolve, withFallback(wire ?? {
             protocolVersion: ev.protocolVersion, capabilities: ev.peerCapabilities, serverInfo: ev.peerInfo,
-            ...(ev.instructions !== undefined ? { instructions: ev.instructions } : {}) }));
+            ...(ev.instructions !== undefined ? { instructions: ev.instructions } : {}) }, fallback)));
           if (ev.type === "closed") queueMicrotask(() => finish(reject, closeError(ProtocolError.from(ev.error ?? {
             code: codes.CONNECTION_CLOSED, message: "the session ended during initialize" }))));
         });
@@ -327,6 +339,28 @@ export function createApi(wasm) {
   }
 
   class McpConnection extends Connected {
+    /**
+     * Any method, gated and validated. An `input_required` result (2026-07-28) is fulfilled
+     * through the `onRequest` handlers (elicitation, sampling, roots) and the request sent
+     * again with `inputResponses` and `requestState`, up to `maxInputRounds` times (8);
+     * `{ inputRequired: "return" }` hands the result back as it came instead.
+     */
+    async request(method, params, { inputRequired = "fulfil", maxInputRounds = MAX_INPUT_ROUNDS, ...opts } = {}) {
+      let sent = params;
+      for (let round = 0; ; round++) {
+        const result = await super.request(method, sent, opts);
+        if (inputRequired === "return" || result?.resultType !== "input_required") return result;
+        if (round >= maxInputRounds) {
+          throw new ProtocolError(codes.INTERNAL_ERROR, `${method} still asked for input after ${maxInputRounds} rounds`, { method, result });
+        }
+        const inputResponses = {};
+        for (const [key, asked] of Object.entries(result.inputRequests ?? {})) {
+          inputResponses[key] = await this.connection.fulfil(asked?.method, asked?.params, opts.signal);
+        }
+        const { inputResponses: _, requestState: __, ...original } = params ?? {};
+        sent = { ...original, ...(result.inputRequests ? { inputResponses } : {}), ...(typeof result.requestState === "string" ? { requestState: result.requestState } : {}) };
+      }
+    }
     ping(opts) { return this.request("ping", undefined, opts); }
     listTools(params, opts) { return this.request("tools/list", params, opts); }
     callTool(name, args, opts) { return this.request("tools/call", { name, arguments: args ?? {} }, opts); }

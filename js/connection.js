@@ -41,6 +41,8 @@ export class Connection {
     transport.onText = (text, http) => this.#receive(text, http);
     transport.onError = (error) => this.#emit("violation", { direction: "out", text: "", issues: [
       { path: "", code: "transport_error", message: error.message, severity: "error", ...(error.data ? { data: error.data } : {}) }] });
+    transport.onWarning = (message) => this.#emit("violation", { direction: "in", text: "", issues: [
+      { path: "", code: "transport_warning", message, severity: "warning" }] });
     // A binary frame carries UTF-8 bytes (the relay's `frames=binary`); what cannot be read
     // as bytes (a Blob from a transport of the app's own) is reported.
     transport.onBinary = (bytes) => (bytes ? this.#receive(bytes) : this.#emit("violation", { direction: "in", text: "", issues: [
@@ -90,6 +92,16 @@ export class Connection {
   onRequest(method, handler) {
     this.#handlers.set(method, handler);
     return () => this.#handlers.delete(method);
+  }
+
+  /**
+   * Runs the app's handler for a request that came inside a result (MCP's input requests,
+   * 2026-07-28): resolves with its answer; no handler is -32601.
+   */
+  async fulfil(method, params, signal) {
+    const handler = this.#handlers.get(method);
+    if (!handler) throw new ProtocolError(codes.METHOD_NOT_FOUND, `the server asked for ${method} input, and no onRequest handler answers it`, { method });
+    return (await handler(params, { method, signal, embedded: true })) ?? null;
   }
 
   /**

@@ -37,7 +37,7 @@ export function openHttpTransport(url, McpHttp, options = {}) {
   let endpoint = null; // the 2024-11-05 endpoint, once its stream named it
   let closed = false;
   let order = Promise.resolve(); // POSTs leave in the order they were sent
-  const t = { onText: () => {}, onClose: () => {}, onError: () => {}, send, close, abandon, state };
+  const t = { onText: () => {}, onClose: () => {}, onError: () => {}, onWarning: () => {}, send, close, abandon, state };
 
   /** The app gave up on request `id` sent on `stream`: its fetch stops when nothing else rides on it. */
   function abandon(stream, id) {
@@ -48,7 +48,10 @@ export function openHttpTransport(url, McpHttp, options = {}) {
   }
 
   function deliver(text, http) {
-    if (!closed) t.onText(text, http);
+    if (closed) return;
+    t.onText(text, http);
+    // What the core left out of what it delivered (a tool with invalid x-mcp-header marks).
+    for (const warning of state.takeWarnings()) t.onWarning(warning);
   }
   function deliverAll(texts, http) {
     for (const text of texts) deliver(text, { ...http, synthesized: true });
@@ -76,7 +79,7 @@ export function openHttpTransport(url, McpHttp, options = {}) {
 
   /** Posts one message; returns the HTTP facts known now (the stream that will carry its answer). */
   function send(text) {
-    if (closed) return undefined;
+    if (closed || state.skips(text)) return undefined;
     const plan = state.post(text);
     const sent = order.then(() => run(plan, text));
     order = sent.then(() => {}, () => {});

@@ -577,3 +577,52 @@ fn an_elicitation_answered_with_a_number_field_default_is_sent() {
     let answer = p.client.respond(&id, Ok(json!({ "action": "accept", "content": { "score": 95.5 } }))).expect("sent");
     assert!(answer.text.contains("95.5"));
 }
+
+#[test]
+fn the_auto_era_says_why_it_falls_back() {
+    // Refused: the error is the reason.
+    let mut c = McpClient::new(client_config(json!({ "era": "auto" })));
+    let discover: Value = serde_json::from_str(&c.initialize(0).expect("discover").text).expect("json");
+    let refused = json!({ "jsonrpc": "2.0", "id": discover["id"], "error": { "code": -32601, "message": "Method not found" } });
+    let events = c.receive(&refused.to_string(), 1);
+    let fallback = &of_type(&events, "eraFallback")[0];
+    assert_eq!((fallback["from"].as_str(), fallback["to"].as_str()), (Some("2026-07-28"), Some("2025-11-25")), "{fallback}");
+    assert_eq!(fallback["reason"]["code"], -32601);
+    assert!(fallback["reason"]["message"].as_str().unwrap().contains("Method not found"), "{fallback}");
+    assert_eq!(sent(&events)[0]["method"], "initialize");
+    // Answered with no common version: the versions it offered are the reason.
+    let mut c = McpClient::new(client_config(json!({ "era": "auto" })));
+    let discover: Value = serde_json::from_str(&c.initialize(0).expect("discover").text).expect("json");
+    let other = json!({ "jsonrpc": "2.0", "id": discover["id"], "result": { "supportedVersions": ["2099-01-01"], "capabilities": {}, "resultType": "complete" } });
+    let events = c.receive(&other.to_string(), 1);
+    let fallback = &of_type(&events, "eraFallback")[0];
+    assert_eq!(fallback["reason"]["data"]["supported"], json!(["2099-01-01"]), "{fallback}");
+    // Agreed: no fallback event.
+    let pair = Pair::connect(json!({ "era": "auto" }), json!({}));
+    assert!(of_type(&pair.client_events, "eraFallback").is_empty());
+}
+
+#[test]
+fn a_modern_servers_refusal_of_discovery_is_not_a_reason_to_leave_its_era() {
+    // A header mismatch says the era is right and the request wrong: no fallback (the spec's
+    // backward-compatibility rule), the session ends naming it.
+    let mut c = McpClient::new(client_config(json!({ "era": "auto" })));
+    let discover: Value = serde_json::from_str(&c.initialize(0).expect("discover").text).expect("json");
+    let mismatch = json!({ "jsonrpc": "2.0", "id": discover["id"], "error": { "code": -32020, "message": "Mcp-Method header is absent" } });
+    let events = c.receive(&mismatch.to_string(), 1);
+    assert!(sent(&events).is_empty() && of_type(&events, "eraFallback").is_empty(), "{events:?}");
+    assert_eq!(of_type(&events, "protocolError")[0]["error"]["code"], -32020);
+    // An unsupported version with a stateless one in common: discover again with it.
+    let mut c = McpClient::new(client_config(json!({ "era": "auto", "protocolVersions": ["2099-01-01", "2026-07-28", "2025-11-25"] })));
+    let first: Value = serde_json::from_str(&c.initialize(0).expect("discover").text).expect("json");
+    assert_eq!(first["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2099-01-01");
+    let unsupported = json!({ "jsonrpc": "2.0", "id": first["id"], "error": { "code": -32022, "message": "Unsupported protocol version", "data": { "supported": ["2026-07-28"], "requested": "2099-01-01" } } });
+    let events = c.receive(&unsupported.to_string(), 1);
+    let again = &sent(&events)[0];
+    assert_eq!((again["method"].as_str(), again["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str()), (Some("server/discover"), Some("2026-07-28")), "{events:?}");
+    // None in common: the handshake era, with the reason.
+    let unsupported = json!({ "jsonrpc": "2.0", "id": again["id"], "error": { "code": -32022, "message": "Unsupported protocol version", "data": { "supported": ["2031-01-01"], "requested": "2026-07-28" } } });
+    let events = c.receive(&unsupported.to_string(), 2);
+    assert_eq!(of_type(&events, "eraFallback")[0]["reason"]["code"], -32022, "{events:?}");
+    assert_eq!(sent(&events)[0]["method"], "initialize");
+}

@@ -179,6 +179,9 @@ impl Session {
     }
 
     fn discover(&mut self, version: Version, now_ms: u64) -> Result<Outbound, ProtocolError> {
+        if let Role::Client { tried, .. } = &mut self.role {
+            tried.push(version.clone());
+        }
         self.offered = Some((version, Era::Stateless));
         self.phase = Phase::Discovering;
         let mut params = None;
@@ -232,8 +235,21 @@ impl Session {
             Ok(r) => r,
             Err(e) => {
                 // A refused sign-in says nothing of the era: asking again would only ask the user again.
+                // A modern server's own refusals: the era is right, the request is not.
+                if matches!(e.code, codes::HEADER_MISMATCH | codes::MISSING_REQUIRED_CLIENT_CAPABILITY) {
+                    return self.fail(ProtocolError { code: e.code, message: format!("server/discover failed: {}", e.message), data: e.data }, events);
+                }
+                if let Some(next) = self.retry_stateless(&e) {
+                    return match self.discover(next, now_ms) {
+                        Ok(out) => events.push(Event::Send { text: out.text }),
+                        Err(error) => self.fail(error, events),
+                    };
+                }
                 return match self.handshake_versions().first().cloned() {
-                    Some(v) if auto && e.code != codes::AUTH_FAILED => self.fall_back(v, now_ms, events),
+                    Some(v) if auto && e.code != codes::AUTH_FAILED => {
+                        let reason = ProtocolError { code: e.code, message: format!("server/discover failed: {}", e.message), data: e.data };
+                        self.fall_back_from_discovery(v, reason, now_ms, events)
+                    }
                     _ => self.fail(ProtocolError { code: e.code, message: format!("server/discover failed: {}", e.message), data: e.data }, events),
                 };
             }
@@ -249,12 +265,26 @@ impl Session {
                 self.phase = Phase::Ready;
                 self.announce(events);
             }
-            (None, Some(v)) if auto => self.fall_back(v, now_ms, events),
+            (None, Some(v)) if auto => {
+                let reason = ProtocolError::new(
+                    codes::INVALID_PARAMS,
+                    format!("server/discover offered no version this client speaks in the stateless era (it offered: {})", theirs.join(", ")),
+                )
+                .with_data(object! { "supported": &theirs[..] });
+                self.fall_back_from_discovery(v, reason, now_ms, events)
+            }
             (None, _) => {
                 let error = self.unsupported(&theirs.join(", "), "none of them");
                 self.fail(error, events);
             }
         }
+    }
+
+    /// Says why the stateless era is left, then offers `version` with `initialize`.
+    fn fall_back_from_discovery(&mut self, version: Version, reason: ProtocolError, now_ms: u64, events: &mut Vec<Event>) {
+        let from = self.offered.as_ref().map(|o| o.0.as_str().to_owned()).unwrap_or_default();
+        events.push(Event::EraFallback { from, to: version.as_str().to_owned(), reason });
+        self.fall_back(version, now_ms, events);
     }
 
     fn fall_back(&mut self, version: Version, now_ms: u64, events: &mut Vec<Event>) {
@@ -263,6 +293,20 @@ impl Session {
             Ok(out) => events.push(Event::Send { text: out.text }),
             Err(error) => self.fail(error, events),
         }
+    }
+
+    /// After -32022 (UnsupportedProtocolVersion) to `server/discover`: a stateless version
+    /// both sides speak that was not tried yet.
+    fn retry_stateless(&self, e: &ProtocolError) -> Option<Version> {
+        if e.code != codes::UNSUPPORTED_PROTOCOL_VERSION {
+            return None;
+        }
+        let supported = e.data.as_ref()?.get("supported")?.as_array()?;
+        let tried = match &self.role {
+            Role::Client { tried, .. } => tried.as_slice(),
+            Role::Server { .. } => &[],
+        };
+        self.stateless_versions().into_iter().find(|v| !tried.contains(v) && supported.iter().any(|s| s.as_str() == Some(v.as_str())))
     }
 
     /// After -32602 with `data.supported` (seed 004): a version both sides speak that

@@ -37,6 +37,9 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         instructions: Option<String>,
     },
+    /// `era: "auto"` leaves the stateless era: `server/discover` was refused (`reason`) or
+    /// offered no version in common, and `initialize` with `to` follows.
+    EraFallback { from: String, to: String, reason: ProtocolError },
     /// The answer to one of our requests.
     Response { id: Id, method: String, result: Value },
     /// The error answer to one of our requests (or its failure when the connection closed).

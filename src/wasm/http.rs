@@ -41,6 +41,9 @@ impl McpHttp {
     pub fn legacy(&self) -> bool {
         self.inner.legacy()
     }
+    pub fn skips(&self, text: &str) -> bool {
+        self.inner.skips(text)
+    }
     pub fn post(&mut self, text: &str) -> JsValue {
         plan(self.inner.post(text))
     }
@@ -105,6 +108,11 @@ impl McpHttp {
     pub fn abandon(&mut self, stream: u32, id: JsValue) -> bool {
         let id = id_value(&id).ok().and_then(|v| Id::from_value(&v).ok());
         id.is_some_and(|id| self.inner.abandon(stream, &id))
+    }
+    /// Warnings since the last call (tools left out of a `tools/list` answer, and why).
+    #[wasm_bindgen(js_name = takeWarnings)]
+    pub fn take_warnings(&mut self) -> JsValue {
+        texts(self.inner.take_warnings())
     }
     pub fn failed(&mut self, stream: u32, status: u16, body: &str) -> JsValue {
         texts(self.inner.failed(stream, status, body))

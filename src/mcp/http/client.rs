@@ -5,6 +5,7 @@
 //! streams, knows which request each stream still owes an answer, and says when to resume
 //! a stream (`retry`, `Last-Event-ID`) and when a request has failed.
 
+use super::headers::{self, Mirrored};
 use super::sse::{SseDecoder, SseError};
 use crate::jsonrpc::{Id, Message, ProtocolError};
 use crate::mcp::META_VERSION;
@@ -26,7 +27,7 @@ pub struct Plan {
     pub stream: u32,
     pub method: &'static str,
     pub url: Option<String>,
-    pub headers: Vec<(&'static str, String)>,
+    pub headers: Vec<(String, String)>,
     /// Once this is delivered, open the GET stream (`listen`): the session has begun.
     pub then_listen: bool,
 }
@@ -102,12 +103,30 @@ pub struct HttpClient {
     replay: Vec<String>,
     /// The initialize request not yet answered: its answer names the version.
     initialize: Option<Id>,
+    /// `tools/list` requests not yet answered: their answers say which arguments go in headers.
+    tool_lists: Vec<Id>,
+    /// Per tool, the arguments its input schema mirrors into `Mcp-Param-*` headers.
+    tools: Vec<(String, Mirrored)>,
+    /// What the application should hear of (tools left out of a list, and why).
+    warnings: Vec<String>,
 }
 
 impl HttpClient {
     /// `limit`: the most bytes one body or one event may have.
     pub fn new(limit: usize) -> Self {
-        HttpClient { session_id: None, version: None, endpoint: None, streams: Vec::new(), next: 1, limit, replay: Vec::new(), initialize: None }
+        HttpClient {
+            session_id: None,
+            version: None,
+            endpoint: None,
+            streams: Vec::new(),
+            next: 1,
+            limit,
+            replay: Vec::new(),
+            initialize: None,
+            tool_lists: Vec::new(),
+            tools: Vec::new(),
+            warnings: Vec::new(),
+        }
     }
 
     pub fn session_id(&self) -> Option<&str> {
@@ -123,12 +142,21 @@ impl HttpClient {
         self.endpoint.is_some() || self.streams.iter().any(|s| s.kind == Kind::Legacy)
     }
 
+    /// Whether `text` is not to be posted at all: in the stateless era Streamable HTTP has no
+    /// `notifications/cancelled` (closing the request's stream is the cancellation, which
+    /// `abandon` asks for).
+    pub fn skips(&self, text: &str) -> bool {
+        let stateless = self.version.as_deref().is_some_and(|v| crate::mcp::Version::parse(v).era() == crate::mcp::Era::Stateless);
+        stateless && text.contains("notifications/cancelled") && matches!(outgoing(text).as_slice(), [Message::Notification(n)] if n.method == "notifications/cancelled")
+    }
+
     /// Plans the POST of one outgoing text (a message or a batch).
     pub fn post(&mut self, text: &str) -> Plan {
         let messages = outgoing(text);
         let mut owed = Vec::new();
         let mut initialize = false;
         let mut initialized = false;
+        let mut mirrored = Vec::new();
         for m in &messages {
             initialized |= matches!(m, Message::Notification(n) if n.method == "notifications/initialized");
             if let Message::Request(r) = m {
@@ -137,9 +165,16 @@ impl HttpClient {
                     initialize = true;
                     self.initialize = Some(r.id.clone());
                 }
-                // The stateless era names the version in each request; the header follows it.
+                if r.method == "tools/list" {
+                    self.tool_lists.push(r.id.clone());
+                }
+                // The stateless era names the version in each request; the header follows it,
+                // and the body's method, name and marked arguments are mirrored (SEP-2243).
                 if let Some(v) = r.params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(META_VERSION)).and_then(Value::as_str) {
                     self.version = Some(v.to_string());
+                    if messages.len() == 1 {
+                        mirrored = self.mirror(&r.method, r.params.as_ref());
+                    }
                 }
             }
         }
@@ -148,11 +183,12 @@ impl HttpClient {
         let stream = self.stream_mut(id).expect("just opened");
         stream.owed = owed;
         stream.posted = (initialize && legacy.is_none()).then(|| text.to_string());
-        let mut headers = vec![("content-type", "application/json".to_string())];
+        let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
         if legacy.is_none() {
-            headers.push(("accept", "application/json, text/event-stream".to_string()));
+            headers.push(("accept".to_string(), "application/json, text/event-stream".to_string()));
             self.session_headers(&mut headers, !initialize);
         }
+        headers.extend(mirrored);
         let then_listen = initialized && legacy.is_none();
         Plan { stream: id, method: "POST", url: legacy, headers, then_listen }
     }
@@ -178,15 +214,15 @@ impl HttpClient {
             self.replay.extend(s.posted);
         }
         let id = self.open(Kind::Legacy);
-        Plan { stream: id, method: "GET", url: None, headers: vec![("accept", "text/event-stream".to_string())], then_listen: false }
+        Plan { stream: id, method: "GET", url: None, headers: vec![("accept".to_string(), "text/event-stream".to_string())], then_listen: false }
     }
 
     /// Plans the DELETE that ends the session, when there is one to end.
     pub fn end_session(&mut self) -> Option<Plan> {
         let id = self.session_id.take()?;
-        let mut headers = vec![("mcp-session-id", id)];
+        let mut headers = vec![("mcp-session-id".to_string(), id)];
         if let Some(v) = &self.version {
-            headers.push(("mcp-protocol-version", v.clone()));
+            headers.push(("mcp-protocol-version".to_string(), v.clone()));
         }
         self.streams.clear();
         Some(Plan { stream: 0, method: "DELETE", url: None, headers, then_listen: false })
@@ -253,8 +289,8 @@ impl HttpClient {
         if text.len() > self.limit {
             return self.fail(stream, &too_large(self.limit), None);
         }
-        self.note_answers(stream, text);
-        let mut out = vec![text.to_string()];
+        let text = self.note_answers(stream, text).unwrap_or_else(|| text.to_string());
+        let mut out = vec![text];
         out.extend(self.fail(stream, "the response body did not answer this request", None));
         out
     }
@@ -281,8 +317,8 @@ impl HttpClient {
                 }
                 // A priming event (an id, no data) carries nothing for the session.
                 "message" if !e.data.is_empty() => {
-                    self.note_answers(stream, &e.data);
-                    items.push(Item::Message { text: e.data, event_id: e.id });
+                    let text = self.note_answers(stream, &e.data).unwrap_or(e.data);
+                    items.push(Item::Message { text, event_id: e.id });
                 }
                 _ => {}
             }
@@ -379,10 +415,13 @@ impl HttpClient {
         owed.into_iter().map(|id| Message::error(id, ProtocolError::new(code, message.clone()).with_data(data.clone())).to_text()).collect()
     }
 
-    fn note_answers(&mut self, stream: u32, text: &str) {
-        let Ok(value) = serde_json::from_str::<Value>(text) else { return };
-        let answers: Vec<&Value> = match &value {
-            Value::Array(items) => items.iter().collect(),
+    /// Notes which owed requests `text` answers; returns it rewritten when a `tools/list`
+    /// answer left a tool out.
+    fn note_answers(&mut self, stream: u32, text: &str) -> Option<String> {
+        let Ok(mut value) = serde_json::from_str::<Value>(text) else { return None };
+        let mut rewritten = false;
+        let answers: Vec<&mut Value> = match &mut value {
+            Value::Array(items) => items.iter_mut().collect(),
             one => vec![one],
         };
         for a in answers {
@@ -397,27 +436,77 @@ impl HttpClient {
                     self.version = Some(v.to_string());
                 }
             }
+            if let Some(i) = self.tool_lists.iter().position(|t| *t == id) {
+                self.tool_lists.remove(i);
+                rewritten |= self.read_tools(a);
+            }
             if let Some(s) = self.stream_mut(stream) {
                 s.owed.retain(|o| *o != id);
             }
         }
+        rewritten.then(|| value.to_string())
     }
 
-    fn session_headers(&self, headers: &mut Vec<(&'static str, String)>, with_version: bool) {
+    /// The stateless era's request metadata headers for one request.
+    fn mirror(&self, method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+        let mut out = headers::standard(method, params);
+        if method == "tools/call" {
+            let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+            if let Some((_, mirrored)) = self.tools.iter().find(|(t, _)| Some(t.as_str()) == name) {
+                out.extend(headers::params(mirrored, params.and_then(|p| p.get("arguments"))));
+            }
+        }
+        out
+    }
+
+    /// What the application should hear of since the last call (tools left out, and why).
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// A `tools/list` answer: remembers each tool's mirrored arguments and, over Streamable
+    /// HTTP as the spec says, leaves out a tool whose `x-mcp-header` marks are invalid.
+    /// Returns the answer rewritten when a tool was left out.
+    fn read_tools(&mut self, answer: &mut Value) -> bool {
+        let Some(tools) = answer.get_mut("result").and_then(|r| r.get_mut("tools")).and_then(Value::as_array_mut) else { return false };
+        let before = tools.len();
+        let mut warnings = Vec::new();
+        tools.retain(|tool| {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+            let Some(schema) = tool.get("inputSchema") else { return true };
+            match headers::mirrored(schema) {
+                Ok(mirrored) => {
+                    self.tools.retain(|(t, _)| *t != name);
+                    if !mirrored.is_empty() {
+                        self.tools.push((name, mirrored));
+                    }
+                    true
+                }
+                Err(why) => {
+                    warnings.push(format!("tool \"{name}\" left out of tools/list: {why}"));
+                    false
+                }
+            }
+        });
+        self.warnings.extend(warnings);
+        tools.len() != before
+    }
+
+    fn session_headers(&self, headers: &mut Vec<(String, String)>, with_version: bool) {
         if let Some(id) = &self.session_id {
-            headers.push(("mcp-session-id", id.clone()));
+            headers.push(("mcp-session-id".to_string(), id.clone()));
         }
         // 2025-03-26 had no version header; later versions require it after initialize.
         if let Some(v) = self.version.as_ref().filter(|v| with_version && v.as_str() > "2025-03-26") {
-            headers.push(("mcp-protocol-version", v.clone()));
+            headers.push(("mcp-protocol-version".to_string(), v.clone()));
         }
     }
 
     fn stream_plan(&self, stream: u32, last_event_id: Option<String>) -> Plan {
-        let mut headers = vec![("accept", "text/event-stream".to_string())];
+        let mut headers = vec![("accept".to_string(), "text/event-stream".to_string())];
         self.session_headers(&mut headers, true);
         if let Some(last) = last_event_id {
-            headers.push(("last-event-id", last));
+            headers.push(("last-event-id".to_string(), last));
         }
         Plan { stream, method: "GET", url: None, headers, then_listen: false }
     }
@@ -495,6 +584,34 @@ mod tests {
         let mut c = HttpClient::new(1 << 20);
         let p = c.post(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
         assert_eq!(header(&p, "mcp-protocol-version"), Some("2026-07-28"));
+    }
+
+    #[test]
+    fn stateless_requests_mirror_method_name_and_marked_arguments() {
+        const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#;
+        let mut c = HttpClient::new(1 << 20);
+        let list = c.post(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#));
+        assert_eq!((header(&list, "mcp-method"), header(&list, "mcp-name")), (Some("tools/list"), None));
+        assert_eq!(c.response(list.stream, 200, Some("application/json"), None), Reply::Json);
+        let tools = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[
+            {"name":"sql","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"query":{"type":"string"}}}},
+            {"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}]}}"#;
+        let out = c.body(list.stream, tools);
+        let answer: Value = serde_json::from_str(&out[0]).unwrap();
+        let names: Vec<&str> = answer["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["sql"], "a tool with an invalid x-mcp-header is left out");
+        let warnings = c.take_warnings();
+        assert!(warnings.len() == 1 && warnings[0].contains("\"bad\""), "{warnings:?}");
+        let call = c.post(&format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"sql","arguments":{{"region":"eu 1 ","query":"x"}},{META}}}}}"#));
+        assert_eq!((header(&call, "mcp-method"), header(&call, "mcp-name")), (Some("tools/call"), Some("sql")));
+        assert_eq!(header(&call, "mcp-param-region"), Some("=?base64?ZXUgMSA=?="));
+        let cancelled = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+        assert!(c.skips(cancelled), "closing the stream is the cancellation");
+        // The handshake era has none of these headers, and posts its cancellations.
+        let mut c = ready();
+        let p = c.post(CALL);
+        assert_eq!((header(&p, "mcp-method"), header(&p, "mcp-name")), (None, None));
+        assert!(!c.skips(cancelled));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! makes the requests, this decides what they carry and what their answers mean.
 
 pub mod client;
+pub mod headers;
 pub mod sse;
 
 pub use client::{End, HttpClient, Item, Plan, Reply, HTTP_ERROR};
