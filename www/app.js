@@ -18,6 +18,8 @@ import { createMcpPanel } from "./ui/mcp-panel.js";
 import { createAuthPanel } from "./ui/auth-panel.js";
 import { createRawMode } from "./ui/raw-mode.js";
 import { createTerminalHandlers, TERMINAL_METHODS } from "./ui/terminal.js";
+import { methodSpec } from "./lib/spec.js";
+import { createRecordings } from "./ui/recordings.js";
 
 const token = takeToken();
 
@@ -38,13 +40,32 @@ function takeToken() {
 const pkgReady = import("/pkg/index.js").then(async (mod) => { await mod.default(); return mod; });
 
 let conn = null;   // { client, ws, config, negotiated, userClosed }
+let lastConfig = null, lastNegotiated = null, lastState = null;   // the latest connection's, for a recording made after it closed
+
+/** What a recording says about its connection: the peer, the versions offered and negotiated, both sides' capabilities. */
+function recordingInfo() {
+  const c = conn?.config ?? lastConfig;
+  const state = conn ? safeState(conn.client) : lastState;
+  return {
+    agent: c?.transport === "http" ? c?.url : c?.agent, protocol: c?.protocol, transport: c?.transport, offered: c?.versions,
+    negotiatedVersion: conn?.negotiated ?? lastNegotiated ?? null, clientInfo: c?.clientInfo,
+    peerInfo: state?.peerInfo ?? null, ownCapabilities: state?.ownCapabilitiesWire ?? null, peerCapabilities: state?.peerCapabilitiesWire ?? null,
+  };
+}
+
+function safeState(client) {
+  try { return client.state ?? null; } catch { return null; }
+}
 
 initTheme($("#theme-toggle"));
 const status = $("#connection-status");
 const banner = createErrorBanner($("#error-root"));
 const negotiation = createNegotiation($("#negotiation-root"));
 const matrix = createCapabilityMatrix($("#matrix-root"));
-const inspector = createInspector($("#inspector-root"));
+const inspector = createInspector($("#inspector-root"), {
+  specOf: (entry) => { const p = timeline.protocolNow(); return methodSpec(entry.channel?.protocol ?? p.protocol, entry.method ?? entry.inReplyTo, p.version); },
+  onJump: (entry) => timeline.select(entry),
+});
 const stderr = createStderrPane($("#stderr-root"));
 const files = createFileTree($("#files-root"));
 const transcript = createTranscript($("#transcript-root"));
@@ -61,11 +82,10 @@ const authPanel = createAuthPanel($("#auth-root"), { onForget: () => forgetToken
 const timeline = createTimeline($("#timeline-root"), {
   validate: validateFrame,
   onSelect: (entry, issues) => inspector.show(entry, issues),
-  exportInfo: () => ({
-    agent: conn?.config.agent, protocol: conn?.config.protocol, offered: conn?.config.versions,
-    negotiatedVersion: conn?.negotiated ?? null, clientInfo: conn?.config.clientInfo,
-  }),
+  exportInfo: () => recordingInfo(),
+  protocolOf: () => ({ protocol: (conn?.config ?? lastConfig)?.protocol ?? panel.config().protocol, version: conn?.negotiated ?? lastNegotiated }),
 });
+createRecordings($("#recordings-root"), { load: (rec, name) => timeline.load(rec, name), isConnected: () => conn !== null });
 const raw = createRawMode($("#raw-root"), { validate: validateRaw, send: sendRaw, protocol: "acp" });
 const panel = createConnectPanel($("#connect-root"), {
   token,
@@ -73,11 +93,23 @@ const panel = createConnectPanel($("#connect-root"), {
   onConnect: connect,
   onDisconnect: disconnect,
   onError: (err) => banner.show("", err),
+  onUnauthorized: () => banner.show("", new Error(relayTokenHelp(!!token))),
   onProtocol: showProtocol,
 });
 
 pkgReady.catch((err) => banner.show("The agentwire package did not load from /pkg/", err));
-if (!token) banner.show("", new Error("this page's URL has no ?token=…; open the URL the relay printed"));
+
+/**
+ * The relay answers 401 when its token is missing or wrong: that is not an OAuth challenge.
+ * What to tell the user, from whether this tab has a token at all.
+ */
+function relayTokenHelp(hasToken) {
+  return `${hasToken ? "The relay refused this page's token (HTTP 401): it is not the relay's current token (was the relay restarted?)."
+    : "This page has no relay token (HTTP 401 from the relay)."} Open the URL the relay printed when it started: \`npm start\` prints one line like http://127.0.0.1:8765/?token=…, and the token in it is the key. A new tab needs that URL again.`;
+}
+
+/** Whether a URL is the relay that serves this page (its /mcp/NAME endpoints take the relay's token, not OAuth). */
+const isRelayUrl = (url) => { try { return new URL(url).origin === location.origin; } catch { return false; } };
 
 /** The library's options for a connect-panel config. */
 function clientOptions(config) {
@@ -100,6 +132,11 @@ async function initializePreview(config) {
   } finally {
     client.free();
   }
+}
+
+/** Whether the relay answers 401 to this page's token. */
+async function relayRefusesToken() {
+  try { return (await fetch(`/api/agents?token=${encodeURIComponent(token)}`)).status === 401; } catch { return false; }
 }
 
 function setStatus(text, kind = "") {
@@ -213,7 +250,7 @@ function wire(client, config) {
       for (const method of TERMINAL_METHODS) safely(`${method} handler`, () => client.onRequest(method, terminal[method]));
     }
   } else {
-    const declared = { "roots/list": config.caps.roots, "sampling/createMessage": config.caps.sampling, "elicitation/create": config.caps.elicitation };
+    const declared = { "roots/list": config.caps.roots, "sampling/createMessage": config.caps.sampling, "elicitation/create": config.caps.elicitation || config.caps.elicitationUrl };
     for (const [method, handler] of Object.entries(mcpPanel.handlers)) {
       if (declared[method]) safely(`${method} handler`, () => client.onRequest(method, handler));
     }
@@ -230,11 +267,15 @@ function answeredVersion() {
 
 async function connect(config) {
   if (conn) return;
+  // Nothing of an earlier connection stays: its transcript, session, stop reason, results, frames.
   banner.clear();
   negotiation.reset();
   matrix.reset();
   timeline.clear();
   stderr.reset();
+  acpPanel.reset();
+  mcpPanel.reset();
+  lastConfig = config; lastNegotiated = null; lastState = null;
   panel.setBusy(true);
   showProtocol(config.protocol);
   setStatus("connecting…", "busy");
@@ -245,14 +286,22 @@ async function connect(config) {
     if (config.transport === "http") {
       // A remote MCP server over Streamable HTTP: the library speaks it; no relay involved.
       // A 401 starts an OAuth sign-in in a popup (oauth-callback.html), each step in the auth panel.
-      const { browserAuth, canonicalResource } = await import("/pkg/auth.js");
       authPanel.reset();
-      const auth = browserAuth({
-        ...config.oauth, onStep: authPanel.step,
-        redirectUrl: new URL("oauth-callback.html", location.href).href, clientMetadata: { client_name: "agentwire playground" },
-      });
-      forgetTokens = () => auth.saveTokens(undefined, canonicalResource(config.url));
-      client = await pkg.McpClient.connect(config.url, { ...clientOptions(config), headers: config.headers, auth });
+      if (isRelayUrl(config.url)) {
+        // The relay's own endpoint: its token, never an OAuth discovery against the relay.
+        const headers = { ...config.headers };
+        const given = Object.keys(headers).some((k) => k.toLowerCase() === "authorization");
+        if (!given && token) headers.Authorization = `Bearer ${token}`;
+        client = await pkg.McpClient.connect(config.url, { ...clientOptions(config), headers });
+      } else {
+        const { browserAuth, canonicalResource } = await import("/pkg/auth.js");
+        const auth = browserAuth({
+          ...config.oauth, onStep: authPanel.step,
+          redirectUrl: new URL("oauth-callback.html", location.href).href, clientMetadata: { client_name: "agentwire playground" },
+        });
+        forgetTokens = () => auth.saveTokens(undefined, canonicalResource(config.url));
+        client = await pkg.McpClient.connect(config.url, { ...clientOptions(config), headers: config.headers, auth });
+      }
     } else {
       ws = await openSocket(wsUrl(config.agent));
       const Client = config.protocol === "acp" ? pkg.AcpClient : pkg.McpClient;
@@ -265,7 +314,9 @@ async function connect(config) {
   } catch (err) {
     panel.setBusy(false);
     setStatus("disconnected");
-    banner.show("Could not connect", err);
+    // A refused WebSocket says nothing about why: ask the relay whether the token is the reason.
+    if (config.transport !== "http" && await relayRefusesToken()) banner.show("Could not connect", new Error(relayTokenHelp(!!token)));
+    else banner.show("Could not connect", err);
     return;
   }
 
@@ -274,8 +325,11 @@ async function connect(config) {
     result = await client.initialize();
   } catch (err) {
     negotiation.failure({ offered: config.versions, answered: answeredVersion(), error: err });
-    if (err?.code === (await pkgReady).codes.AUTH_FAILED) authPanel.failed(err);
-    banner.show("Initialize failed", err);
+    const relay401 = config.transport === "http" && isRelayUrl(config.url)
+      && (timeline.entries().some((e) => e.http?.status === 401) || err?.data?.status === 401 || /\b401\b/.test(err?.message ?? ""));
+    if (err?.code === (await pkgReady).codes.AUTH_FAILED && !relay401) authPanel.failed(err);
+    if (relay401) banner.show("Initialize failed", new Error(relayTokenHelp(true).replace("this page's token", "the token sent (the Authorization header)")));
+    else banner.show("Initialize failed", err);
     setStatus("initialize failed", "bad");
     disconnect();
     return;
@@ -286,11 +340,13 @@ async function connect(config) {
     offered: state.offered ?? config.versions, answered: result?.protocolVersion,
     chosen: conn.negotiated, peerInfo: state.peerInfo ?? result?.agentInfo ?? result?.info ?? result?.serverInfo,
   });
-  matrix.render({ state, methods: client.methods(), peerLabel: config.protocol === "acp" ? "agent" : "server" });
+  lastNegotiated = conn.negotiated;
+  lastState = state;
+  matrix.render({ state, methods: client.methods(), protocol: config.protocol, version: conn.negotiated, peerLabel: config.protocol === "acp" ? "agent" : "server" });
   setStatus(`${config.protocol.toUpperCase()} ${conn.negotiated} · ${config.transport === "http" ? new URL(config.url).host : config.agent}`, "ok");
   panel.setBusy(false);
   if (config.protocol === "acp") acpPanel.connected(client);
-  else mcpPanel.connected(client);
+  else mcpPanel.connected(client, { roots: config.caps.roots, listChanged: config.caps.roots, sampling: config.caps.sampling, elicitation: config.caps.elicitation || config.caps.elicitationUrl });
 }
 
 function disconnect() {

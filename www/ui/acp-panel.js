@@ -236,6 +236,13 @@ export function createAcpPanel(root, { transcript, files, permission, banner, on
 
   return {
     frame,
+    /** A new connection: the previous one's transcript, session and stop reason go. */
+    reset() {
+      session = null; loading = null; prompting = false; attachments = [];
+      transcript.reset();
+      stopOut.textContent = "";
+      renderAttachments();
+    },
     connected(next) {
       client = next;
       session = null;

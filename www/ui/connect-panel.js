@@ -16,6 +16,7 @@ const MCP_CAPS = [
   { id: "cap-roots", key: "roots", label: "roots (listChanged)", checked: true },
   { id: "cap-sampling", key: "sampling", label: "sampling", checked: false },
   { id: "cap-elicitation", key: "elicitation", label: "elicitation (form)", checked: false },
+  { id: "cap-elicitation-url", key: "elicitationUrl", label: "elicitation (url)", checked: false },
 ];
 
 /** The capabilities option the library takes (the unified, boolean model for ACP). */
@@ -26,7 +27,11 @@ export function capabilitiesOption(protocol, caps) {
   const out = {};
   if (caps.roots) out.roots = { listChanged: true };
   if (caps.sampling) out.sampling = {};
-  if (caps.elicitation) out.elicitation = { form: {} };
+  if (caps.elicitation || caps.elicitationUrl) {
+    out.elicitation = {};
+    if (caps.elicitation) out.elicitation.form = {};
+    if (caps.elicitationUrl) out.elicitation.url = {};
+  }
   return out;
 }
 
@@ -40,7 +45,7 @@ function previewNote(protocol, versions, caps) {
   return null;
 }
 
-export function createConnectPanel(root, { token, preview: writePreview, onConnect, onDisconnect, onError, onProtocol }) {
+export function createConnectPanel(root, { token, preview: writePreview, onConnect, onDisconnect, onError, onUnauthorized = onError, onProtocol }) {
   const agentSelect = h("select", { id: "agent-select", "data-testid": "agent-select" });
   const protocolRadios = ["acp", "mcp"].map((p) =>
     h("input", { type: "radio", name: "protocol", id: `protocol-${p}`, "data-testid": `protocol-${p}`, value: p, checked: p === "acp", onchange: refresh }));
@@ -139,7 +144,8 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
 
   function problems(c) {
     const out = [];
-    if (c.transport === "relay" && !c.agent) out.push("no agent to connect to");
+    if (c.transport === "relay" && unauthorized) out.push("no relay token: open the URL the relay printed");
+    else if (c.transport === "relay" && !c.agent) out.push("no agent to connect to");
     if (c.transport === "http") {
       if (!/^https?:\/\/./i.test(c.url)) out.push("the server URL must start with http:// or https://");
       const { bad } = headers();
@@ -170,6 +176,7 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
   }
 
   let connected = false;
+  let unauthorized = false;
   function refresh() {
     const c = config();
     fieldsets.acp.hidden = c.protocol !== "acp";
@@ -194,6 +201,13 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
   async function loadAgents() {
     try {
       const res = await fetch(`/api/agents?token=${encodeURIComponent(token)}`);
+      if (res.status === 401) {
+        // The relay's token is missing or wrong: say what to do, not the status code.
+        unauthorized = true;
+        onUnauthorized();
+        refresh();
+        return;
+      }
       if (!res.ok) throw new Error(`the relay answered ${res.status} ${res.statusText} to /api/agents`);
       const { agents = [] } = await res.json();
       replace(agentSelect, agents.map((a) => h("option", { value: a.name, selected: !!a.default }, a.name)));

@@ -8,8 +8,8 @@ export function contentBlock(block) {
   if (!block || typeof block !== "object") return h("span", { class: "muted" }, String(block));
   switch (block.type) {
     case "text": return h("span", { class: "text" }, block.text ?? "");
-    case "image": return h("span", { class: "chip" }, `🖼 image ${block.mimeType ?? ""} ${bytes(block.data)} bytes${block.uri ? ` ${block.uri}` : ""}`);
-    case "audio": return h("span", { class: "chip" }, `🔊 audio ${block.mimeType ?? ""} ${bytes(block.data)} bytes`);
+    case "image": return image(block);
+    case "audio": return audio(block);
     case "resource_link": return h("span", { class: "chip", title: block.description ?? "" }, `🔗 ${block.name ?? ""} `, h("code", {}, block.uri ?? ""));
     case "resource": {
       const r = block.resource ?? {};
@@ -18,6 +18,58 @@ export function contentBlock(block) {
     }
     default: return h("details", {}, h("summary", {}, `${block.type ?? "unknown"} content`), h("pre", { class: "json small" }, JSON.stringify(block, null, 2)));
   }
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const caption = (block, icon) => `${icon} ${block.type} ${block.mimeType ?? ""} ${bytes(block.data)} bytes${block.uri ? ` ${block.uri}` : ""}`;
+
+/** An image block shown as the image (a data: URL, which the relay's CSP allows for images). */
+function image(block) {
+  const mime = String(block.mimeType ?? "");
+  if (!/^image\/[\w.+-]+$/.test(mime) || typeof block.data !== "string" || !BASE64.test(block.data)) return h("span", { class: "chip" }, caption(block, "🖼"));
+  const img = h("img", { src: `data:${mime};base64,${block.data}`, alt: `image (${mime})`, "data-testid": "content-image", class: "content-image" });
+  img.addEventListener("error", () => img.replaceWith(h("span", { class: "chip bad-text" }, `${caption(block, "🖼")}: not a readable image`)), { once: true });
+  return h("figure", { class: "content-media" }, img, h("figcaption", { class: "muted small" }, caption(block, "🖼")));
+}
+
+let audioContext = null;
+
+/**
+ * An audio block: decoded and played with Web Audio, from the bytes in the page. An <audio>
+ * element would need a data: or blob: source, which the relay's CSP (media-src 'self') refuses.
+ */
+function audio(block) {
+  const info = h("span", { class: "muted small", "data-testid": "content-audio-info" }, caption(block, "🔊"));
+  if (typeof block.data !== "string" || !BASE64.test(block.data)) return h("span", { class: "chip" }, caption(block, "🔊"));
+  let buffer = null;
+  let playing = null;
+  const play = h("button", { type: "button", "data-testid": "content-audio-play", disabled: true }, "▶ Play");
+  const el = h("div", { class: "content-media row", "data-testid": "content-audio", "data-state": "decoding" }, play, info);
+  (async () => {
+    try {
+      audioContext ??= new AudioContext();
+      const raw = Uint8Array.from(atob(block.data), (c) => c.charCodeAt(0));
+      buffer = await audioContext.decodeAudioData(raw.buffer);
+      el.dataset.state = "ready";
+      el.dataset.duration = buffer.duration.toFixed(2);
+      info.textContent = `${caption(block, "🔊")} · ${buffer.duration.toFixed(2)} s`;
+      play.disabled = false;
+    } catch (err) {
+      el.dataset.state = "failed";
+      info.textContent = `${caption(block, "🔊")}: cannot be decoded (${err?.message ?? err})`;
+    }
+  })();
+  play.addEventListener("click", async () => {
+    if (playing) { playing.stop(); return; }
+    await audioContext.resume();
+    playing = audioContext.createBufferSource();
+    playing.buffer = buffer;
+    playing.connect(audioContext.destination);
+    playing.onended = () => { playing = null; play.textContent = "▶ Play"; };
+    playing.start();
+    play.textContent = "■ Stop";
+  });
+  return el;
 }
 
 /** One ToolCallContent (content, diff, terminal). */

@@ -1,11 +1,16 @@
-// MCP flows after initialize: tools (list, call with a JSON arguments editor pre-filled from the
-// inputSchema, cancel, timeout), resources (list, read, subscribe), prompts (list, get),
-// logging level, ping; every notification, timeout and cancellation in an event log.
+// MCP flows after initialize: tools (list; arguments as a form from the inputSchema, kept in
+// step with a JSON editor; call with cancel and timeout; the result checked against the
+// outputSchema, images and audio shown), resources (list, read, subscribe; templates filled
+// with completion), prompts (list, arguments with completion, get once the required ones are
+// filled), logging level, ping; what the server asks of the client (sampling, elicitation,
+// roots) answered by the user; every notification, timeout and cancellation in an event log.
 import { h, replace, field, setEnabled, describeError, formatTime } from "../lib/dom.js";
 import { gate } from "../lib/caps.js";
 import { tryParse } from "../lib/json-view.js";
 import { skeleton } from "../lib/schema-skeleton.js";
+import { schemaForm, check } from "../lib/schema-form.js";
 import { contentBlock } from "./content.js";
+import { createClientRequests } from "./client-requests.js";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 const TIMEOUT = -32001;
@@ -26,7 +31,9 @@ export function createMcpPanel(root, { banner }) {
   // tools
   const toolList = h("ul", { id: "mcp-tool-list", "data-testid": "mcp-tool-list", class: "picker" });
   const toolName = h("output", { id: "mcp-tool-name", class: "mono" }, "no tool selected");
-  const toolArgs = h("textarea", { id: "mcp-tool-args", "data-testid": "mcp-tool-args", rows: "6", spellcheck: "false", oninput: refresh, "aria-describedby": "mcp-tool-args-error" });
+  const toolArgs = h("textarea", { id: "mcp-tool-args", "data-testid": "mcp-tool-args", rows: "4", spellcheck: "false", oninput: () => { toolForm?.set(tryParse(toolArgs.value) ?? {}); refresh(); }, "aria-describedby": "mcp-tool-args-error" });
+  const toolFormRoot = h("div", { id: "mcp-tool-form", "data-testid": "mcp-tool-form" });
+  let toolForm = null;
   const argsError = h("span", { id: "mcp-tool-args-error", class: "field-error", "aria-live": "polite" });
   const callTimeout = h("input", { id: "mcp-call-timeout", "data-testid": "mcp-call-timeout", type: "number", min: "1", step: "100", value: "30000" });
   const callBtn = btn("mcp-call-tool", "Call tool", callTool);
@@ -41,12 +48,15 @@ export function createMcpPanel(root, { banner }) {
   const resourceResult = h("div", { id: "mcp-resource-result", class: "result" });
   const promptList = h("ul", { id: "mcp-prompt-list", "data-testid": "mcp-prompt-list", class: "picker" });
   const promptArgs = h("div", { id: "mcp-prompt-args", class: "stack" });
+  const promptArgsError = h("span", { id: "mcp-prompt-args-error", "data-testid": "mcp-prompt-args-error", class: "field-error", "aria-live": "polite" });
   const promptGetBtn = btn("mcp-get-prompt", "Get prompt", getPrompt, "prompts/get");
   const promptResult = h("div", { id: "mcp-prompt-result", "data-testid": "mcp-prompt-result", class: "result" });
 
   // misc
   const level = h("select", { id: "mcp-log-level", "data-testid": "mcp-log-level", "aria-label": "Logging level" }, LEVELS.map((l) => h("option", { value: l, selected: l === "info" }, l)));
   const events = h("ol", { id: "mcp-events", "data-testid": "mcp-events", class: "events", "aria-live": "polite" });
+  const requestsRoot = h("div", { id: "mcp-client-requests" });
+  const requests = createClientRequests(requestsRoot, { event, notify: (method, params) => client.notify(method, params) });
 
   replace(root,
     h("div", { class: "row wrap" },
@@ -57,7 +67,8 @@ export function createMcpPanel(root, { banner }) {
       h("div", { class: "split" }, toolList,
         h("div", { class: "stack" },
           h("div", { class: "row baseline" }, h("span", { class: "field-label" }, "Tool"), toolName),
-          h("label", { for: "mcp-tool-args", class: "field-label" }, "Arguments (JSON)"), toolArgs, argsError,
+          h("span", { class: "field-label" }, "Arguments (from the inputSchema)"), toolFormRoot,
+          h("details", { class: "json-args", open: true }, h("summary", {}, h("label", { for: "mcp-tool-args" }, "Arguments as JSON")), toolArgs), argsError,
           h("div", { class: "row wrap" }, field("timeout (ms)", callTimeout), callBtn, cancelCallBtn, progress),
           toolResult))),
     h("section", { class: "sub", "aria-labelledby": "mcp-res-h" },
@@ -66,7 +77,9 @@ export function createMcpPanel(root, { banner }) {
       resourceList, resourceResult),
     h("section", { class: "sub", "aria-labelledby": "mcp-prompts-h" },
       h("h3", { id: "mcp-prompts-h" }, "Prompts ", btn("mcp-list-prompts", "List prompts", listPrompts, "prompts/list")),
-      h("div", { class: "split" }, promptList, h("div", { class: "stack" }, promptArgs, h("div", {}, promptGetBtn), promptResult))),
+      h("div", { class: "split" }, promptList, h("div", { class: "stack" }, promptArgs, promptArgsError, h("div", {}, promptGetBtn), promptResult))),
+    h("section", { class: "sub", id: "mcp-requests-section", "aria-labelledby": "mcp-requests-h" },
+      h("h3", { id: "mcp-requests-h" }, "Requests from the server"), requestsRoot),
     h("section", { class: "sub", "aria-labelledby": "mcp-events-h" },
       h("h3", { id: "mcp-events-h" }, "Notifications, timeouts and cancellations"), events));
   refresh();
@@ -84,18 +97,29 @@ export function createMcpPanel(root, { banner }) {
     }
     level.disabled = !client;
     let argsOk = true;
+    let argsWhy = "";
     if (toolArgs.value.trim()) {
       const parsed = tryParse(toolArgs.value);
       argsOk = parsed !== undefined && parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
+      if (!argsOk) argsWhy = "arguments must be a JSON object";
+      else if (selectedTool?.inputSchema) {
+        const issues = check(selectedTool.inputSchema, parsed);
+        if (issues.length) { argsOk = false; argsWhy = issues.map((i) => `${i.path.slice(1) || "arguments"}: ${i.message}`).join("; "); }
+      }
     }
-    argsError.textContent = argsOk ? "" : "arguments must be a JSON object";
+    argsError.textContent = argsWhy;
     toolArgs.setAttribute("aria-invalid", String(!argsOk));
     const callGate = client ? gate(methods, "tools/call") : { enabled: false, reason: "connect first" };
     setEnabled(callBtn, callGate.enabled && !!selectedTool && argsOk && !callAbort,
-      !callGate.enabled ? callGate.reason : !selectedTool ? "list tools and pick one" : callAbort ? "a call is running" : "fix the arguments");
+      !callGate.enabled ? callGate.reason : !selectedTool ? "list tools and pick one" : callAbort ? "a call is running" : `fix the arguments: ${argsWhy}`);
     setEnabled(cancelCallBtn, !!callAbort, "no call is running");
     toolArgs.disabled = !client;
-    setEnabled(promptGetBtn, !!client && !!selectedPrompt && gate(methods, "prompts/get").enabled, selectedPrompt ? gate(methods, "prompts/get").reason : "list prompts and pick one");
+    // prompts/get never goes with a required argument empty.
+    const missing = (selectedPrompt?.arguments ?? []).filter((a) => a.required && !promptArgs.querySelector(`input[data-arg="${CSS.escape(a.name)}"]`)?.value).map((a) => a.name);
+    promptArgsError.textContent = selectedPrompt && missing.length ? `required: ${missing.join(", ")}` : "";
+    const promptGate = client ? gate(methods, "prompts/get") : { enabled: false, reason: "connect first" };
+    setEnabled(promptGetBtn, !!client && !!selectedPrompt && promptGate.enabled && missing.length === 0,
+      !selectedPrompt ? "list prompts and pick one" : !promptGate.enabled ? promptGate.reason : `fill the required arguments: ${missing.join(", ")}`);
   }
 
   async function run(label, fn) {
@@ -135,10 +159,14 @@ export function createMcpPanel(root, { banner }) {
     selectedTool = tool;
     toolName.textContent = tool.name;
     for (const b of toolList.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.name === tool.name));
-    toolArgs.value = JSON.stringify(skeleton(tool.inputSchema ?? { type: "object" }) ?? {}, null, 2);
+    toolForm = schemaForm(tool.inputSchema ?? { type: "object" }, { testid: "tool-arg", onInput: () => { toolArgs.value = JSON.stringify(toolForm.value(), null, 2); refresh(); } });
+    replace(toolFormRoot, toolForm.el);
+    const start = skeleton(tool.inputSchema ?? { type: "object" }) ?? {};
+    toolForm.set(start);
+    toolArgs.value = JSON.stringify(toolForm.fields.length ? toolForm.value() : start, null, 2);
     toolResult.replaceChildren();
     refresh();
-    toolArgs.focus();
+    (toolForm.fields[0]?.control ?? toolArgs).focus();
   }
 
   async function callTool() {
@@ -163,6 +191,7 @@ export function createMcpPanel(root, { banner }) {
       const ms = Math.round(performance.now() - started);
       replace(toolResult,
         h("p", { class: res?.isError ? "bad-text" : "ok-text", "data-testid": "mcp-tool-status" }, `${res?.isError ? "tool reported an error" : "ok"} · ${ms} ms`),
+        outputCheck(tool, res),
         (res?.content ?? []).map((b) => h("div", { class: "tool-content" }, contentBlock(b))),
         res?.structuredContent !== undefined ? h("details", { open: true }, h("summary", {}, "structuredContent"), json(res.structuredContent)) : null,
         h("details", {}, h("summary", {}, "raw result"), json(res)));
@@ -179,6 +208,22 @@ export function createMcpPanel(root, { banner }) {
       progress.hidden = true;
       refresh();
     }
+  }
+
+  /**
+   * A tool with an outputSchema must return structuredContent that conforms to it (MCP
+   * 2025-06-18 and later): the verdict, with each issue at its path.
+   */
+  function outputCheck(tool, res) {
+    if (!tool.outputSchema) return null;
+    if (res?.isError) return h("p", { class: "muted small", "data-testid": "mcp-output-check", "data-ok": "skipped" }, "outputSchema: not checked (the tool reported an error)");
+    if (res?.structuredContent === undefined) {
+      return h("p", { class: "bad-text small", "data-testid": "mcp-output-check", "data-ok": "false" }, "outputSchema: the tool declares one but returned no structuredContent");
+    }
+    const issues = check(tool.outputSchema, res.structuredContent);
+    if (!issues.length) return h("p", { class: "ok-text small", "data-testid": "mcp-output-check", "data-ok": "true" }, "structuredContent conforms to the outputSchema");
+    return h("div", { "data-testid": "mcp-output-check", "data-ok": "false" }, h("p", { class: "bad-text small" }, `structuredContent does not conform to the outputSchema (${issues.length})`),
+      h("ul", { class: "issues" }, issues.map((i) => h("li", { class: "bad" }, h("code", {}, i.path || "/"), " ", i.message))));
   }
 
   async function listResources() {
@@ -208,8 +253,73 @@ export function createMcpPanel(root, { banner }) {
     if (!res) return;
     const templates = res.resourceTemplates ?? [];
     replace(resourceResult, h("p", { class: "field-label" }, `${templates.length} resource templates`),
-      h("ul", {}, templates.map((t) => h("li", {}, h("strong", {}, t.name ?? ""), " ", h("code", {}, t.uriTemplate ?? "")))));
+      h("ul", { class: "picker" }, templates.map((t) => h("li", {}, h("button", { type: "button", class: "pick", "data-testid": "mcp-template", "data-uri-template": t.uriTemplate ?? "", onclick: () => pickTemplate(t) },
+        h("strong", {}, t.title ?? t.name ?? ""), " ", h("code", { class: "small" }, t.uriTemplate ?? ""))))),
+      templateRoot);
   }
+
+  const templateRoot = h("div", { id: "mcp-template-form", class: "stack" });
+
+  /** The variables of a URI template (RFC 6570 level 1-3 names: {x}, {+x}, {?x,y}…). */
+  const templateVars = (t) => [...new Set([...String(t).matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) => m[1].split(",").map((v) => v.replace(/[*]|:\d+$/g, "").trim())))];
+
+  function expand(template, values) {
+    return String(template).replace(/\{([+#./;?&]?)([^}]+)\}/g, (_, op, names) => {
+      const parts = names.split(",").map((n) => n.replace(/[*]|:\d+$/g, "").trim()).filter((n) => values[n] !== undefined && values[n] !== "");
+      const enc = (v) => (op === "+" || op === "#" ? encodeURI(v) : encodeURIComponent(v));
+      if (op === "?" || op === "&") return parts.length ? op + parts.map((n) => `${n}=${enc(values[n])}`).join("&") : "";
+      const sep = op === "." ? "." : op === "/" ? "/" : op === ";" ? ";" : "";
+      return parts.length ? sep + parts.map((n) => enc(values[n])).join(op === "" || op === "+" || op === "#" ? "," : sep) : "";
+    });
+  }
+
+  function pickTemplate(t) {
+    const ref = { type: "ref/resource", uri: t.uriTemplate };
+    const vars = templateVars(t.uriTemplate);
+    const inputs = vars.map((name) => completingInput(ref, name, { "data-template-var": name }, () => ({})));
+    const uri = h("code", { "data-testid": "mcp-template-uri" });
+    const readBtn = h("button", { type: "button", "data-testid": "mcp-template-read", onclick: () => readResource(uri.textContent) }, "Read");
+    const update = () => {
+      const values = Object.fromEntries(inputs.map((i) => [i.input.dataset.templateVar, i.input.value]));
+      uri.textContent = expand(t.uriTemplate, values);
+      readBtn.disabled = inputs.some((i) => i.input.value === "");
+    };
+    for (const i of inputs) i.input.addEventListener("input", update);
+    replace(templateRoot, h("span", { class: "field-label" }, `Fill ${t.uriTemplate}`), inputs.map((i) => field(i.input.dataset.templateVar, i.el)), h("div", { class: "row" }, uri, readBtn));
+    update();
+  }
+
+  /**
+   * A text input that asks the server for completions (completion/complete) as the user types,
+   * when the server advertised `completions`; suggestions go in a <datalist> and a list under it.
+   * `context()` gives the other arguments already filled (context.arguments).
+   */
+  function completingInput(ref, name, attrs, context) {
+    const listId = `complete-${++completionSeq}`;
+    const datalist = h("datalist", { id: listId });
+    const shown = h("span", { class: "muted small completions", "data-testid": "completions", "data-argument": name });
+    const input = h("input", { ...attrs, list: listId, autocomplete: "off" });
+    let timer = null, asked = 0;
+    const can = () => client && gate(client.methods(), "completion/complete").enabled;
+    async function ask() {
+      if (!can()) { shown.textContent = ""; return; }
+      const mine = ++asked;
+      try {
+        const others = context();
+        const res = await client.request("completion/complete", { ref, argument: { name, value: input.value }, ...(Object.keys(others).length ? { context: { arguments: others } } : {}) });
+        if (mine !== asked) return;
+        const values = res?.completion?.values ?? [];
+        replace(datalist, values.map((v) => h("option", { value: v })));
+        shown.textContent = values.length ? `suggested: ${values.join(", ")}${res.completion.hasMore ? " …" : ""}` : "no suggestions";
+      } catch (err) {
+        if (mine === asked) shown.textContent = `completion/complete: ${describeError(err)}`;
+      }
+    }
+    input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(ask, 150); });
+    input.addEventListener("focus", () => { if (!shown.textContent) ask(); });
+    return { input, el: h("span", { class: "stack tight" }, input, datalist, shown) };
+  }
+  let completionSeq = 0;
 
   async function readResource(uri) {
     const res = await run("resources/read", () => client.readResource(uri));
@@ -233,13 +343,19 @@ export function createMcpPanel(root, { banner }) {
   function pickPrompt(prompt) {
     selectedPrompt = prompt;
     for (const b of promptList.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.name === prompt.name));
+    const ref = { type: "ref/prompt", name: prompt.name };
+    const others = (name) => () => Object.fromEntries([...promptArgs.querySelectorAll("input[data-arg]")].filter((i) => i.dataset.arg !== name && i.value !== "").map((i) => [i.dataset.arg, i.value]));
     replace(promptArgs, h("span", { class: "field-label" }, `Arguments of ${prompt.name}`),
-      (prompt.arguments ?? []).map((a) => field(`${a.name}${a.required ? " *" : ""}`,
-        h("input", { "data-arg": a.name, required: !!a.required, placeholder: a.description ?? "" }))));
+      (prompt.arguments ?? []).length === 0 ? h("p", { class: "muted small" }, "no arguments") : null,
+      (prompt.arguments ?? []).map((a) => {
+        const c = completingInput(ref, a.name, { "data-arg": a.name, required: !!a.required, placeholder: a.description ?? "", oninput: refresh }, others(a.name));
+        return field(`${a.name}${a.required ? " *" : ""}`, c.el);
+      }));
     refresh();
   }
 
   async function getPrompt() {
+    if (promptGetBtn.disabled) return;
     const args = {};
     for (const input of promptArgs.querySelectorAll("input[data-arg]")) if (input.value !== "") args[input.dataset.arg] = input.value;
     const res = await run("prompts/get", () => client.getPrompt(selectedPrompt.name, args));
@@ -248,20 +364,11 @@ export function createMcpPanel(root, { banner }) {
       (res.messages ?? []).map((m) => h("div", { class: `message ${m.role === "user" ? "user" : "agent"}` }, h("span", { class: "who" }, m.role ?? ""), h("div", { class: "body" }, contentBlock(m.content)))));
   }
 
-  /** Requests the server may send us, answered according to what we declared. */
-  const handlers = {
-    "roots/list": async () => ({ roots: [{ uri: "file:///home/user/project", name: "project" }] }),
-    "sampling/createMessage": async () => {
-      event("sampling/createMessage answered with a fixed text (the playground has no model)");
-      return { role: "assistant", content: { type: "text", text: "This is the agentwire playground: no model here." }, model: "playground", stopReason: "endTurn" };
-    },
-    "elicitation/create": async (params) => {
-      event(`elicitation/create declined: ${params?.message ?? ""}`, "warn");
-      return { action: "decline" };
-    },
-  };
+  /** Requests the server may send us: the user answers them in the panes. */
+  const handlers = requests.handlers;
 
   function notification(method, params) {
+    if (method === "notifications/cancelled") requests.cancelled(params?.requestId, params?.reason);
     if (method === "notifications/message") event(`log ${params?.level ?? ""}${params?.logger ? ` (${params.logger})` : ""}: ${typeof params?.data === "string" ? params.data : JSON.stringify(params?.data)}`, params?.level === "error" ? "bad" : "");
     else if (method === "notifications/cancelled") event(`server cancelled request ${params?.requestId}${params?.reason ? `: ${params.reason}` : ""}`, "warn");
     else if (method === "notifications/progress") return;
@@ -271,9 +378,19 @@ export function createMcpPanel(root, { banner }) {
   return {
     handlers,
     notification,
-    connected(next) { client = next; refresh(); },
+    connected(next, declared = {}) { client = next; requests.declare(declared); refresh(); },
     disconnected() {
       client = null; selectedTool = null; selectedPrompt = null; callAbort?.abort(); callAbort = null;
+      requests.reset();
+      refresh();
+    },
+    /** A new connection: the previous one's lists, results and events go. */
+    reset() {
+      selectedTool = null; selectedPrompt = null; toolForm = null;
+      for (const el of [toolList, toolFormRoot, toolResult, resourceList, resourceResult, templateRoot, promptList, promptArgs, promptResult, events]) el.replaceChildren();
+      toolName.textContent = "no tool selected";
+      toolArgs.value = "";
+      requests.reset();
       refresh();
     },
   };

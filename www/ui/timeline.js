@@ -1,22 +1,42 @@
-// Timeline of every JSON-RPC frame in and out: direction, method, id, time, latency, and a
-// validation badge. Selecting a row shows it in the inspector. Exportable as a JSON file.
+// Timeline of every JSON-RPC frame in and out: direction, method (with the update kind of a
+// session/update), id, time, latency, and a validation badge. Selecting a row shows it in the
+// inspector and highlights its request or response. Filters by method, kind, direction and
+// validity. Exported as a recording (every frame, timings, versions, validation) that
+// loads back offline.
 import { h, replace, followEnd, formatTime } from "../lib/dom.js";
 import { tryParse } from "../lib/json-view.js";
+import { methodSpec } from "../lib/spec.js";
+
+export const RECORDING_FORMAT = "agentwire-recording";
+
+/** The kind of a session/update (`agent_message_chunk`, …), or null. */
+export function updateKind(message) {
+  return message?.method === "session/update" && typeof message.params?.update?.sessionUpdate === "string" ? message.params.update.sessionUpdate : null;
+}
 
 const CANCEL_METHODS = new Set(["notifications/cancelled", "$/cancel_request"]);
 
 /**
  * validate(text, { direction, inReplyTo, version }) -> { ok, issues } | null
  * onSelect(entry) shows an entry in the inspector.
+ * exportInfo() -> what a recording says about the connection (agent, versions, clientInfo…).
+ * protocolOf() -> { protocol, version } of the connection, for the spec links.
  */
-export function createTimeline(root, { validate, onSelect, exportInfo }) {
+export function createTimeline(root, { validate, onSelect, exportInfo, protocolOf = () => ({}) }) {
   const list = h("ol", { id: "timeline", "data-testid": "timeline", class: "timeline", "aria-label": "Frames" });
   const count = h("span", { class: "muted", id: "timeline-count" }, "0 frames");
-  const exportLink = h("a", { id: "export-timeline", "data-testid": "export-timeline", class: "button", href: "#", download: "agentwire-timeline.json", onclick: prepareExport }, "Export JSON");
+  const exportLink = h("a", { id: "export-timeline", "data-testid": "export-timeline", class: "button", href: "#", download: "agentwire-recording.json", onclick: prepareExport, title: "Every frame with its time, validation and the negotiated version, as a file that loads back" }, "Export recording");
   const clearBtn = h("button", { type: "button", id: "clear-timeline", onclick: clear }, "Clear");
   const filter = h("input", { type: "search", id: "timeline-filter", placeholder: "filter by method", "aria-label": "Filter frames by method", oninput: applyFilter });
+  const dropdown = (id, label, options) => h("select", { id, "data-testid": id, "aria-label": label, onchange: applyFilter },
+    options.map(([value, text]) => h("option", { value }, text)));
+  const kindFilter = dropdown("timeline-filter-kind", "Show frames of this kind", [["", "any kind"], ["request", "requests"], ["response", "responses"], ["notification", "notifications"], ["error", "errors"]]);
+  const directionFilter = dropdown("timeline-filter-direction", "Show frames going this way", [["", "both ways"], ["out", "→ sent"], ["in", "← received"]]);
+  const validityFilter = dropdown("timeline-filter-validity", "Show frames by validation", [["", "valid or not"], ["valid", "valid"], ["invalid", "invalid"], ["warning", "with warnings"]]);
+  const source = h("span", { id: "timeline-source", "data-testid": "timeline-source", class: "badge", hidden: true });
   const scroller = h("div", { class: "timeline-scroll" }, list);
-  replace(root, h("div", { class: "toolbar" }, count, filter, exportLink, clearBtn), scroller);
+  replace(root, h("div", { class: "toolbar" }, count, source, filter, exportLink, clearBtn),
+    h("div", { class: "toolbar filters" }, kindFilter, directionFilter, validityFilter), scroller);
   followEnd(scroller, list);
 
   let entries = [];
@@ -24,17 +44,18 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
   let lateViolations = new Map(); // text -> issues reported before the frame itself
   let selected = null;
   let exportUrl = null;
+  let loadedInfo = null;          // what a recording loaded offline says about its connection
 
   // Requests pair with answers per channel: the page's own MCP server has ids of its own.
   const key = (dir, id, channel) => `${channel ? `${channel.label} ${channel.session}` : ""}:${dir}:${JSON.stringify(id)}`;
 
   /** A frame: its `text`, and for a binary frame the `bytes` it came as (validated as such). */
-  function add({ direction, text, bytes = null, time, raw = false, http = null, channel = null }) {
+  function add({ direction, text, bytes = null, time, raw = false, http = null, channel = null, recorded = null }) {
     const msg = tryParse(text);
     const entry = {
       seq: entries.length, direction, text, bytes, time, raw, http, channel, message: msg,
-      method: null, id: null, kind: "invalid", inReplyTo: null, latencyMs: null,
-      issues: [], violations: [], cancelled: false, row: null,
+      method: null, id: null, kind: "invalid", inReplyTo: null, latencyMs: null, update: updateKind(msg),
+      issues: [], violations: [], cancelled: false, row: null, request: null, response: null,
     };
     if (msg && typeof msg === "object" && !Array.isArray(msg)) {
       entry.id = "id" in msg ? msg.id : null;
@@ -51,18 +72,21 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
           entry.inReplyTo = request.method;
           entry.latencyMs = Math.max(0, time - request.time);
           request.response = entry;
+          entry.request = request;
           updateRow(request);
         }
       }
     }
-    const result = safeValidate(entry);
+    // A recording loaded offline keeps the verdicts it was saved with.
+    const result = recorded ? { issues: recorded.issues ?? [] } : safeValidate(entry);
     if (result) entry.issues = result.issues ?? [];
+    if (recorded?.cancelled) entry.cancelled = recorded.cancelled;
     const late = lateViolations.get(text);
     if (late) { lateViolations.delete(text); mergeViolation(entry, late); }
     entries.push(entry);
     entry.row = h("li", {});
     updateRow(entry);
-    entry.row.hidden = hiddenByFilter(entry, filter.value.trim().toLowerCase());
+    entry.row.hidden = hiddenByFilter(entry, filters());
     list.append(entry.row);
     count.textContent = `${entries.length} frame${entries.length === 1 ? "" : "s"}`;
     return entry;
@@ -124,13 +148,17 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
   function updateRow(entry) {
     if (!entry.row) return;
     const issues = allIssues(entry);
-    const label = entry.method ?? (entry.inReplyTo ? `↳ ${entry.inReplyTo}` : entry.kind);
+    const label = entry.method ? (entry.update ? `${entry.method} · ${entry.update}` : entry.method) : (entry.inReplyTo ? `↳ ${entry.inReplyTo}` : entry.kind);
+    const paired = selected && selected !== entry && (selected.request === entry || selected.response === entry);
+    const spec = methodSpec(entry.channel?.protocol ?? protocolNow().protocol, entry.method ?? entry.inReplyTo, protocolNow().version);
     const latency = entry.latencyMs != null ? `${entry.latencyMs} ms`
       : entry.kind === "request" ? (entry.cancelled ? "cancelled" : entry.response ? "" : "…") : "";
     const button = h("button", {
-      type: "button", class: `frame ${entry.direction} ${entry.kind}${selected === entry ? " selected" : ""}`,
+      type: "button", class: `frame ${entry.direction} ${entry.kind}${selected === entry ? " selected" : ""}${paired ? " paired" : ""}`,
       "data-testid": "timeline-row", "data-direction": entry.direction, "data-method": entry.method ?? entry.inReplyTo ?? "",
-      "data-kind": entry.kind, "data-valid": String(!issues.some((i) => i.severity !== "warning") && entry.kind !== "invalid"),
+      "data-kind": entry.kind, "data-valid": String(validOf(entry, issues)), "data-seq": String(entry.seq),
+      "data-update": entry.update ?? undefined, "data-paired": paired ? "true" : undefined,
+      title: spec ? `${entry.method ?? entry.inReplyTo}: ${spec.purpose}` : undefined,
       "aria-pressed": String(selected === entry), onclick: () => select(entry),
     },
       h("span", { class: "arrow", "aria-label": entry.direction === "out" ? "sent" : "received" }, entry.direction === "out" ? "→" : "←"),
@@ -161,42 +189,80 @@ export function createTimeline(root, { validate, onSelect, exportInfo }) {
     return id.length > 10 ? `…${id.slice(-6)}` : id;
   }
 
+  /** The protocol and version the frames belong to: the recording's when one is loaded. */
+  const protocolNow = () => (loadedInfo ? { protocol: loadedInfo.protocol, version: loadedInfo.negotiatedVersion } : protocolOf());
+
+  const validOf = (entry, issues = allIssues(entry)) => !issues.some((i) => i.severity !== "warning") && entry.kind !== "invalid";
+
+  /** Selecting a frame highlights its other half: a request's response, a response's request. */
   function select(entry) {
-    const previous = selected;
+    const before = selected ? [selected, selected.request, selected.response] : [];
     selected = entry;
-    if (previous) updateRow(previous);
-    updateRow(entry);
+    for (const e of new Set([...before, entry, entry.request, entry.response])) if (e) updateRow(e);
     onSelect(entry, allIssues(entry));
   }
 
-  const hiddenByFilter = (e, q) => q !== "" && !(e.method ?? e.inReplyTo ?? e.kind).toLowerCase().includes(q);
+  const filters = () => ({ q: filter.value.trim().toLowerCase(), kind: kindFilter.value, direction: directionFilter.value, validity: validityFilter.value });
+
+  function hiddenByFilter(e, f) {
+    if (f.q !== "" && !`${e.method ?? e.inReplyTo ?? e.kind} ${e.update ?? ""}`.toLowerCase().includes(f.q)) return true;
+    if (f.kind && e.kind !== f.kind) return true;
+    if (f.direction && e.direction !== f.direction) return true;
+    if (f.validity) {
+      const issues = allIssues(e);
+      const ok = validOf(e, issues);
+      if (f.validity === "valid" && !ok) return true;
+      if (f.validity === "invalid" && ok) return true;
+      if (f.validity === "warning" && !(ok && issues.length)) return true;
+    }
+    return false;
+  }
 
   function applyFilter() {
-    const q = filter.value.trim().toLowerCase();
-    for (const e of entries) e.row.hidden = hiddenByFilter(e, q);
+    const f = filters();
+    for (const e of entries) e.row.hidden = hiddenByFilter(e, f);
+  }
+
+  /** The recording of what the timeline holds: each frame exactly as it went, with its verdict. */
+  function recording() {
+    const info = loadedInfo ?? exportInfo();
+    return {
+      format: RECORDING_FORMAT, formatVersion: 1, exportedAt: new Date().toISOString(), ...info,
+      frames: entries.map((e) => ({
+        seq: e.seq, direction: e.direction, time: e.time, text: e.text, method: e.method, update: e.update ?? undefined, id: e.id, kind: e.kind,
+        inReplyTo: e.inReplyTo, latencyMs: e.latencyMs, cancelled: e.cancelled || undefined, raw: e.raw || undefined, http: e.http ?? undefined,
+        channel: e.channel ? { label: e.channel.label, session: e.channel.session, protocol: e.channel.protocol, role: e.channel.role } : undefined,
+        valid: validOf(e), issues: allIssues(e), message: e.message ?? null,
+      })),
+    };
   }
 
   function prepareExport() {
     if (exportUrl) URL.revokeObjectURL(exportUrl);
-    const data = {
-      exportedAt: new Date().toISOString(), ...exportInfo(),
-      frames: entries.map((e) => ({
-        direction: e.direction, time: e.time, method: e.method, id: e.id, kind: e.kind,
-        inReplyTo: e.inReplyTo, latencyMs: e.latencyMs, cancelled: e.cancelled || undefined, raw: e.raw || undefined, http: e.http ?? undefined,
-        channel: e.channel ? { label: e.channel.label, session: e.channel.session, protocol: e.channel.protocol } : undefined,
-        issues: allIssues(e), message: e.message ?? null, text: e.message === undefined ? e.text : undefined,
-      })),
-    };
-    exportUrl = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+    exportUrl = URL.createObjectURL(new Blob([JSON.stringify(recording(), null, 2)], { type: "application/json" }));
     exportLink.href = exportUrl;
   }
 
+  /** Shows a recording offline: its frames, times and verdicts, as they were saved. */
+  function load(rec, name = "recording") {
+    clear();
+    loadedInfo = Object.fromEntries(Object.entries(rec).filter(([k]) => k !== "frames" && k !== "exportedAt"));
+    for (const f of rec.frames ?? []) {
+      const text = typeof f.text === "string" ? f.text : JSON.stringify(f.message ?? null);
+      const channel = f.channel ? { ...f.channel, version: () => undefined } : null;
+      add({ direction: f.direction === "out" ? "out" : "in", text, time: Number(f.time) || 0, raw: !!f.raw, http: f.http ?? null, channel, recorded: f });
+    }
+    source.hidden = false;
+    source.textContent = `offline: ${name}`;
+  }
+
   function clear() {
-    entries = []; pending = new Map(); lateViolations = new Map(); selected = null;
+    entries = []; pending = new Map(); lateViolations = new Map(); selected = null; loadedInfo = null;
     list.replaceChildren();
     count.textContent = "0 frames";
+    source.hidden = true;
     onSelect(null);
   }
 
-  return { add, violation, clear, entries: () => entries, issuesOf: allIssues };
+  return { add, violation, clear, load, recording, protocolNow, select: (e) => { select(e); e.row?.scrollIntoView?.({ block: "nearest" }); }, entries: () => entries, issuesOf: allIssues, offline: () => loadedInfo !== null };
 }
