@@ -251,9 +251,30 @@ export function createApi(wasm) {
       done.accepted = accepted;
       return done;
     }
-    /** session/cancel; pending permission requests of the session are answered `cancelled`. */
-    cancel() { return this.#connection.connection.call(() => this.#connection.session.cancel(this.id)); }
-    setMode(modeId) { return this.#connection.request("session/set_mode", { sessionId: this.id, modeId }); }
+    /**
+     * session/cancel; pending permission requests of the session are answered `cancelled`, and
+     * every request of the session being served (permission requests, file reads …) has its
+     * handler's signal aborted.
+     */
+    cancel() {
+      const { connection, session } = this.#connection;
+      const reason = new ProtocolError(codes.REQUEST_CANCELLED, `session ${this.id} was cancelled (session/cancel)`, { sessionId: this.id });
+      connection.abortServing(({ params }) => params?.sessionId === this.id, reason);
+      return connection.call(() => {
+        const frames = session.cancel(this.id);
+        // The permission requests answered `cancelled` here: their handlers' answers are dropped.
+        connection.answered(frames.filter((f) => f.id !== undefined && f.id !== null).map((f) => f.id));
+        return frames;
+      });
+    }
+    setMode(modeId, opts) { return this.#connection.request("session/set_mode", { sessionId: this.id, modeId }, opts); }
+    /** session/set_config_option: `value` is the option value's id (or a boolean for a boolean option). */
+    setConfigOption(configId, value, opts) {
+      const typed = typeof value === "boolean" ? { type: "boolean" } : {};
+      return this.#connection.setConfigOption({ sessionId: this.id, configId, ...typed, value }, opts);
+    }
+    /** session/close (needs the agent's `session.close`). */
+    close(opts) { return this.#connection.closeSession(this.id, opts); }
   }
 
   class AcpConnection extends Connected {
@@ -327,6 +348,33 @@ export function createApi(wasm) {
       const v = this.session.state().protocolVersion;
       return v >= 2 ? this.request("auth/login", { methodId }, opts) : this.request("authenticate", { methodId }, opts);
     }
+    /** `logout` (v1) or `auth/logout` (v2); needs the agent's `auth.logout`. */
+    logout(opts) {
+      const v = this.session.state().protocolVersion;
+      return this.request(v >= 2 ? "auth/logout" : "logout", {}, opts);
+    }
+    /** session/list (`cwd`, `cursor`, …); needs the agent's `session.list`. */
+    listSessions(params, opts) { return this.request("session/list", params ?? {}, opts); }
+    /** session/close; needs the agent's `session.close`. The session's transcript stays readable. */
+    async closeSession(sessionId, opts) {
+      const result = await this.request("session/close", { sessionId }, opts);
+      this.#sessions.delete(sessionId);
+      return result;
+    }
+    /** session/delete; needs the agent's `session.delete`. */
+    async deleteSession(sessionId, opts) {
+      const result = await this.request("session/delete", { sessionId }, opts);
+      this.#sessions.delete(sessionId);
+      return result;
+    }
+    /** session/set_mode (v1). */
+    setMode(sessionId, modeId, opts) { return this.request("session/set_mode", { sessionId, modeId }, opts); }
+    /** session/set_config_option: `{ sessionId, configId, value }`. */
+    setConfigOption(params, opts) { return this.request("session/set_config_option", params, opts); }
+    /** tool_call/cancel (v2): stops one tool call of a session. */
+    cancelToolCall(sessionId, toolCallId, opts) { return this.request("tool_call/cancel", { sessionId, toolCallId }, opts); }
+    /** terminal/cancel (v2): stops one terminal of a session. */
+    cancelTerminal(sessionId, terminalId, opts) { return this.request("terminal/cancel", { sessionId, terminalId }, opts); }
     #track(id, result) {
       let s = this.#sessions.get(id);
       if (!s) {
@@ -377,7 +425,28 @@ export function createApi(wasm) {
 
   // Servers and agents answer through onRequest like clients do; they just start by waiting.
   class AcpAgentConnection extends Connected {
+    constructor(connection) {
+      super(connection);
+      // session/cancel: the signal of the session's prompt handler aborts (its answer ends the
+      // turn `cancelled` whatever it is).
+      connection.onNotification(({ method, params }) => {
+        if (method !== "session/cancel" || typeof params?.sessionId !== "string") return;
+        const reason = new ProtocolError(codes.REQUEST_CANCELLED, `session ${params.sessionId} was cancelled (session/cancel)`, { sessionId: params.sessionId });
+        connection.abortServing((e) => e.method === "session/prompt" && e.params?.sessionId === params.sessionId, reason);
+      });
+    }
     sendUpdate(sessionId, update) { return this.notify("session/update", { sessionId, update }); }
+    /** Requests to the client, each gated by what the client advertised. */
+    requestPermission(params, opts) { return this.request("session/request_permission", params, opts); }
+    readTextFile(params, opts) { return this.request("fs/read_text_file", params, opts); }
+    writeTextFile(params, opts) { return this.request("fs/write_text_file", params, opts); }
+    createTerminal(params, opts) { return this.request("terminal/create", params, opts); }
+    terminalOutput(params, opts) { return this.request("terminal/output", params, opts); }
+    waitForTerminalExit(params, opts) { return this.request("terminal/wait_for_exit", params, opts); }
+    killTerminal(params, opts) { return this.request("terminal/kill", params, opts); }
+    releaseTerminal(params, opts) { return this.request("terminal/release", params, opts); }
+    createElicitation(params, opts) { return this.request("elicitation/create", params, opts); }
+    completeElicitation(params) { return this.notify("elicitation/complete", params); }
   }
   class McpServerConnection extends Connected {}
 
@@ -448,7 +517,7 @@ export function createApi(wasm) {
       // unknown one is an error.
       // Only an MCP client speaks HTTP (an MCP server is served by the relay's endpoint);
       // elsewhere these options are unknown ones.
-      const { WebSocket, ...rest } = options ?? {};
+      const { WebSocket, relay, ...rest } = options ?? {};
       let sessionOptions = rest;
       let http = {};
       if (Session === wasm.McpClient) {
@@ -466,7 +535,7 @@ export function createApi(wasm) {
         }
       }
       const session = new Session(sessionOptions);
-      const connected = new Wrapper(await Connection.open(session, transport, { WebSocket, ...http }));
+      const connected = new Wrapper(await Connection.open(session, transport, { WebSocket, relay, ...http }));
       connected.fresh = () => new Session(sessionOptions);
       return connected;
     };

@@ -31,6 +31,8 @@ export class Connection {
   #transport;
   #pending = new Map();
   #handlers = new Map();
+  /** Incoming requests being served: id key → { controller, method, params, answered }. */
+  #serving = new Map();
   #listeners = { frame: [], relay: [], violation: [], close: [], notification: [], event: [] };
   #timer = null;
   #closed = null;
@@ -88,10 +90,56 @@ export class Connection {
     return true;
   }
 
-  /** Registers the app's handler for an incoming request; its return value (or thrown error) is the answer. */
+  /**
+   * Registers the app's handler for an incoming request; its return value (or thrown error) is
+   * the answer. The handler gets `(params, { id, method, signal })`: `signal` aborts when the
+   * peer withdraws the request, or when what asked for it is cancelled.
+   */
   onRequest(method, handler) {
     this.#handlers.set(method, handler);
     return () => this.#handlers.delete(method);
+  }
+
+  /** Whether a handler is registered for a method. */
+  handles(method) { return this.#handlers.has(method); }
+
+  /** The methods with a registered handler. */
+  handledMethods() { return [...this.#handlers.keys()]; }
+
+  /**
+   * Aborts the signal of every request being served that `match({ id, method, params })`
+   * selects, with `reason`. The handler's answer still goes out (unless already answered).
+   */
+  abortServing(match, reason) {
+    for (const entry of [...this.#serving.values()]) {
+      if (!entry.controller.signal.aborted && match(entry)) entry.controller.abort(reason);
+    }
+  }
+
+  /** Requests answered outside their handler (e.g. by a session call): their handler's answer is dropped. */
+  answered(ids) {
+    for (const id of ids) {
+      const entry = this.#serving.get(key(id));
+      if (entry) {
+        entry.answered = true;
+        this.#serving.delete(key(id));
+      }
+    }
+  }
+
+  /**
+   * The peer withdrew a request we serve (`$/cancel_request`): its handler's signal aborts, and
+   * unless the handler answers at once (a result, or an error as it stops), the request is
+   * answered -32800 (Request cancelled), as the protocol asks of the receiver.
+   */
+  #withdrawn(id) {
+    const entry = this.#serving.get(key(id));
+    if (!entry) return;
+    const error = new ProtocolError(codes.REQUEST_CANCELLED, `${entry.method} was cancelled by the peer`, { method: entry.method });
+    entry.controller.abort(error);
+    // A handler that settles as its signal aborts answers first (its Promise settles in
+    // microtasks, before this timer).
+    setTimeout(() => this.#answer(entry, { error: ProtocolError.toWire(error) }), 0);
   }
 
   /**
@@ -221,6 +269,9 @@ export class Connection {
       case "request":
         this.#serve(ev);
         break;
+      case "cancelRequested":
+        this.#withdrawn(ev.id);
+        break;
       case "notification":
         this.#emit("notification", { method: ev.method, params: ev.params });
         break;
@@ -239,14 +290,29 @@ export class Connection {
 
   async #serve({ id, method, params }) {
     const handler = this.#handlers.get(method);
+    const controller = new AbortController();
+    const entry = { id, method, params, controller, answered: false };
+    this.#serving.set(key(id), entry);
     let outcome;
     try {
       if (!handler) throw new ProtocolError(codes.METHOD_NOT_FOUND, `Method not found: ${method}`, { method });
-      outcome = { result: (await handler(params, { id, method })) ?? null };
+      outcome = { result: (await handler(params, { id, method, signal: controller.signal })) ?? null };
     } catch (e) {
-      outcome = { error: ProtocolError.toWire(e) };
+      // A handler that gives up because its signal aborted answers -32800 (or the reason's code).
+      const signal = controller.signal;
+      const stopped = signal.aborted && (e === signal.reason || e?.name === "AbortError");
+      outcome = { error: ProtocolError.toWire(stopped ? abortError(signal) : e) };
     }
+    this.#answer(entry, outcome);
+  }
+
+  /** Sends a handler's answer, once: a request answered before (withdrawn, cancelled) keeps that answer. */
+  #answer(entry, outcome) {
+    if (entry.answered) return;
+    entry.answered = true;
+    if (this.#serving.get(key(entry.id)) === entry) this.#serving.delete(key(entry.id));
     if (this.#closed) return;
+    const { id, method } = entry;
     try {
       const text = "result" in outcome
         ? this.#session.respond(id, outcome.result)
@@ -295,6 +361,8 @@ export class Connection {
     this.#closed = error;
     if (this.#timer !== null) clearTimeout(this.#timer);
     try { this.dispatch(this.#session.close()); } catch { /* nothing left to report */ }
+    for (const entry of this.#serving.values()) entry.controller.abort(error);
+    this.#serving.clear();
     for (const [k, entry] of this.#pending) {
       this.#pending.delete(k);
       entry.cleanup?.();
