@@ -233,6 +233,12 @@ declare class SansIoSession<Event, V> {
 export interface ConnectOptions {
   /** A WebSocket constructor for Node without a global one (e.g. `ws`). */
   WebSocket?: unknown;
+  /**
+   * Ask agentwire's relay for its own frames (agent stderr and exit, page-hosted MCP servers)
+   * with the `agentwire.relay` subprotocol. Default: when the URL has the relay's shape
+   * (`…/ws?…agent=…`). Without it the relay passes the agent's messages and nothing else.
+   */
+  relay?: boolean;
 }
 /** What the app keeps and does for OAuth (docs/auth.md); `agentwire/auth` has ready ones. */
 export interface OAuthProvider {

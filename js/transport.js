@@ -11,6 +11,23 @@ import { isHttpUrl, openHttpTransport } from "./http.js";
 const OPEN = 1;
 const CONNECTING = 0;
 
+/**
+ * The subprotocol with which agentwire's client asks agentwire's relay for its own frames
+ * (stderr, exit, hosting); without it the relay is transparent (docs/relay.md).
+ */
+export const RELAY_SUBPROTOCOL = "agentwire.relay";
+
+/**
+ * Whether to ask for the relay's frames: `relay: true` or `false` says; by default, when the
+ * URL has the relay's shape (`…/ws?…agent=…`). A server that is no relay picks no subprotocol,
+ * which the `ws` package in Node refuses, so other URLs are not asked.
+ */
+function asksForRelay(target, relay) {
+  if (relay !== undefined) return relay === true;
+  const url = new URL(String(target));
+  return url.pathname.endsWith("/ws") && url.searchParams.has("agent");
+}
+
 export async function openTransport(target, options = {}) {
   if ((typeof target === "string" || target instanceof URL) && isHttpUrl(target)) {
     if (!options.McpHttp) {
@@ -20,7 +37,8 @@ export async function openTransport(target, options = {}) {
   }
   if (typeof target === "string" || target instanceof URL) {
     const WebSocketImpl = options.WebSocket ?? globalThis.WebSocket ?? (await loadWs());
-    return openTransport(new WebSocketImpl(String(target)), options);
+    const protocols = asksForRelay(target, options.relay) ? [RELAY_SUBPROTOCOL] : undefined;
+    return openTransport(new WebSocketImpl(String(target), protocols), options);
   }
   if (!target || typeof target.send !== "function") {
     throw new ProtocolError(codes.INVALID_PARAMS, "a transport is a WebSocket URL, a WebSocket, or an object with send(text)");

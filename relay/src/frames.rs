@@ -11,6 +11,15 @@ use serde_json::value::RawValue;
 /// never one.
 pub const PREFIX: &str = r#"{"relay":"#;
 
+/// The WebSocket subprotocol with which a page asks for the side channel (the relay's events
+/// and its hosting commands). A client that does not offer it gets the agent's messages only.
+pub const SUBPROTOCOL: &str = "agentwire.relay";
+
+/// Subprotocols of clients that speak one protocol over a plain WebSocket (the official MCP
+/// SDK's WebSocket client offers `mcp`): the relay accepts them and stays transparent, since
+/// such a client refuses a handshake that picks none.
+pub const PASSTHROUGH_SUBPROTOCOLS: [&str; 1] = ["mcp"];
+
 /// A side-channel event, sent as `{"relay":{"event":…,…}}`.
 #[derive(Debug, Serialize)]
 #[serde(tag = "event", rename_all = "camelCase")]

@@ -18,6 +18,7 @@ use tokio::sync::{watch, Semaphore};
 use crate::cli::{Agent, Config};
 use crate::accept::Lasting;
 use crate::files::{self, Refusal};
+use crate::frames;
 use crate::hosting::Hosts;
 use crate::mcp_http::{Bounds, Hub, Target};
 use crate::session::{self, Limits};
@@ -209,6 +210,13 @@ async fn upgrade(
     let Ok(slot) = relay.slots.clone().try_acquire_owned() else {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     };
+    let offered = offered_subprotocols(&headers);
+    let events = offered.contains(&frames::SUBPROTOCOL);
+    let chosen = if events { Some(frames::SUBPROTOCOL) } else { frames::PASSTHROUGH_SUBPROTOCOLS.into_iter().find(|p| offered.contains(p)) };
+    let ws = match chosen {
+        Some(p) => ws.protocols([p]),
+        None => ws,
+    };
     let limits = relay.limits;
     let shutdown = relay.shutdown.subscribe();
     let relay = relay.clone();
@@ -217,8 +225,14 @@ async fn upgrade(
         // Each read zeroes the part of this buffer it may fill (tungstenite): the default
         // 128 KiB cost a 128 KiB memset per read, 7 % of the relay's time under load.
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| session::run(socket, agent, binary, relay, shutdown, slot))
+        .on_upgrade(move |socket| session::run(socket, agent, binary, events, relay, shutdown, slot))
         .into_response()
+}
+
+/// The subprotocols a WebSocket upgrade offers (`Sec-WebSocket-Protocol`, comma-separated,
+/// possibly over several headers).
+fn offered_subprotocols(headers: &HeaderMap) -> Vec<&str> {
+    headers.get_all(header::SEC_WEBSOCKET_PROTOCOL).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).map(str::trim).filter(|p| !p.is_empty()).collect()
 }
 
 /// `/mcp/<agent>`: the agent, a stdio MCP server, over Streamable HTTP (see mcp_http.rs).

@@ -93,12 +93,15 @@ struct Outbox {
     tx: mpsc::UnboundedSender<(Out, OwnedSemaphorePermit)>,
     bytes: Arc<Semaphore>,
     budget: usize,
+    /// The page asked for the relay's own frames (the `agentwire.relay` subprotocol); a client
+    /// that did not gets the agent's messages and nothing else.
+    events: bool,
 }
 
 impl Outbox {
-    fn new(budget: usize) -> (Self, mpsc::UnboundedReceiver<(Out, OwnedSemaphorePermit)>) {
+    fn new(budget: usize, events: bool) -> (Self, mpsc::UnboundedReceiver<(Out, OwnedSemaphorePermit)>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (Self { tx, bytes: Arc::new(Semaphore::new(budget)), budget }, rx)
+        (Self { tx, bytes: Arc::new(Semaphore::new(budget)), budget, events }, rx)
     }
 
     async fn push(&self, out: Out) {
@@ -116,7 +119,9 @@ impl Outbox {
     }
 
     async fn event(&self, event: Event<'_>) {
-        self.push(Out::Text(event.to_frame())).await;
+        if self.events {
+            self.push(Out::Text(event.to_frame())).await;
+        }
     }
 
     async fn error(&self, message: &str) {
@@ -140,13 +145,14 @@ pub async fn run(
     socket: WebSocket,
     agent: Agent,
     binary: bool,
+    events: bool,
     relay: Arc<Relay>,
     mut shutdown: watch::Receiver<bool>,
     _slot: OwnedSemaphorePermit,
 ) {
     let limits = relay.limits;
     let (sink, mut stream) = socket.split();
-    let (outbox, queue) = Outbox::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD);
+    let (outbox, queue) = Outbox::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD, events);
     let writer = tokio::spawn(write_frames(sink, queue));
     // What hosted servers' sessions send the page joins the page-bound queue.
     let (to_page, mut hosted) = mpsc::channel::<String>(HOSTED_QUEUE);
@@ -355,7 +361,9 @@ async fn take(
         }
         Some(Ok(Message::Ping(_) | Message::Pong(_))) => return None,
     };
-    if text.as_str().trim_start().starts_with(frames::PREFIX) {
+    // Relay commands exist only for a page that asked for the relay's frames; for any other
+    // client a frame is the agent's, whatever it looks like.
+    if outbox.events && text.as_str().trim_start().starts_with(frames::PREFIX) {
         page.command(text.as_str(), outbox).await;
         return None;
     }
@@ -410,7 +418,8 @@ async fn pump_stdout(stdout: Option<ChildStdout>, outbox: Outbox, limit: usize, 
                     outbox.push(Out::Binary(std::mem::take(&mut buf))).await;
                     continue;
                 }
-                if let Some(reason) = frames::refuse_agent_line(&buf) {
+                // Only where relay frames are sent can an agent line pose as one.
+                if let Some(reason) = frames::refuse_agent_line(&buf).filter(|_| outbox.events) {
                     outbox.error(reason).await;
                     continue;
                 }

@@ -155,9 +155,17 @@ impl Drop for Relay {
     }
 }
 
-/// Connects with extra request headers (replacing any the client would set, such as Host).
-/// On refusal returns the HTTP status.
+/// Connects as agentwire's client does (asking for the relay's frames with the
+/// `agentwire.relay` subprotocol), with extra request headers (replacing any the client would
+/// set, such as Host). On refusal returns the HTTP status.
 pub async fn connect_with(url: &str, headers: &[(&'static str, &str)]) -> Result<Ws, u16> {
+    let mut with_protocol = vec![("sec-websocket-protocol", "agentwire.relay")];
+    with_protocol.extend_from_slice(headers);
+    connect_plain(url, &with_protocol).await
+}
+
+/// Connects as any WebSocket client would: no subprotocol unless `headers` offer one.
+pub async fn connect_plain(url: &str, headers: &[(&'static str, &str)]) -> Result<Ws, u16> {
     let mut request = url.into_client_request().unwrap();
     for (name, value) in headers {
         request.headers_mut().insert(*name, HeaderValue::from_str(value).unwrap());
