@@ -204,3 +204,29 @@ export function wireName(protocol, side, name, version) {
   if (spelled.startsWith("implied:")) return { text: `implied by ${wireName(protocol, side, spelled.slice(8), version).text}`, defined: true };
   return { text: `${root}.${spelled}`, defined: true };
 }
+
+/** What a capability allows besides methods: content, params, transports. */
+const NOTES = {
+  acp: {
+    "prompt.image": "image blocks in session/prompt",
+    "prompt.audio": "audio blocks in session/prompt",
+    "prompt.embeddedContext": "resource blocks in session/prompt",
+    "mcp.stdio": "stdio MCP servers in session/new",
+    "mcp.http": "http MCP servers in session/new",
+    "mcp.sse": "sse MCP servers in session/new",
+    "mcp.acp": "MCP servers over ACP in session/new",
+    "session.additionalDirectories": "additionalDirectories in session/new",
+    "auth.terminal": "terminal auth methods",
+  },
+  mcp: {
+    "sampling.context": "includeContext in sampling/createMessage",
+    "sampling.tools": "tools in sampling/createMessage",
+    "tasks.requests.tools.call": "tools/call as a task",
+    "tasks.requests.sampling.createMessage": "sampling/createMessage as a task",
+    "tasks.requests.elicitation.create": "elicitation/create as a task",
+    "experimental": "non-standard features",
+  },
+};
+
+/** What a capability allows that is not a method of its own, or undefined. */
+export const capabilityNote = (protocol, name) => NOTES[protocol]?.[name];

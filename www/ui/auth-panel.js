@@ -22,7 +22,8 @@ const SENT = {
   "resource metadata": (s) => `GET ${s.url} (RFC 9728 protected resource metadata)`,
   "authorization server metadata": (s) => s.defaulted ? "nothing: no metadata found, the 2025-03-26 default endpoints on the server's origin" : `GET ${s.url} (RFC 8414 / OpenID Connect discovery)`,
   registration: (s) => s.source ? `nothing: ${s.source}` : `POST ${s.url} with the client's metadata (RFC 7591 dynamic registration)`,
-  authorization: (s) => s.url ? `the user's browser to ${s.url.split("?")[0]} with response_type=code, client_id, redirect_uri, PKCE code_challenge (S256), state, resource` : "—",
+  authorization: (s) => s.url ? `the user's browser to ${s.url.split("?")[0]} with response_type=code, client_id, redirect_uri, PKCE code_challenge (S256), state, resource`
+    : "nothing: the authorization server sent the user back to redirect_uri",
   token: (s) => `POST ${s.url} grant_type=authorization_code with the code, code_verifier, redirect_uri, resource`,
   refresh: (s) => `POST ${s.url} grant_type=refresh_token with the refresh token and resource`,
   retry: (s) => `the MCP request again to ${s.url} with Authorization: Bearer [redacted]`,

@@ -2,7 +2,7 @@
 // defines, its wire name, whether it was advertised, and the methods it enables; then every
 // method with whether it is allowed now and why not.
 import { h, replace } from "../lib/dom.js";
-import { acpFlags, methodGate, methodSpec, wireName } from "../lib/spec.js";
+import { acpFlags, capabilityNote, methodGate, methodSpec, wireName } from "../lib/spec.js";
 
 const SENT_BY_US = new Set(["clientToAgent", "clientToServer"]);
 const at = (obj, path) => path.split(".").reduce((v, k) => (v !== null && typeof v === "object" ? v[k] : undefined), obj);
@@ -62,6 +62,8 @@ export function createCapabilityMatrix(root) {
    */
   function render({ state, methods, protocol, version, clientLabel = "client (us)", peerLabel = "agent" }) {
     const rows = methods.filter(inVersion);
+    // Unstable methods the connection did not opt into stay in the methods table, not the matrix.
+    const shown = rows.filter((m) => m.enabled || m.availability !== "unstable");
     const sides = [
       { name: clientLabel, key: "client", caps: state.ownCapabilities, wire: state.ownCapabilitiesWire },
       { name: peerLabel, key: "peer", caps: state.peerCapabilities, wire: state.peerCapabilitiesWire },
@@ -72,7 +74,7 @@ export function createCapabilityMatrix(root) {
       const byName = new Map(caps.map((c) => [c.name, c]));
       // Methods without a capability, by who may send them: the peer's to us under our side.
       const baseline = [];
-      for (const m of rows) {
+      for (const m of shown) {
         const g = methodGate(protocol, m);
         if (g.side === side.key) {
           for (const name of g.names) byName.get(name)?.methods.push(m);
@@ -89,7 +91,9 @@ export function createCapabilityMatrix(root) {
           h("th", { scope: "row" }, h("code", {}, row.name),
             h("span", { class: "wire-name", title: "on the wire" }, h("code", { class: w.defined ? "" : "muted", "data-testid": "wire-name" }, w.text))),
           h("td", {}, row.advertised ? h("span", { class: "yes", title: "advertised" }, "✓") : h("span", { class: "no", title: "not advertised" }, "✗")),
-          h("td", {}, row.methods.length ? row.methods.map((m) => methodChip(m, protocol, version)) : h("span", { class: "muted" }, "—"))));
+          h("td", {}, row.methods.map((m) => methodChip(m, protocol, version)),
+            capabilityNote(protocol, row.name) ? h("span", { class: "muted small", "data-testid": "capability-note" }, capabilityNote(protocol, row.name))
+              : row.methods.length ? null : h("span", { class: "muted" }, "—"))));
       }
       if (baseline.length) {
         body.push(h("tr", { "data-side": side.key, "data-capability": "(baseline)", "data-advertised": "true" },
