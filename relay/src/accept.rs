@@ -131,6 +131,10 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
                 conn.restart();
                 async move {
                     let response = app.call(request.map(axum::body::Body::new)).await.unwrap_or_else(|e| match e {});
+                    if response.status() == hyper::StatusCode::SWITCHING_PROTOCOLS {
+                        // Upgrading: it stays busy (never closed as idle) until it leaves the loop.
+                        return Ok(response);
+                    }
                     if !lasting.granted() {
                         conn.busy.fetch_sub(1, Ordering::Relaxed);
                         return Ok::<_, Infallible>(response);

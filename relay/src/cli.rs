@@ -4,47 +4,9 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::{CommandFactory, FromArgMatches, Parser};
+
 use crate::words;
-
-pub const USAGE: &str = "\
-agentwire-relay: bridges a browser WebSocket to a stdio agent (ACP or MCP) and serves the playground
-
-USAGE:
-    agentwire-relay --agent NAME=COMMAND [--agent NAME=COMMAND ...] [OPTIONS]
-
-AGENTS:
-    --agent NAME=COMMAND     an agent the page may start by NAME ([A-Za-z0-9._-], at most 64);
-                             repeatable, the first is the default. `--agent COMMAND` alone names
-                             it `default`. COMMAND is split into words like a shell would, but
-                             without one: quotes and backslashes work, nothing is expanded, and
-                             unquoted | & ; < > ( ) $ ` are refused (use sh -c '...' for a shell).
-
-OPTIONS:
-    --port N                 port to listen on; 0 picks a free one            [default: 8765]
-    --host ADDR              address to listen on                         [default: 127.0.0.1]
-    --allow-remote           required for a --host that is not a loopback address
-    --token TOKEN            the secret every WebSocket needs; better in AGENTWIRE_TOKEN, since
-                             arguments are visible to every local user (ps). Characters
-                             [A-Za-z0-9._~-], at least 128 bits [default: 32 random bytes, hex]
-    --allow-origin ORIGIN    another page origin allowed to connect, e.g. http://localhost:5173
-                             (repeatable; the relay's own origin is always allowed)
-    --allow-missing-origin   accept WebSocket upgrades without an Origin header (non-browser
-                             clients); browsers always send one
-    --static DIR             the playground files served at /          [default: www/ of the repo]
-    --pkg DIR                the built npm package served at /pkg/     [default: pkg/ of the repo]
-    --max-message-bytes N    largest message, each way, in bytes              [default: 4194304]
-    --max-connections N      concurrent WebSocket connections (agents)              [default: 8]
-    --grace-ms N             wait after closing stdin, and again after SIGTERM    [default: 2000]
-    --request-timeout-ms N   time a connection has to send its request and get the answer
-                             or the upgrade; also the limit for reading the headers
-                                                                                [default: 10000]
-    --max-pending N          connections not yet upgraded or answered at once; more are
-                             closed at once                                       [default: 256]
-    -h, --help               print this help
-    -V, --version            print the version
-
-On start the relay prints one line on stdout: the URL to open, with the token in it.
-Everything else (logs, warnings) goes to stderr.";
 
 /// One agent the page may start: a name and a command already split into words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,94 +48,126 @@ pub struct Config {
 #[derive(Debug)]
 pub enum Parsed {
     Run(Box<Config>),
-    Help,
-    Version,
+    /// `--help`: the text to print.
+    Help(String),
+    /// `--version`: the text to print.
+    Version(String),
 }
 
-/// Parses the arguments (without the program name). `env_token` is `AGENTWIRE_TOKEN`, and
-/// `random_token` is called only when neither it nor `--token` gives one.
-pub fn parse(
+/// The command line, read by clap. Checks clap cannot express (an agent at least, the token's
+/// alphabet, a remote host needing `--allow-remote`) follow in `parse`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "agentwire-relay",
+    version,
+    // An option given twice takes its last value, as before clap.
+    args_override_self = true,
+    about = "Bridges a browser WebSocket to a stdio agent (ACP or MCP), serves stdio MCP servers over \
+             Streamable HTTP, and serves the playground",
+    after_help = "On start the relay prints one line on stdout: the URL to open, with the token in it. \
+                  Everything else (logs, warnings) goes to stderr."
+)]
+struct Args {
+    /// An agent the page may start by NAME ([A-Za-z0-9._-], at most 64); repeatable, the
+    /// first is the default. `--agent COMMAND` alone names it `default`. COMMAND is split into
+    /// words like a shell would, but without one: quotes and backslashes work, nothing is
+    /// expanded, and unquoted | & ; < > ( ) $ ` are refused (use sh -c '...' for a shell)
+    #[arg(long = "agent", value_name = "NAME=COMMAND")]
+    agents: Vec<String>,
+    /// Port to listen on; 0 picks a free one
+    #[arg(long, value_name = "N", default_value_t = 8765)]
+    port: u16,
+    /// Address to listen on (an IP address)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1", value_parser = parse_host)]
+    host: IpAddr,
+    /// Required for a --host that is not a loopback address
+    #[arg(long)]
+    allow_remote: bool,
+    /// The secret every client needs; better in AGENTWIRE_TOKEN, since arguments are visible to
+    /// every local user (ps). Characters [A-Za-z0-9._~-], at least 128 bits [default: 32 random
+    /// bytes, hex]
+    #[arg(long, value_name = "TOKEN", env = "AGENTWIRE_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Another page origin allowed to connect, e.g. http://localhost:5173 (repeatable; the
+    /// relay's own origin is always allowed)
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
+    allow_origins: Vec<String>,
+    /// Accept WebSocket upgrades without an Origin header (non-browser clients); browsers
+    /// always send one
+    #[arg(long)]
+    allow_missing_origin: bool,
+    /// The playground files served at / [default: www/ of the repository]
+    #[arg(long = "static", value_name = "DIR")]
+    static_dir: Option<PathBuf>,
+    /// The built npm package served at /pkg/ [default: pkg/ of the repository]
+    #[arg(long = "pkg", value_name = "DIR")]
+    pkg_dir: Option<PathBuf>,
+    /// Largest message, each way, in bytes (at least 1024); also the largest HTTP body
+    #[arg(long, value_name = "N", default_value_t = 4 << 20)]
+    max_message_bytes: usize,
+    /// Concurrent agents: WebSocket connections and MCP sessions over HTTP
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    max_connections: usize,
+    /// Wait after closing an agent's stdin, and again after SIGTERM
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    grace_ms: u64,
+    /// Time a connection has to send a request (its headers too) and get the answer or the
+    /// upgrade; also how long an idle connection stays open
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    request_timeout_ms: u64,
+    /// Connections idle or being answered at once; a new one past them takes the place of the
+    /// one idle longest (fewer when the limit of open files requires)
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_pending: usize,
+    /// An MCP session over HTTP with no request and no open stream for this long ends
+    #[arg(long, value_name = "N", default_value_t = 15 * 60 * 1000)]
+    session_idle_ms: u64,
+}
+
+/// Parses the arguments (without the program name); the token may also come from
+/// `AGENTWIRE_TOKEN`, and `random_token` is called only when neither gives one.
+pub fn parse(args: impl IntoIterator<Item = String>, random_token: impl FnOnce() -> std::io::Result<String>) -> Result<Parsed, String> {
+    parse_with(Args::command(), args, random_token)
+}
+
+fn parse_with(
+    command: clap::Command,
     args: impl IntoIterator<Item = String>,
-    env_token: Option<String>,
     random_token: impl FnOnce() -> std::io::Result<String>,
 ) -> Result<Parsed, String> {
+    use clap::error::ErrorKind;
+    let matches = match command.try_get_matches_from(std::iter::once("agentwire-relay".to_string()).chain(args)) {
+        Ok(m) => m,
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => return Ok(Parsed::Help(e.render().to_string())),
+        Err(e) if e.kind() == ErrorKind::DisplayVersion => return Ok(Parsed::Version(e.render().to_string())),
+        Err(e) => return Err(e.render().to_string().trim_end().to_string()),
+    };
+    let from_env = matches.value_source("token") == Some(clap::parser::ValueSource::EnvVariable);
+    let a = Args::from_arg_matches(&matches).map_err(|e| e.render().to_string())?;
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+
     let mut agents: Vec<Agent> = Vec::new();
-    let mut host: IpAddr = [127, 0, 0, 1].into();
-    let mut port: u16 = 8765;
-    let mut allow_remote = false;
-    let mut token = None;
-    let mut allow_origins = Vec::new();
-    let mut allow_missing_origin = false;
-    let mut static_dir = repo.join("www");
-    let mut pkg_dir = repo.join("pkg");
-    let mut max_message_bytes: usize = 4 << 20;
-    let mut max_connections: usize = 8;
-    let mut grace_ms: u64 = 2000;
-    let mut request_timeout_ms: u64 = 10_000;
-    let mut max_pending: usize = 256;
-    let mut session_idle_ms: u64 = 15 * 60 * 1000;
-
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg, None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "-V" | "--version" => return Ok(Parsed::Version),
-            "--agent" => {
-                let agent = parse_agent(&value()?)?;
-                if agents.iter().any(|a| a.name == agent.name) {
-                    return Err(format!("two agents are named {:?}", agent.name));
-                }
-                agents.push(agent);
-            }
-            "--port" => port = number(&flag, &value()?)?,
-            "--host" => {
-                let v = value()?;
-                let v = v.trim_start_matches('[').trim_end_matches(']');
-                host = v.parse().map_err(|_| format!("--host {v:?} is not an IP address"))?;
-            }
-            "--allow-remote" => allow_remote = true,
-            "--token" => token = Some((value()?, TokenSource::Flag)),
-            "--allow-origin" => allow_origins.push(parse_origin(&value()?)?),
-            "--allow-missing-origin" => allow_missing_origin = true,
-            "--static" => static_dir = PathBuf::from(value()?),
-            "--pkg" => pkg_dir = PathBuf::from(value()?),
-            "--max-message-bytes" => max_message_bytes = number(&flag, &value()?)?,
-            "--max-connections" => max_connections = number(&flag, &value()?)?,
-            "--grace-ms" => grace_ms = number(&flag, &value()?)?,
-            "--request-timeout-ms" => request_timeout_ms = number(&flag, &value()?)?,
-            "--max-pending" => max_pending = number(&flag, &value()?)?,
-            "--session-idle-ms" => session_idle_ms = number(&flag, &value()?)?,
-            other => return Err(format!("unknown option {other:?} (see --help)")),
+    for spec in &a.agents {
+        let agent = parse_agent(spec)?;
+        if agents.iter().any(|x| x.name == agent.name) {
+            return Err(format!("two agents are named {:?}", agent.name));
         }
+        agents.push(agent);
     }
-
     if agents.is_empty() {
         return Err("no agent: give at least one --agent NAME=COMMAND".into());
     }
-    if !host.is_loopback() && !allow_remote {
-        return Err(format!(
-            "--host {host} is not a loopback address: add --allow-remote to listen there"
-        ));
+    if !a.host.is_loopback() && !a.allow_remote {
+        return Err(format!("--host {} is not a loopback address: add --allow-remote to listen there", a.host));
     }
-    if max_message_bytes < 1024 {
+    if a.max_message_bytes < 1024 {
         return Err("--max-message-bytes must be at least 1024".into());
     }
-    if max_connections == 0 {
+    if a.max_connections == 0 {
         return Err("--max-connections must be at least 1".into());
     }
-    let (token, token_source) = match token.or(env_token.map(|t| (t, TokenSource::Env))) {
-        Some(t) => t,
+    let (token, token_source) = match a.token {
+        Some(t) => (t, if from_env { TokenSource::Env } else { TokenSource::Flag }),
         None => (random_token().map_err(|e| format!("no random token: {e}"))?, TokenSource::Random),
     };
     if token.is_empty() || !token.bytes().all(is_unreserved) {
@@ -181,22 +175,28 @@ pub fn parse(
     }
     Ok(Parsed::Run(Box::new(Config {
         agents,
-        host,
-        port,
-        allow_remote,
+        host: a.host,
+        port: a.port,
+        allow_remote: a.allow_remote,
         token,
         token_source,
-        allow_origins,
-        allow_missing_origin,
-        static_dir,
-        pkg_dir,
-        max_message_bytes,
-        max_connections,
-        grace: Duration::from_millis(grace_ms),
-        request_timeout: Duration::from_millis(request_timeout_ms.max(1)),
-        max_pending: max_pending.max(1),
-        session_idle: Duration::from_millis(session_idle_ms.max(1)),
+        allow_origins: a.allow_origins,
+        allow_missing_origin: a.allow_missing_origin,
+        static_dir: a.static_dir.unwrap_or_else(|| repo.join("www")),
+        pkg_dir: a.pkg_dir.unwrap_or_else(|| repo.join("pkg")),
+        max_message_bytes: a.max_message_bytes,
+        max_connections: a.max_connections,
+        grace: Duration::from_millis(a.grace_ms),
+        request_timeout: Duration::from_millis(a.request_timeout_ms.max(1)),
+        max_pending: a.max_pending.max(1),
+        session_idle: Duration::from_millis(a.session_idle_ms.max(1)),
     })))
+}
+
+/// `--host`: an IP address, IPv6 with or without brackets.
+fn parse_host(v: &str) -> Result<IpAddr, String> {
+    let v = v.trim_start_matches('[').trim_end_matches(']');
+    v.parse().map_err(|_| format!("{v:?} is not an IP address"))
 }
 
 /// `NAME=COMMAND`, or a bare `COMMAND` named `default`. The text before the first `=` is a
@@ -224,12 +224,8 @@ fn parse_origin(origin: &str) -> Result<String, String> {
     let rest = o.strip_prefix("http://").or_else(|| o.strip_prefix("https://"));
     match rest {
         Some(host) if !host.is_empty() && !host.contains('/') => Ok(o),
-        _ => Err(format!("--allow-origin {origin:?} is not an origin like http://localhost:5173")),
+        _ => Err(format!("{origin:?} is not an origin like http://localhost:5173")),
     }
-}
-
-fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| format!("{flag} {v:?} is not a valid number"))
 }
 
 fn is_unreserved(b: u8) -> bool {
@@ -260,9 +256,14 @@ pub fn random_token() -> std::io::Result<String> {
 mod tests {
     use super::*;
 
+    /// Parses with the token's variable renamed to `env`, which no other test sets.
+    fn parse_env(args: &[&str], env: &'static str) -> Result<Parsed, String> {
+        let command = Args::command().mut_arg("token", |a| a.env(env));
+        parse_with(command, args.iter().map(|s| s.to_string()), || Ok("r".repeat(64)))
+    }
+
     fn run(args: &[&str]) -> Result<Config, String> {
-        let args = args.iter().map(|s| s.to_string());
-        match parse(args, None, || Ok("r".repeat(64)))? {
+        match parse_env(args, "AGENTWIRE_RELAY_TEST_TOKEN_UNSET")? {
             Parsed::Run(c) => Ok(*c),
             other => Err(format!("{other:?}")),
         }
@@ -310,22 +311,32 @@ mod tests {
         let c = run(&["--agent", "cat"]).unwrap();
         assert_eq!((c.host.to_string(), c.port, c.token_source), ("127.0.0.1".into(), 8765, TokenSource::Random));
         assert_eq!(c.max_message_bytes, 4 << 20);
+        assert_eq!(run(&["--agent", "cat", "--port", "1", "--port", "2"]).unwrap().port, 2, "the last value counts");
         let c = run(&["--agent", "cat", "--host", "0.0.0.0", "--allow-remote", "--port", "0"]).unwrap();
         assert!(c.allow_remote && c.port == 0);
-        let env = Some("from-env".to_string());
-        let c = match parse(["--agent".into(), "cat".into()], env.clone(), || unreachable!()).unwrap() {
-            Parsed::Run(c) => c,
-            _ => unreachable!(),
-        };
+        std::env::set_var("AGENTWIRE_RELAY_TEST_TOKEN", "from-env");
+        let Parsed::Run(c) = parse_env(&["--agent", "cat"], "AGENTWIRE_RELAY_TEST_TOKEN").unwrap() else { unreachable!() };
         assert_eq!((c.token.as_str(), c.token_source), ("from-env", TokenSource::Env));
-        let args = ["--agent", "cat", "--token", "flag"].map(String::from);
-        let Parsed::Run(c) = parse(args, env, || unreachable!()).unwrap() else { unreachable!() };
+        let Parsed::Run(c) = parse_env(&["--agent", "cat", "--token", "flag"], "AGENTWIRE_RELAY_TEST_TOKEN").unwrap() else { unreachable!() };
         assert_eq!((c.token.as_str(), c.token_source), ("flag", TokenSource::Flag));
         assert_eq!(random_token().unwrap().len(), 64);
         assert_eq!(token_bits(&random_token().unwrap()), 256);
         assert_eq!(token_bits("test-token"), 60);
         assert!(token_bits(&"a".repeat(31)) < 128 && token_bits(&"a".repeat(32)) >= 128);
         assert_ne!(random_token().unwrap(), random_token().unwrap());
+    }
+
+    #[test]
+    fn help_and_version_come_from_clap_and_hide_the_token() {
+        std::env::set_var("AGENTWIRE_RELAY_TEST_SECRET", "very-secret-token");
+        let Parsed::Help(help) = parse_env(&["--help"], "AGENTWIRE_RELAY_TEST_SECRET").unwrap() else { panic!("help") };
+        for flag in ["--agent", "--port", "--host", "--allow-remote", "--token", "--allow-origin", "--allow-missing-origin", "--static", "--pkg", "--max-message-bytes", "--max-connections", "--grace-ms", "--request-timeout-ms", "--max-pending", "--session-idle-ms", "AGENTWIRE_TOKEN"] {
+            assert!(help.contains(flag), "--help names {flag}");
+        }
+        assert!(!help.contains("very-secret-token"), "the token's value is never shown");
+        let Parsed::Version(v) = parse_env(&["-V"], "AGENTWIRE_RELAY_TEST_SECRET").unwrap() else { panic!("version") };
+        assert!(v.contains(env!("CARGO_PKG_VERSION")));
+        assert!(matches!(parse_env(&["-h"], "AGENTWIRE_RELAY_TEST_SECRET"), Ok(Parsed::Help(_))));
     }
 
     #[test]

@@ -1,4 +1,10 @@
 //! Reads newline-delimited output of an agent with a bound on memory.
+//!
+//! Our own rather than tokio-util's `LinesCodec::new_with_max_length`, which bounds memory the
+//! same way but does not keep what the relay needs: lines as bytes (the codec decodes UTF-8 and
+//! ends the stream at a line that is not, where the relay drops that line and goes on, or
+//! passes its bytes on as a binary frame), the size of a skipped line (reported to the page),
+//! and splitting long lines into pieces instead of skipping them (stderr).
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 

@@ -10,11 +10,9 @@ async fn main() {
     agentwire_relay::process::become_subreaper();
     let files = agentwire_relay::accept::raise_file_limit().unwrap_or(1024);
     let args = std::env::args().skip(1);
-    let env_token = std::env::var("AGENTWIRE_TOKEN").ok();
-    let config = match cli::parse(args, env_token, cli::random_token) {
+    let config = match cli::parse(args, cli::random_token) {
         Ok(Parsed::Run(config)) => config,
-        Ok(Parsed::Help) => return println!("{}", cli::USAGE),
-        Ok(Parsed::Version) => return println!("agentwire-relay {}", env!("CARGO_PKG_VERSION")),
+        Ok(Parsed::Help(text) | Parsed::Version(text)) => return print!("{text}"),
         Err(e) => {
             eprintln!("agentwire-relay: {e}");
             std::process::exit(2);
@@ -29,6 +27,12 @@ async fn main() {
     };
     let Ok(addr) = listener.local_addr() else { std::process::exit(1) };
     let relay = Arc::new(Relay::with_files(&config, addr, files));
+    if relay.accept.max_pending < config.max_pending {
+        eprintln!(
+            "agentwire-relay: warning: {files} open files allow {} connections at once, {} of them pending (not {})",
+            relay.accept.max_open, relay.accept.max_pending, config.max_pending
+        );
+    }
 
     if !config.host.is_loopback() {
         eprintln!(

@@ -485,7 +485,7 @@ mod tests {
         if allow_missing {
             args.push("--allow-missing-origin".into());
         }
-        let crate::cli::Parsed::Run(config) = crate::cli::parse(args, None, || unreachable!()).unwrap() else {
+        let crate::cli::Parsed::Run(config) = crate::cli::parse(args, || unreachable!()).unwrap() else {
             unreachable!()
         };
         let ip: IpAddr = host.parse().unwrap();

@@ -1,5 +1,10 @@
 //! Splits an agent command line into program and arguments without a shell.
 //!
+//! Our own rather than `shlex`: `shlex::split` (1.3 and 2.0) splits the same quoting rules
+//! but cannot refuse shell operators. It returns `a`, `|`, `b` for both `a | b` and `a '|' b`,
+//! so after it an unquoted `|` can no longer be told from a quoted one, and `node a.js | tee
+//! log` would silently run node with `|`, `tee`, `log` as arguments.
+//!
 //! The rules are a small subset of POSIX shell word splitting:
 //! - unquoted blanks (space, tab, newline) separate words;
 //! - `'…'` keeps everything literally up to the next `'`;

@@ -206,7 +206,7 @@ fn a_session_leaves_when_its_process_exits_or_it_idles_out_and_orphans_are_reape
     // The server leaves two children behind that exit soon after it (orphans handed to the
     // relay), and writes a flood on stderr first.
     let agent = format!(r#"mini=sh -c '(sleep 0.3 &) ; (sleep 0.3 &) ; head -c 2000000 /dev/zero | tr "\0" x >&2 ; exec node {}'"#, script.display());
-    let relay = Relay::start(&["--agent", &agent, "--session-idle-ms", "400"]);
+    let relay = Relay::start(&["--agent", &agent, "--session-idle-ms", "1500"]);
     let before = (rss_kib(relay.pid()), fd_count(relay.pid()));
     let peak = Peak::watch(relay.pid());
     let started = Instant::now();
@@ -312,7 +312,7 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
     let after = request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
     assert_eq!(messages(&after)[0]["id"], 3);
     std::thread::sleep(Duration::from_millis(300));
-    let (one, _) = Peak::watch(relay.pid()).done();
+    let one = rss_kib(relay.pid());
     println!("FIGURE one unread stream of 96 MiB: RSS {:.1} MB before, {:.1} MB with the stream held ({} ms)", before.0 as f64 / 1024.0, one as f64 / 1024.0, started.elapsed().as_millis());
     assert!(one < before.0 + 48 * 1024, "one unread stream holds {} KiB more", one - before.0);
 
@@ -321,7 +321,7 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
     let first = read.events()[0].id.clone().expect("a priming id");
     let resumes: Vec<TcpStream> = (0..30).map(|_| open(relay.port, "GET", &path(), &[SSE, ("mcp-session-id", &id), ("last-event-id", &first)], "")).collect();
     std::thread::sleep(Duration::from_millis(500));
-    let (resumed, _) = Peak::watch(relay.pid()).done();
+    let resumed = rss_kib(relay.pid());
     let peak = peak.done();
     drop(unread);
     drop(resumes);
@@ -343,7 +343,20 @@ async fn hung_posts_and_idle_connections_leave_room_for_new_sessions() {
         let (sessions, hung) = tokio::task::spawn_blocking(move || {
             let sessions: Vec<String> = (0..4).map(|_| initialize(port, &[])).collect();
             // 600 requests that are never answered, each on its own connection, never read.
-            let hung: Vec<TcpStream> = (0..600).map(|i| open(port, "POST", &path(), &in_session(&sessions[i % 4], &[]), &format!(r#"{{"jsonrpc":"2.0","id":{},"method":"never"}}"#, 100 + i))).collect();
+            let mut hung: Vec<TcpStream> = (0..600).map(|i| open(port, "POST", &path(), &in_session(&sessions[i % 4], &[]), &format!(r#"{{"jsonrpc":"2.0","id":{},"method":"never"}}"#, 100 + i))).collect();
+            // Each is answered: a stream that waits (up to the caps), or 503 past them.
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let (mut streams, mut refused) = (0, 0);
+            for s in &mut hung {
+                let head = read_until(s, "\r\n\r\n", deadline.saturating_duration_since(Instant::now()));
+                if head.starts_with("HTTP/1.1 200") {
+                    streams += 1;
+                } else if head.starts_with("HTTP/1.1 503") {
+                    refused += 1;
+                }
+            }
+            assert_eq!(streams + refused, 600, "every request is answered ({streams} streams, {refused} refused)");
+            println!("FIGURE 600 hung POSTs in 4 sessions: {streams} streams held, {refused} refused with 503");
             (sessions, hung)
         })
         .await
