@@ -382,3 +382,30 @@ test("MCP audio in a tool result (a server on the official SDK): decoded in the 
   assert.equal(await page.isEnabled("[data-testid=content-audio-play]"), true);
   assert.match(await page.textContent("[data-testid=content-audio-info]"), /audio audio\/wav 4044 bytes · 0\.25 s/);
 }));
+
+test("schemas from a hostile peer: the form builder and the checker neither throw nor hang, and keep to a bound", { timeout: TEST_TIMEOUT }, () => withPage("hostile-schemas", async (page) => {
+  const outcome = await page.evaluate(async () => {
+    const { schemaForm, check } = await import("/lib/schema-form.js");
+    const odd = schemaForm({ type: "object", properties: { a: 5, b: null, c: { type: "string", enum: "x" }, d: { oneOf: [null, 3] }, e: { enum: [1, { x: 2 }], enumNames: "no" } }, required: 7 });
+    let deep = { type: "object" };
+    for (let i = 0; i < 5000; i++) deep = { type: "object", properties: { x: deep } };
+    let value = {};
+    for (let i = 0; i < 5000; i++) value = { x: value };
+    const started = performance.now();
+    const deepIssues = check(deep, value);
+    const many = schemaForm({ type: "object", properties: Object.fromEntries(Array.from({ length: 10000 }, (_, i) => [`p${i}`, { type: "string" }])) });
+    return {
+      oddFields: odd.fields.map((f) => `${f.name}:${f.kind}`), oddErrors: odd.errors(), oddValue: odd.value(),
+      deepIssues: deepIssues.length, ms: performance.now() - started, manyFields: many.fields.length,
+      notObject: check({ type: "object", required: ["a"] }, { b: 1 }).map((i) => i.path),
+      proto: check({ type: "object", required: ["toString"] }, {}).map((i) => i.path),
+    };
+  });
+  assert.deepEqual(outcome.oddFields, ["a:json", "b:json", "c:string", "d:json", "e:enum"]);
+  assert.deepEqual(outcome.oddErrors, []);
+  assert.equal(outcome.deepIssues, 0, "a nesting past the depth bound is not walked");
+  assert.ok(outcome.ms < 2000, `${outcome.ms} ms`);
+  assert.equal(outcome.manyFields, 200, "at most 200 fields");
+  assert.deepEqual(outcome.notObject, ["/a"]);
+  assert.deepEqual(outcome.proto, ["/toString"], "an inherited name is not a property");
+}));

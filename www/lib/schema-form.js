@@ -6,19 +6,23 @@
 import { h } from "./dom.js";
 import { skeleton } from "./schema-skeleton.js";
 
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const MAX_FIELDS = 200;
+const MAX_DEPTH = 32;
+
 const typeOf = (schema) => {
   const t = Array.isArray(schema?.type) ? schema.type.find((x) => x !== "null") : schema?.type;
   if (t) return t;
-  if (schema?.enum || schema?.oneOf?.every((o) => "const" in o)) return "string";
+  if (Array.isArray(schema?.enum) || (Array.isArray(schema?.oneOf) && schema.oneOf.every((o) => isObject(o) && "const" in o))) return "string";
   if (schema?.properties) return "object";
   return undefined;
 };
 
 /** [value, label] pairs of an enum: `enum` (+ legacy `enumNames`), or `oneOf` / `anyOf` of consts with titles. */
 function choices(schema) {
-  if (Array.isArray(schema?.enum)) return schema.enum.map((v, i) => [v, schema.enumNames?.[i] ?? String(v)]);
+  if (Array.isArray(schema?.enum)) return schema.enum.map((v, i) => [v, String((Array.isArray(schema.enumNames) ? schema.enumNames[i] : undefined) ?? JSON.stringify(v))]);
   const list = schema?.oneOf ?? schema?.anyOf;
-  if (Array.isArray(list) && list.length && list.every((o) => o && "const" in o)) return list.map((o) => [o.const, o.title ?? String(o.const)]);
+  if (Array.isArray(list) && list.length && list.every((o) => isObject(o) && "const" in o)) return list.map((o) => [o.const, String(o.title ?? o.const)]);
   return null;
 }
 
@@ -28,10 +32,12 @@ function choices(schema) {
  * the fields (`data-testid=TESTID data-name=PROPERTY`). Returns { el, value(), errors(), set(obj) }.
  */
 export function schemaForm(schema, { testid = "schema-field", onInput = () => {} } = {}) {
-  const props = schema?.properties ?? {};
-  const required = new Set(schema?.required ?? []);
+  // A peer's schema is untrusted: anything that is not the expected shape counts as absent.
+  const props = isObject(schema?.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema?.required) ? schema.required.filter((r) => typeof r === "string") : []);
   const fields = [];
-  for (const [name, prop] of Object.entries(props)) {
+  for (const [name, raw] of Object.entries(props).slice(0, MAX_FIELDS)) {
+    const prop = isObject(raw) ? raw : {};
     const type = typeOf(prop);
     const options = choices(prop);
     const itemOptions = type === "array" ? choices(prop.items) : null;
@@ -132,8 +138,8 @@ export function schemaForm(schema, { testid = "schema-field", onInput = () => {}
  * The issues of `value` against `schema` ([{ path, message }]): type, required, properties,
  * additionalProperties: false, items, enum, const, min/max, length, pattern, anyOf/oneOf.
  */
-export function check(schema, value, path = "") {
-  if (!schema || typeof schema !== "object" || schema === true) return [];
+export function check(schema, value, path = "", depth = 0) {
+  if (!isObject(schema) || depth > MAX_DEPTH) return [];
   const out = [];
   const t = schema.type;
   if (t !== undefined) {
@@ -154,20 +160,20 @@ export function check(schema, value, path = "") {
     if (typeof schema.pattern === "string") { try { if (!new RegExp(schema.pattern, "u").test(value)) out.push({ path, message: `does not match ${schema.pattern}` }); } catch { /* a pattern JS cannot read is not checked */ } }
   }
   if (value && typeof value === "object" && !Array.isArray(value)) {
-    for (const r of schema.required ?? []) if (!(r in value)) out.push({ path: `${path}/${r}`, message: "required, missing" });
+    for (const r of Array.isArray(schema.required) ? schema.required : []) if (!Object.hasOwn(value, r)) out.push({ path: `${path}/${r}`, message: "required, missing" });
     for (const [k, v] of Object.entries(value)) {
-      if (schema.properties && k in schema.properties) out.push(...check(schema.properties[k], v, `${path}/${k}`));
+      if (isObject(schema.properties) && Object.hasOwn(schema.properties, k)) out.push(...check(schema.properties[k], v, `${path}/${k}`, depth + 1));
       else if (schema.additionalProperties === false) out.push({ path: `${path}/${k}`, message: "not allowed (additionalProperties: false)" });
-      else if (typeof schema.additionalProperties === "object") out.push(...check(schema.additionalProperties, v, `${path}/${k}`));
+      else if (typeof schema.additionalProperties === "object") out.push(...check(schema.additionalProperties, v, `${path}/${k}`, depth + 1));
     }
   }
-  if (Array.isArray(value) && schema.items && typeof schema.items === "object") value.forEach((v, i) => out.push(...check(schema.items, v, `${path}/${i}`)));
+  if (Array.isArray(value) && schema.items && typeof schema.items === "object") value.forEach((v, i) => out.push(...check(schema.items, v, `${path}/${i}`, depth + 1)));
   for (const key of ["anyOf", "oneOf"]) {
     if (Array.isArray(schema[key])) {
-      const passing = schema[key].filter((s) => check(s, value, path).length === 0).length;
+      const passing = schema[key].filter((s) => check(s, value, path, depth + 1).length === 0).length;
       if (passing === 0 || (key === "oneOf" && passing > 1)) out.push({ path, message: `matches ${passing} of the ${key} schemas` });
     }
   }
-  if (Array.isArray(schema.allOf)) for (const s of schema.allOf) out.push(...check(s, value, path));
+  if (Array.isArray(schema.allOf)) for (const s of schema.allOf) out.push(...check(s, value, path, depth + 1));
   return out;
 }

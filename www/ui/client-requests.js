@@ -95,12 +95,13 @@ export function createClientRequests(root, { event = () => {}, notify = async ()
         reject(new RequestError(-1, "User rejected sampling request"));
         event("sampling/createMessage rejected by you", "warn");
       } }, "Reject");
-      const prefs = params?.modelPreferences?.hints?.map((x) => x.name).filter(Boolean).join(", ");
+      const hints = params?.modelPreferences?.hints;
+      const prefs = Array.isArray(hints) ? hints.map((x) => x?.name).filter((n) => typeof n === "string").join(", ") : "";
       replace(card, h("div", { "data-testid": "sampling-request", class: "stack" },
         h("p", { class: "small muted" }, `request ${ctx?.id ?? ""} · maxTokens ${params?.maxTokens ?? "?"}${prefs ? ` · hints ${prefs}` : ""}${params?.includeContext ? ` · includeContext ${params.includeContext}` : ""}`),
-        params?.systemPrompt ? h("p", { class: "small" }, h("strong", {}, "system: "), params.systemPrompt) : null,
-        (params?.messages ?? []).map((m) => h("div", { class: `message ${m.role === "user" ? "user" : "agent"}` }, h("span", { class: "who" }, m.role ?? ""),
-          h("div", { class: "body" }, [m.content].flat().map(contentBlock)))),
+        params?.systemPrompt ? h("p", { class: "small" }, h("strong", {}, "system: "), String(params.systemPrompt)) : null,
+        (Array.isArray(params?.messages) ? params.messages : []).map((m) => h("div", { class: `message ${m?.role === "user" ? "user" : "agent"}` }, h("span", { class: "who" }, String(m?.role ?? "")),
+          h("div", { class: "body" }, [m?.content].flat().map(contentBlock)))),
         field("Answer as the model", answer), field("model", model),
         h("div", { class: "row" }, send, rejectBtn)));
       answer.focus();
@@ -126,8 +127,8 @@ export function createClientRequests(root, { event = () => {}, notify = async ()
           answer("accept")();
         } }, "Open and accept");
         replace(card, h("div", { "data-testid": "elicitation-request", "data-mode": "url", class: "stack" },
-          h("p", {}, params.message ?? ""),
-          h("p", { class: "small" }, "The server asks you to visit ", h("code", { "data-testid": "elicitation-url" }, params.url ?? ""),
+          h("p", {}, String(params.message ?? "")),
+          h("p", { class: "small" }, "The server asks you to visit ", h("code", { "data-testid": "elicitation-url" }, String(params.url ?? "")),
             url ? h("span", { class: "muted" }, ` (host ${url.host})`) : h("span", { class: "bad-text" }, " (not a URL)")),
           h("div", { class: "row" }, accept, decline, cancel)));
         if (!safe) accept.disabled = true;
@@ -143,7 +144,7 @@ export function createClientRequests(root, { event = () => {}, notify = async ()
         return e.length === 0;
       }
       replace(card, h("div", { "data-testid": "elicitation-request", "data-mode": "form", class: "stack" },
-        h("p", {}, params?.message ?? ""), form.el, errors, h("div", { class: "row" }, accept, decline, cancel)));
+        h("p", {}, String(params?.message ?? "")), form.el, errors, h("div", { class: "row" }, accept, decline, cancel)));
       check();
     });
   }
