@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The playground, one command away: installs what is missing, builds the package, the relay and
-# the demo agent, and starts the relay with the demo agent (ACP v1+v2, v1 only, MCP). Extra
-# arguments go to the relay, e.g. another agent:
+# The playground, one command away: installs what is missing, builds what changed (the package:
+# scripts/build.mjs skips what its stamp says is current; the relay and the demo agent: cargo's
+# incremental build), and starts the relay with the demo agent (ACP v1+v2, v1 only, MCP). On a
+# checkout that is already built it serves in seconds. Extra arguments go to the relay, e.g.
+# another agent:
 #   npm start -- --agent sdk="node node_modules/@agentclientprotocol/sdk/dist/examples/agent.js"
 set -euo pipefail
 cd "$(dirname "$0")/.."
