@@ -13,6 +13,7 @@ mod store;
 mod updates;
 
 use agentwire::acp::{AcpAgent, AgentConfig, NegotiationRule};
+use clap::{CommandFactory, Parser};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -28,32 +29,56 @@ struct Options {
     conformance: bool,
 }
 
-fn help() -> String {
-    let mut h = String::from(
-        "agentwire-demo-agent: a deterministic, offline ACP agent and MCP server (no API key).
-One JSON-RPC message per line on stdin/stdout; logs on stderr; exits when stdin closes.
+/// The command line, read by clap.
+#[derive(Parser, Debug)]
+#[command(
+    name = "agentwire-demo-agent",
+    about = "A deterministic, offline ACP agent and MCP server (no API key). One JSON-RPC message per \
+             line on stdin/stdout; logs on stderr; exits when stdin closes.",
+    after_long_help = after_help()
+)]
+struct Cli {
+    /// ACP versions to support; e.g. 1 to show a v2 client negotiating down, or refusing
+    #[arg(long, value_name = "LIST", default_value = "1,2", value_parser = parse_versions)]
+    versions: Versions,
+    /// seed: answer the requested version if supported, else our latest; draft: the highest
+    /// supported at or below the request, else error -32022
+    #[arg(long, value_name = "RULE", default_value = "seed", value_parser = ["seed", "draft"])]
+    negotiation: String,
+    /// Where sessions are kept across restarts, one JSON file each, private to this user
+    /// (default $XDG_STATE_HOME/agentwire-demo-agent, else ~/.local/state/agentwire-demo-agent);
+    /// at most 1000 are kept
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Be an MCP server instead (every version 2024-11-05 ... 2026-07-28)
+    #[arg(long)]
+    mcp: bool,
+    /// MCP versions to support (a set: an unsupported request gets the newest)
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    mcp_versions: Option<Vec<String>>,
+    /// MCP mode also carries the official conformance suite's test_* tools, test://
+    /// resources and test_* prompts
+    #[arg(long)]
+    conformance: bool,
+}
 
-USAGE: agentwire-demo-agent [--versions 1,2] [--negotiation seed|draft] [--data-dir DIR]
-       agentwire-demo-agent --mcp [--mcp-versions V,V,...] [--conformance]
+/// ACP versions, newest first, each once.
+#[derive(Clone, Debug)]
+struct Versions(Vec<u16>);
 
-OPTIONS
-  --versions LIST      ACP versions to support (default 1,2); e.g. 1 to show a v2 client
-                       negotiating down, or refusing
-  --negotiation RULE   seed (default): answer the requested version if supported, else our
-                       latest; draft: the highest supported at or below the request, else
-                       error -32022
-  --data-dir DIR       where sessions are kept across restarts, one JSON file each, private
-                       to this user (default $XDG_STATE_HOME/agentwire-demo-agent, else
-                       ~/.local/state/agentwire-demo-agent); at most 1000 are kept
-  --mcp                be an MCP server instead (every version 2024-11-05 ... 2026-07-28)
-  --mcp-versions LIST  MCP versions to support (a set: an unsupported request gets the newest)
-  --conformance        MCP mode also carries the official conformance suite's test_* tools,
-                       test:// resources and test_* prompts
-  -h, --help           this text
+fn parse_versions(list: &str) -> Result<Versions, String> {
+    let mut versions = list
+        .split(',')
+        .map(|v| v.trim().parse::<u16>().ok().filter(|v| (1..=2).contains(v)).ok_or_else(|| format!("{v:?} is not 1 or 2")))
+        .collect::<Result<Vec<u16>, String>>()?;
+    versions.sort_unstable_by(|a, b| b.cmp(a));
+    versions.dedup();
+    Ok(Versions(versions))
+}
 
-ACP PROMPT KEYWORDS (case-insensitive; the first keyword in the prompt decides)
-",
-    );
+/// The prompt keywords and the MCP server's catalogue, after the options in `--help`.
+fn after_help() -> String {
+    let mut h = String::from("ACP PROMPT KEYWORDS (case-insensitive; the first keyword in the prompt decides)\n");
     for (k, what) in script::KEYWORDS {
         h.push_str(&format!("  {k:<16} {what}\n"));
     }
@@ -72,45 +97,27 @@ MCP SERVER
     h
 }
 
+/// The whole `--help` text.
+fn help() -> String {
+    Cli::command().render_long_help().to_string()
+}
+
+/// The options, or `None` for `--help`; a bad command line says what is wrong (clap's words).
 fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    let mut o = Options {
-        mcp: false,
-        versions: vec![2, 1],
-        negotiation: NegotiationRule::Seed,
-        data_dir: None,
-        mcp_versions: None,
-        conformance: false,
+    let cli = match Cli::try_parse_from(std::iter::once("agentwire-demo-agent").chain(args.iter().map(String::as_str))) {
+        Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => return Ok(None),
+        Err(e) => return Err(e.render().to_string().trim_end().to_string()),
     };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--mcp" => o.mcp = true,
-            "--conformance" => o.conformance = true,
-            "--versions" => {
-                let list = value("--versions")?;
-                let mut versions = list
-                    .split(',')
-                    .map(|v| v.trim().parse::<u16>().ok().filter(|v| (1..=2).contains(v)).ok_or_else(|| format!("--versions: {v:?} is not 1 or 2")))
-                    .collect::<Result<Vec<u16>, String>>()?;
-                versions.sort_unstable_by(|a, b| b.cmp(a));
-                versions.dedup();
-                o.versions = versions;
-            }
-            "--negotiation" => {
-                o.negotiation = match value("--negotiation")?.as_str() {
-                    "seed" => NegotiationRule::Seed,
-                    "draft" => NegotiationRule::Draft,
-                    other => return Err(format!("--negotiation: {other:?} is not seed or draft")),
-                }
-            }
-            "--data-dir" => o.data_dir = Some(PathBuf::from(value("--data-dir")?)),
-            "--mcp-versions" => o.mcp_versions = Some(value("--mcp-versions")?.split(',').map(|v| v.trim().to_owned()).collect()),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    Ok(Some(o))
+    let negotiation = if cli.negotiation == "draft" { NegotiationRule::Draft } else { NegotiationRule::Seed };
+    Ok(Some(Options {
+        mcp: cli.mcp,
+        versions: cli.versions.0,
+        negotiation,
+        data_dir: cli.data_dir,
+        mcp_versions: cli.mcp_versions.map(|v| v.into_iter().map(|s| s.trim().to_owned()).collect()),
+        conformance: cli.conformance,
+    }))
 }
 
 fn info() -> serde_json::Value {
@@ -150,7 +157,7 @@ fn main() {
             return;
         }
         Err(e) => {
-            eprintln!("agentwire-demo-agent: {e}\n\n{}", help());
+            eprintln!("agentwire-demo-agent: {e}");
             std::process::exit(2);
         }
     };

@@ -119,7 +119,7 @@ impl McpLink {
         stream.set_read_timeout(Some(EXCHANGE_TIMEOUT)).map_err(|e| e.to_string())?;
         let path = plan.url.clone().unwrap_or_else(|| self.path.clone());
         let mut head = format!("{} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n", plan.method, self.authority, body.len());
-        for (k, v) in plan.headers.iter().map(|(k, v)| (*k, v.as_str())).chain(self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
+        for (k, v) in plan.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
             head.push_str(&format!("{k}: {v}\r\n"));
         }
         stream.write_all(format!("{head}\r\n{body}").as_bytes()).map_err(|e| e.to_string())?;
