@@ -5,8 +5,13 @@
 // loads it. Exits non-zero on failure.
 // `--debug` builds the full entry into pkg-debug/ from the dev profile with readable panics
 // (the `debug-panics` feature): no wasm-opt, no minifying, no budget.
+// Only what changed is rebuilt: a stamp in the output (.build-stamp) keeps a hash of the
+// wasm's inputs (src/, Cargo files, build.rs, wasm-pack.toml) and of the JS layer's (js/, this
+// script). Neither changed: nothing runs. Only the JS layer: the .wasm files and their glue
+// stay. `--force` rebuilds everything.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, rmSync, readdirSync, copyFileSync, existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync, rmSync, readdirSync, copyFileSync, existsSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +28,37 @@ const out = join(root, debug ? "pkg-debug" : "pkg");
 const name = config.build["out-name"];
 const wasmName = `${name}_bg.wasm`;
 const entries = debug ? config.entry.filter((e) => e.dir === "") : config.entry;
-rmSync(out, { recursive: true, force: true });
+
+/** A hash of the contents of `paths` (files, or directories walked), names included. */
+function hashOf(paths) {
+  const hash = createHash("sha256");
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(join(path, name));
+      return;
+    }
+    hash.update(`${relative(root, path)}\0`).update(readFileSync(path)).update("\0");
+  };
+  for (const p of paths) visit(join(root, p));
+  return hash.digest("hex");
+}
+const stampFile = join(out, ".build-stamp");
+const stamp = {
+  wasm: hashOf(["src", "Cargo.toml", "Cargo.lock", "build.rs", "wasm-pack.toml"]),
+  js: hashOf(["js", "scripts/build.mjs"]),
+};
+const previous = (() => { try { return JSON.parse(readFileSync(stampFile, "utf8")); } catch { return null; } })();
+const built = existsSync(join(out, "index.js")) && existsSync(join(out, "sizes.json")) || debug && existsSync(join(out, "index.js"));
+const force = process.argv.includes("--force");
+if (!force && built && previous?.wasm === stamp.wasm && previous?.js === stamp.js) {
+  console.log(`package up to date in ${out} (nothing changed since its build; --force rebuilds it)`);
+  for (const line of previous.over ?? []) console.error(line);
+  process.exit(previous.over?.length ? 1 : 0);
+}
+const wasmCurrent = !force && built && previous?.wasm === stamp.wasm;
+if (wasmCurrent) console.log("the wasm's inputs are unchanged: rebuilding the JS layer only");
+else rmSync(out, { recursive: true, force: true });
 
 /** The entry's modules: `index.js`/`node.js` for the full package, `<name>.js`/`<name>-node.js` for the others. */
 const modules = (entry) => (entry.dir === "" ? { web: "index.js", node: "node.js" } : { web: `${entry.name}.js`, node: `${entry.name}-node.js` });
@@ -54,7 +89,7 @@ export { ProtocolError, codes } from "./errors.js";
 `;
 }
 
-for (const entry of entries) {
+for (const entry of wasmCurrent ? [] : entries) {
   const features = [...entry.features, ...(debug ? ["debug-panics"] : [])];
   const cargo = [...(entry.features.length ? ["--no-default-features"] : []), ...(features.length ? ["--features", features.join(",")] : [])];
   const dirOf = (target) => join(out, entry.dir, target.dir);
@@ -112,7 +147,9 @@ for (const file of readdirSync(join(root, "js"))) {
 const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]));
 const sizes = new Map();
 for (const path of walk(out).filter((f) => /\.(wasm|js)$/.test(f))) {
-  if (path.endsWith(".js") && !debug) {
+  // Kept from the last build (the wasm's inputs did not change): already minified.
+  const kept = wasmCurrent && relative(out, path).includes("/");
+  if (path.endsWith(".js") && !debug && !kept) {
     // Lines of ~160 characters: an uncaught error makes Node print its source line, which
     // must not be a whole minified file.
     const { code } = await transform(readFileSync(path, "utf8"), { minify: true, lineLimit: 160, target: "es2022", legalComments: "none" });
@@ -133,6 +170,7 @@ console.log(`everything shipped (gzip): ${total} B`);
 
 // What a browser loads for each entry: the entry module, the JS layer, its web glue and .wasm.
 let over = 0;
+const overLines = [];
 const report = [];
 for (const entry of entries) {
   const web = join(entry.dir, config.target.find((t) => t.name === "web").dir);
@@ -143,10 +181,13 @@ for (const entry of entries) {
   if (debug) console.log(`${line}; the debug build has no budget`);
   else if (gzip > entry.budget) {
     over++;
-    console.error(`${line}, over its budget of ${entry.budget} B (wasm-pack.toml [[entry]])`);
+    overLines.push(`${line}, over its budget of ${entry.budget} B (wasm-pack.toml [[entry]])`);
+    console.error(overLines.at(-1));
   } else console.log(`${line} of a ${entry.budget} B budget (${(100 * gzip / entry.budget).toFixed(1)}%)`);
 }
 writeFileSync(join(out, "sizes.json"), JSON.stringify({ entries: report, total, files: [...sizes.values()] }, null, 2) + "\n");
-if (over) process.exit(1);
 if (!existsSync(join(out, "index.js"))) throw new Error("the full entry was not built");
+// The stamp keeps a budget overrun: a run that skips the build still fails with it.
+writeFileSync(stampFile, JSON.stringify({ ...stamp, over: overLines }) + "\n");
+if (over) process.exit(1);
 console.log(`package built in ${out}`);
