@@ -30,7 +30,10 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use agentwire::jsonrpc::{parse, Id, Incoming, Message, ParseOptions};
+use agentwire::jsonrpc::codes;
 use agentwire::mcp::http::encode_event;
+use agentwire::mcp::http::headers::decode_header_value;
+use agentwire::mcp::META_VERSION;
 use agentwire::mcp::Version;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -229,6 +232,9 @@ struct Reader {
     hub: Arc<Shared>,
     readers: Arc<AtomicUsize>,
     _stream: Option<OwnedSemaphorePermit>,
+    /// A stateless request's session, which ends with its one stream: answered, or given up
+    /// by the client (closing the stream is the 2026-07-28 cancellation).
+    one_shot: Option<(Hub, Arc<Session>)>,
 }
 
 impl Reader {
@@ -245,6 +251,9 @@ impl Drop for Reader {
             self.took(b.len());
         }
         self.readers.fetch_sub(1, Ordering::Relaxed);
+        if let Some((hub, session)) = self.one_shot.take() {
+            tokio::spawn(async move { hub.end(&session, "its one stateless request was answered or given up").await });
+        }
     }
 }
 
@@ -269,7 +278,8 @@ pub struct Refused(pub StatusCode, pub i64, pub String);
 
 impl IntoResponse for Refused {
     fn into_response(self) -> Response {
-        let body = json!({ "jsonrpc": "2.0", "id": null, "error": { "code": self.1, "message": self.2 } });
+        // No `id`: MCP's RequestId is never null; an error about no request in particular has none.
+        let body = json!({ "jsonrpc": "2.0", "error": { "code": self.1, "message": self.2 } });
         let mut r = (self.0, body.to_string()).into_response();
         r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
         r
@@ -464,6 +474,48 @@ fn sse(reader: Reader, session_id: Option<&str>, lasting: Option<&Lasting>) -> R
     r
 }
 
+/// The version a lone request names in `_meta` (2026-07-28 and later carry it in each request).
+fn stateless_claim(messages: &[Message]) -> Option<&str> {
+    match messages {
+        [Message::Request(r)] => r.params.as_ref()?.get("_meta")?.get(META_VERSION)?.as_str(),
+        _ => None,
+    }
+}
+
+/// SEP-2243: `MCP-Protocol-Version`, `Mcp-Method` and (for the methods that name a tool,
+/// prompt or resource) `Mcp-Name` must be present and match the body; else 400 with
+/// HeaderMismatch (-32020). `Mcp-Param-*` headers are passed over: the relay forwards the body
+/// to a server that reads no headers, as an intermediary that does not know them must.
+fn check_mirrored_headers(headers: &HeaderMap, message: &Message, claimed: &str) -> Result<(), Response> {
+    let Message::Request(r) = message else { return Ok(()) };
+    let mismatch = |why: String| Err(Refused(StatusCode::BAD_REQUEST, codes::HEADER_MISMATCH, format!("Header mismatch: {why}")).into_response());
+    let header = |name: &str| headers.get(name).map(|v| v.to_str().map_err(|_| format!("{name} is not visible ASCII")));
+    match header("mcp-protocol-version") {
+        None => return mismatch("MCP-Protocol-Version is missing".into()),
+        Some(Err(why)) => return mismatch(why),
+        Some(Ok(v)) if v != claimed => return mismatch(format!("MCP-Protocol-Version is {v}, the body's _meta names {claimed}")),
+        Some(Ok(_)) => {}
+    }
+    match header("mcp-method") {
+        None => return mismatch(format!("Mcp-Method is missing (the body's method is {})", r.method)),
+        Some(Err(why)) => return mismatch(why),
+        Some(Ok(m)) if m != r.method => return mismatch(format!("Mcp-Method is {m}, the body's method is {}", r.method)),
+        Some(Ok(_)) => {}
+    }
+    let source = match r.method.as_str() {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return Ok(()),
+    };
+    let body = r.params.as_ref().and_then(|p| p.get(source)).and_then(Value::as_str);
+    match (header("mcp-name"), body) {
+        (None, Some(_)) => mismatch("Mcp-Name is missing".into()),
+        (Some(Err(why)), _) => mismatch(why),
+        (Some(Ok(n)), _) if decode_header_value(n).as_deref() != body => mismatch(format!("Mcp-Name does not match the body's params.{source}")),
+        _ => Ok(()),
+    }
+}
+
 fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
     let accept = headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>().join(",").to_ascii_lowercase();
     kinds.iter().all(|k| accept.contains(k) || accept.contains("*/*"))
@@ -514,7 +566,7 @@ impl Hub {
                     Ok(text) => text,
                     Err(r) => return r,
                 };
-                self.post(target, owner, session, version, &text, lasting.as_ref()).await
+                self.post(target, owner, session, version, &headers, &text, lasting.as_ref()).await
             }
             Method::GET => self.get(session, &headers, lasting.as_ref()),
             Method::DELETE => match session {
@@ -575,10 +627,10 @@ impl Hub {
     fn reader(&self, mut place: Place, prelude: VecDeque<Bytes>, rx: mpsc::UnboundedReceiver<Bytes>, queued: Arc<AtomicUsize>) -> Reader {
         // The place's count now belongs to the reader, which gives it back when dropped.
         let readers = place.readers.take().expect("a place holds its count");
-        Reader { prelude, rx, queued, hub: self.0.clone(), readers, _stream: place.stream.take() }
+        Reader { prelude, rx, queued, hub: self.0.clone(), readers, _stream: place.stream.take(), one_shot: None }
     }
 
-    async fn post(&self, target: Target<'_>, owner: Owner, session: Option<Arc<Session>>, version: Option<Version>, text: &str, lasting: Option<&Lasting>) -> Response {
+    async fn post(&self, target: Target<'_>, owner: Owner, session: Option<Arc<Session>>, version: Option<Version>, headers: &HeaderMap, text: &str, lasting: Option<&Lasting>) -> Response {
         let messages: Vec<Message> = match parse(text, &ParseOptions { allow_batch: true, allow_null_id: false }) {
             Ok(Incoming::Single(m)) => vec![m],
             Ok(Incoming::Batch(items)) => {
@@ -595,10 +647,20 @@ impl Hub {
             Err(f) => return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message).into_response(),
         };
         let initialize = messages.iter().any(|m| m.method() == Some("initialize"));
-        let session = match (session, initialize) {
-            (Some(_), true) => return refused(StatusCode::BAD_REQUEST, "Bad Request: initialize opens a new session; send it without Mcp-Session-Id"),
+        // A 2026-07-28 request names its version in `_meta`: it needs no session, and gets a
+        // server of its own for as long as its one stream lasts (no state is shared between
+        // stateless requests, and ids of different clients never meet in one process).
+        let stateless = match stateless_claim(&messages) {
+            Some(claimed) => match check_mirrored_headers(headers, &messages[0], claimed) {
+                Ok(()) => true,
+                Err(r) => return r,
+            },
+            None => false,
+        };
+        let session = match (session, initialize || stateless) {
+            (Some(_), true) if initialize => return refused(StatusCode::BAD_REQUEST, "Bad Request: initialize opens a new session; send it without Mcp-Session-Id"),
             (Some(s), false) => s,
-            (None, true) => match target {
+            (_, true) => match target {
                 Target::Agent { agent, slots } => match self.start(agent, slots, owner).await {
                     Ok(s) => s,
                     Err(r) => return r,
@@ -608,7 +670,7 @@ impl Hub {
                     Err(r) => return r,
                 },
             },
-            (None, false) => return refused(StatusCode::BAD_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first"),
+            (None, false) => return refused(StatusCode::BAD_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first, or a 2026-07-28 request with its _meta"),
         };
         let requests: Vec<(Id, Option<String>)> = messages
             .iter()
@@ -620,11 +682,11 @@ impl Hub {
         let stream = if requests.is_empty() {
             None
         } else {
-            let place = match self.place(&session, initialize) {
+            let place = match self.place(&session, initialize || stateless) {
                 Ok(p) => p,
                 Err(r) => {
-                    if initialize {
-                        self.end(&session, "no stream for its initialize").await;
+                    if initialize || stateless {
+                        self.end(&session, "no stream for its first request").await;
                     }
                     return r;
                 }
@@ -642,10 +704,14 @@ impl Hub {
                 routes.initialize = Some(r.id.clone());
             }
             drop(routes);
-            Some(self.reader(place, VecDeque::new(), rx, queued))
+            let mut reader = self.reader(place, VecDeque::new(), rx, queued);
+            if stateless {
+                reader.one_shot = Some((self.clone(), session.clone()));
+            }
+            Some(reader)
         };
         if !session.write(text).await {
-            if initialize {
+            if initialize || stateless {
                 self.end(&session, "its server is not running").await;
             }
             return refused(StatusCode::BAD_GATEWAY, "Bad Gateway: the MCP server is not running");

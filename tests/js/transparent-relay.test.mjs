@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import WS from "ws";
+import { WebSocket as WsSocket } from "ws";
 import { client } from "acp-sdk-v2";
 import { createWebSocketStream } from "acp-sdk-v2/experimental/ws-client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,7 +19,7 @@ const DEMO = join(ROOT, "target/release/agentwire-demo-agent");
 
 /** A `ws` WebSocket that records every frame it receives (as text) into `frames`. */
 function recording(frames) {
-  return class extends WS.WebSocket {
+  return class extends WsSocket {
     constructor(...args) {
       super(...args);
       this.on("message", (data) => frames.push(String(data)));
@@ -86,7 +86,7 @@ test("agentwire's client asks for the relay's frames and gets them; relay: false
   t.after(() => relay.close());
   const url = `${relay.base.replace("http", "ws")}/ws?token=${relay.token}&agent=demo`;
   const origin = relay.base;
-  const Origin = class extends WS.WebSocket {
+  const Origin = class extends WsSocket {
     constructor(u, protocols, opts) { super(u, protocols, { ...opts, origin }); }
   };
   const withEvents = await AcpClient.connect(url, { WebSocket: Origin, clientInfo: { name: "t", version: "1" } });

@@ -113,6 +113,41 @@ pub fn header_value(text: &str) -> String {
     }
 }
 
+/// A header value as the sender meant it: the base64 sentinel form decoded (`None` when it is
+/// not valid base64 of UTF-8), anything else as it is.
+pub fn decode_header_value(value: &str) -> Option<String> {
+    match value.strip_prefix("=?base64?").and_then(|v| v.strip_suffix("?=")) {
+        Some(encoded) => String::from_utf8(unbase64(encoded)?).ok(),
+        None => Some(value.to_string()),
+    }
+}
+
+fn unbase64(text: &str) -> Option<Vec<u8>> {
+    let digits = text.trim_end_matches('=');
+    if text.len() % 4 != 0 || text.len() - digits.len() > 2 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in digits.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        acc = acc << 6 | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
 /// RFC 9110 `tchar`.
 fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
@@ -147,6 +182,15 @@ mod tests {
         ] {
             assert_eq!(header_value(value), header, "{value:?}");
         }
+    }
+
+    #[test]
+    fn encoded_values_decode_to_what_was_meant() {
+        for value in ["us-west1", "Hello, 世界", " padded ", "line1\nline2", "=?base64?literal?=", "", "a", "ab", "abc"] {
+            assert_eq!(decode_header_value(&header_value(value)).as_deref(), Some(value), "{value:?}");
+        }
+        assert_eq!(decode_header_value("=?base64?!!!!?="), None);
+        assert_eq!(decode_header_value("=?base64?/w==?="), None, "not UTF-8");
     }
 
     #[test]
