@@ -46,7 +46,7 @@ export type Severity = "error" | "warning";
 export type IssueCode =
   | "missing_required" | "wrong_type" | "unknown_enum_value" | "not_allowed_here" | "unknown_method"
   | "capability_not_negotiated" | "too_large" | "too_deep" | "invalid_json" | "invalid_envelope"
-  | "out_of_range" | (string & {});
+  | "out_of_range" | "defaulted" | "skipped_invalid_item" | (string & {});
 export interface Issue { path: string; code: IssueCode; message: string; severity: Severity }
 export interface Report { ok: boolean; issues: Issue[] }
 export type ValidatorOptions =
@@ -100,6 +100,8 @@ export type AcpEvent =
   /** A prompt turn is over: v1 with the prompt's answer, v2 with the idle state after the acknowledgement. */
   | { type: "turnEnded"; id: RequestId; sessionId: string; outcome?: PromptOutcome; error?: ErrorObject }
   | { type: "cancelRequested"; id: RequestId }
+  /** Connected: a handler registered with `onRequest` that the negotiated version never calls. */
+  | { type: "warning"; code: "unreachable_handler" | (string & {}); method?: string; message: string }
   | { type: "closed"; error?: ErrorObject };
 
 export type McpEvent =
@@ -158,6 +160,9 @@ export interface AcpClientOptions extends CommonOptions<number> {
   };
   /** Send and serve the methods of the unstable schemas (default false). */
   allowUnstable?: boolean;
+  /** Deliver incoming messages exactly as they came (default false: what the schema marks
+   * default-on-error / skip-invalid-items is repaired first, each repair a warning). */
+  strict?: boolean;
 }
 export interface AcpAgentOptions extends CommonOptions<number> {
   /** `info` and `agentInfo` are the same option (v2 calls it `info`). */
@@ -172,6 +177,8 @@ export interface AcpAgentOptions extends CommonOptions<number> {
   };
   authMethods?: acp.AuthMethod[];
   allowUnstable?: boolean;
+  /** As for the client: no lenient repairs of incoming messages. */
+  strict?: boolean;
   /** "seed": answer the own latest version when the request is unsupported; "draft": -32022. */
   negotiation?: "seed" | "draft";
 }
@@ -309,6 +316,9 @@ export type RelayEvent =
 export interface Violation { direction: "in" | "out"; id?: RequestId; method?: string; issues: Issue[]; text?: string }
 export interface CloseInfo { code: number; reason: string; error: ProtocolError }
 export interface CallOptions { timeoutMs?: number; signal?: AbortSignal }
+/** What a request handler gets beside the params. `signal` aborts when the peer withdraws the
+ * request (`$/cancel_request`) or when what asked for it is cancelled (`session/cancel`). */
+export interface HandlerContext<M extends string> { id: RequestId; method: M; signal: AbortSignal }
 /** A `progress` event of MCP: `params` is the notification's params. */
 export interface ProgressEvent { id?: RequestId; progressToken: string | number; params: mcp.ProgressNotification }
 type Unsubscribe = () => void;
@@ -349,21 +359,49 @@ export declare class AcpSession {
   /** Resolves when the turn is over (v1 and v2 alike); `timeoutMs` and `signal` cover the whole turn. */
   prompt(prompt: acp.ContentBlock[], options?: CallOptions & { [key: string]: unknown }): PromptTurn;
   cancel(): Promise<void>;
-  setMode(modeId: string): Promise<unknown>;
+  setMode(modeId: string, options?: CallOptions): Promise<acp.Empty>;
+  /** `session/set_config_option`: a value id, or a boolean for a boolean option. */
+  setConfigOption(configId: string, value: string | boolean, options?: CallOptions): Promise<acp.SetSessionConfigOptionResponse>;
+  /** `session/close`; needs the agent's `session.close`. */
+  close(options?: CallOptions): Promise<acp.Empty>;
 }
 
 export declare class AcpConnection extends Connected<AcpClient, AcpEvent> {
   get state(): SessionState<number>;
   methods(): MethodStatus[];
   initialize(options?: CallOptions): Promise<acp.InitializeResponse>;
-  onRequest<M extends keyof acp.ClientRequests>(method: M, handler: (params: acp.ClientRequests[M][0], ctx: { id: RequestId; method: M }) => acp.ClientRequests[M][1] | Promise<acp.ClientRequests[M][1]>): Unsubscribe;
-  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+  /** A handler for a request the agent sends: a method of the table (checked), or an extension (`_…`). */
+  onRequest<M extends keyof acp.ClientRequests>(method: M, handler: NoInfer<(params: acp.ClientRequests[M][0], ctx: HandlerContext<M>) => acp.ClientRequests[M][1] | Promise<acp.ClientRequests[M][1]>>): Unsubscribe;
+  onRequest(method: acp.ExtensionMethod, handler: (params: unknown, ctx: HandlerContext<string>) => unknown): Unsubscribe;
+  /** Any method of the table (checked, typed), or an extension method (`_…`), gated and validated. */
+  request<M extends keyof acp.AgentRequests>(method: M, params: acp.AgentRequests[M][0], options?: CallOptions): Promise<acp.AgentRequests[M][1]>;
+  request<R = unknown>(method: acp.ExtensionMethod, params?: unknown, options?: CallOptions): Promise<R>;
+  notify<M extends keyof acp.AgentNotifications>(method: M, params: acp.AgentNotifications[M]): Promise<void>;
+  notify(method: acp.ExtensionMethod, params?: unknown): Promise<void>;
   onUpdate(fn: (sessionId: string, update: acp.SessionUpdate) => void): Unsubscribe;
+  /** Warnings at `initialize` (and for a handler registered after it): `unreachable_handler`. */
+  onWarning(fn: (warning: Extract<AcpEvent, { type: "warning" }>) => void): Unsubscribe;
   getSession(id: string): AcpSession | undefined;
   newSession(params: acp.NewSessionRequest, options?: CallOptions): Promise<AcpSession>;
   loadSession(params: acp.LoadSessionRequest, options?: CallOptions & { onUpdate?: (update: acp.SessionUpdate) => void }): Promise<AcpSession>;
   resumeSession(params: acp.LoadSessionRequest, options?: CallOptions): Promise<AcpSession>;
   authenticate(methodId: string, options?: CallOptions): Promise<unknown>;
+  /** `logout` (v1) or `auth/logout` (v2); needs the agent's `auth.logout`. */
+  logout(options?: CallOptions): Promise<acp.Empty>;
+  /** `session/list`; needs the agent's `session.list`. */
+  listSessions(params?: acp.ListSessionsRequest, options?: CallOptions): Promise<acp.ListSessionsResponse>;
+  /** `session/close`; needs the agent's `session.close`. */
+  closeSession(sessionId: string, options?: CallOptions): Promise<acp.Empty>;
+  /** `session/delete`; needs the agent's `session.delete`. */
+  deleteSession(sessionId: string, options?: CallOptions): Promise<acp.Empty>;
+  /** `session/set_mode` (v1). */
+  setMode(sessionId: string, modeId: string, options?: CallOptions): Promise<acp.Empty>;
+  /** `session/set_config_option`. */
+  setConfigOption(params: acp.SetSessionConfigOptionRequest, options?: CallOptions): Promise<acp.SetSessionConfigOptionResponse>;
+  /** `tool_call/cancel` (v2). */
+  cancelToolCall(sessionId: string, toolCallId: string, options?: CallOptions): Promise<acp.Empty>;
+  /** `terminal/cancel` (v2). */
+  cancelTerminal(sessionId: string, terminalId: string, options?: CallOptions): Promise<acp.Empty>;
   /** Offers an MCP server of the page to this connection's agent (over ACP, or through the relay); docs/acp.md. */
   hostMcpServer(options: HostMcpServerOptions): Promise<HostedMcpServer>;
 }
@@ -371,8 +409,25 @@ export declare class AcpConnection extends Connected<AcpClient, AcpEvent> {
 export declare class AcpAgentConnection extends Connected<AcpAgent, AcpEvent> {
   get state(): SessionState<number>;
   methods(): MethodStatus[];
-  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+  /** A handler for a request the client sends: a method of the table (checked), or an extension (`_…`). */
+  onRequest<M extends keyof acp.AgentRequests>(method: M, handler: NoInfer<(params: acp.AgentRequests[M][0], ctx: HandlerContext<M>) => acp.AgentRequests[M][1] | Promise<acp.AgentRequests[M][1]>>): Unsubscribe;
+  onRequest(method: acp.ExtensionMethod, handler: (params: unknown, ctx: HandlerContext<string>) => unknown): Unsubscribe;
+  request<M extends keyof acp.ClientRequests>(method: M, params: acp.ClientRequests[M][0], options?: CallOptions): Promise<acp.ClientRequests[M][1]>;
+  request<R = unknown>(method: acp.ExtensionMethod, params?: unknown, options?: CallOptions): Promise<R>;
+  notify<M extends keyof acp.ClientNotifications>(method: M, params: acp.ClientNotifications[M]): Promise<void>;
+  notify(method: acp.ExtensionMethod, params?: unknown): Promise<void>;
   sendUpdate(sessionId: string, update: acp.SessionUpdate): Promise<void>;
+  onWarning(fn: (warning: Extract<AcpEvent, { type: "warning" }>) => void): Unsubscribe;
+  requestPermission(params: acp.RequestPermissionRequest, options?: CallOptions): Promise<acp.RequestPermissionResponse>;
+  readTextFile(params: acp.ReadTextFileRequest, options?: CallOptions): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest, options?: CallOptions): Promise<unknown>;
+  createTerminal(params: acp.ClientRequests["terminal/create"][0], options?: CallOptions): Promise<acp.ClientRequests["terminal/create"][1]>;
+  terminalOutput(params: acp.ClientRequests["terminal/output"][0], options?: CallOptions): Promise<acp.ClientRequests["terminal/output"][1]>;
+  waitForTerminalExit(params: acp.ClientRequests["terminal/wait_for_exit"][0], options?: CallOptions): Promise<acp.ClientRequests["terminal/wait_for_exit"][1]>;
+  killTerminal(params: acp.ClientRequests["terminal/kill"][0], options?: CallOptions): Promise<unknown>;
+  releaseTerminal(params: acp.ClientRequests["terminal/release"][0], options?: CallOptions): Promise<unknown>;
+  createElicitation(params: acp.ClientRequests["elicitation/create"][0], options?: CallOptions): Promise<acp.ClientRequests["elicitation/create"][1]>;
+  completeElicitation(params: acp.ClientNotifications["elicitation/complete"]): Promise<void>;
 }
 
 export declare class McpConnection extends Connected<McpClient, McpEvent> {
@@ -380,7 +435,7 @@ export declare class McpConnection extends Connected<McpClient, McpEvent> {
   methods(): MethodStatus[];
   /** The server's answer; `fallback` (not enumerable) says why `era: "auto"` left the stateless era, when it did. */
   initialize(options?: CallOptions): Promise<mcp.InitializeResult & { readonly fallback?: { from: string; to: string; reason: ProtocolError } }>;
-  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+  onRequest(method: string, handler: (params: unknown, ctx: HandlerContext<string>) => unknown): Unsubscribe;
   ping(options?: CallOptions): Promise<unknown>;
   listTools(params?: { cursor?: string }, options?: CallOptions): Promise<mcp.ListToolsResult>;
   callTool(name: string, args?: { [key: string]: unknown }, options?: CallOptions & RequestOptions & { onProgress?: (p: ProgressEvent) => void }): Promise<mcp.CallToolResult>;
@@ -398,7 +453,7 @@ export declare class McpConnection extends Connected<McpClient, McpEvent> {
 export declare class McpServerConnection extends Connected<McpServer, McpEvent> {
   get state(): SessionState<string>;
   methods(): MethodStatus[];
-  onRequest(method: string, handler: (params: unknown, ctx: { id: RequestId; method: string }) => unknown): Unsubscribe;
+  onRequest(method: string, handler: (params: unknown, ctx: HandlerContext<string>) => unknown): Unsubscribe;
 }
 
 /** The transcript of one ACP session, the same whether updates came live or from a load replay. */

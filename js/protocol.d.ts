@@ -69,7 +69,14 @@ export namespace acp {
   export type SessionModeState = Open<{ currentModeId: string; availableModes: SessionMode[] }>;
 
   export type ContentChunk = { content: ContentBlock; messageId?: string | null; _meta?: Meta };
-  /** The `update` of a `session/update` notification, by its `sessionUpdate` kind. */
+  export type SessionConfigOption = Open<{
+    id: string; name: string; description?: string | null; category?: string | null;
+  } & ({ type: "select"; currentValue: string; options: unknown[] } | { type: "boolean"; currentValue: boolean })>;
+  /**
+   * The `update` of a `session/update` notification, by its `sessionUpdate` kind (v1 and the v2
+   * draft). A discriminated union: `switch (u.sessionUpdate)` narrows each case to its fields.
+   * An agent of a newer version may send a kind not listed here; it reaches the app as it came.
+   */
   export type SessionUpdate =
     | Open<{ sessionUpdate: "user_message_chunk" } & ContentChunk>
     | Open<{ sessionUpdate: "agent_message_chunk" } & ContentChunk>
@@ -79,10 +86,19 @@ export namespace acp {
     | Open<{ sessionUpdate: "plan"; entries: PlanEntry[] }>
     | Open<{ sessionUpdate: "available_commands_update"; availableCommands: AvailableCommand[] }>
     | Open<{ sessionUpdate: "current_mode_update"; currentModeId: string }>
-    | Open<{ sessionUpdate: "config_option_update"; configOptions: unknown[] }>
+    | Open<{ sessionUpdate: "config_option_update"; configOptions: SessionConfigOption[] }>
     | Open<{ sessionUpdate: "session_info_update"; title?: string | null; updatedAt?: string | null }>
     | Open<{ sessionUpdate: "usage_update"; used: number; size: number; cost?: { amount: number; currency: string } | null }>
-    | Open<{ sessionUpdate: "notice" | "compaction_update" | "compaction_summary_chunk" | (string & {}) }>;
+    | Open<{ sessionUpdate: "notice"; severity: "info" | "warning" | "error" | (string & {}); title: string; description?: string | null }>
+    | Open<{ sessionUpdate: "compaction_update"; compactionId: string; status: string; summary?: ContentBlock[] | null; error?: string | null }>
+    | Open<{ sessionUpdate: "compaction_summary_chunk"; compactionId: string; content: ContentBlock }>
+    // v2 draft
+    | Open<{ sessionUpdate: "user_message" | "agent_message" | "agent_thought"; messageId: string; content?: ContentBlock[] | null }>
+    | Open<{ sessionUpdate: "state_update"; state: "idle" | "running" | "requires_action" | (string & {}); stopReason?: StopReason | null; usage?: unknown }>
+    | Open<{ sessionUpdate: "tool_call_content_chunk"; toolCallId: ToolCallId; content: ToolCallContent }>
+    | Open<{ sessionUpdate: "terminal_update"; terminalId: string; command?: string | null; cwd?: string | null; output?: unknown; exitStatus?: { exitCode?: number | null; signal?: string | null } | null }>
+    | Open<{ sessionUpdate: "terminal_output_chunk"; terminalId: string; data: string }>
+    | Open<{ sessionUpdate: "plan_update"; plan: { [key: string]: unknown } }>;
 
   export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error" | (string & {});
 
@@ -150,6 +166,57 @@ export namespace acp {
   export type ReadTextFileResponse = Open<{ content: string }>;
   export type WriteTextFileRequest = Open<{ sessionId: SessionId; path: string; content: string }>;
 
+  export type SessionInfo = Open<{ sessionId: SessionId; cwd: string; title?: string | null; updatedAt?: string | null; additionalDirectories?: string[] }>;
+  export type ListSessionsRequest = Open<{ cwd?: string | null; cursor?: string | null }>;
+  export type ListSessionsResponse = Open<{ sessions: SessionInfo[]; nextCursor?: string | null }>;
+  export type SetSessionConfigOptionRequest = Open<{ sessionId: SessionId; configId: string } & ({ type: "boolean"; value: boolean } | { type?: undefined; value: string })>;
+  export type SetSessionConfigOptionResponse = Open<{ configOptions: SessionConfigOption[] }>;
+  export type ResumeSessionRequest = Open<{ sessionId: SessionId; cwd: string; mcpServers?: McpServer[]; additionalDirectories?: string[] }>;
+  export type Empty = Open<{}>;
+
+  /** Requests a client sends to the agent, by method, with their params and results (v1 and v2). */
+  export interface AgentRequests {
+    "initialize": [InitializeRequest, InitializeResponse];
+    "authenticate": [Open<{ methodId: string }>, Empty];
+    "logout": [Empty, Empty];
+    "auth/login": [Open<{ methodId: string }>, Empty];
+    "auth/logout": [Empty, Empty];
+    "session/new": [NewSessionRequest, NewSessionResponse];
+    "session/load": [LoadSessionRequest, Open<{ modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null }>];
+    "session/resume": [ResumeSessionRequest, Open<{ modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null }>];
+    "session/list": [ListSessionsRequest, ListSessionsResponse];
+    "session/close": [Open<{ sessionId: SessionId }>, Empty];
+    "session/delete": [Open<{ sessionId: SessionId }>, Empty];
+    "session/set_mode": [Open<{ sessionId: SessionId; modeId: string }>, Empty];
+    "session/set_config_option": [SetSessionConfigOptionRequest, SetSessionConfigOptionResponse];
+    "session/prompt": [PromptRequest, PromptResponse];
+    "tool_call/cancel": [Open<{ sessionId: SessionId; toolCallId: ToolCallId }>, Empty];
+    "terminal/cancel": [Open<{ sessionId: SessionId; terminalId: string }>, Empty];
+    // Unstable (need `allowUnstable`): typed loosely.
+    "session/fork": [Open<{ sessionId: SessionId }>, Open<{ sessionId: SessionId }>];
+    "session/archive": [Open<{ sessionId: SessionId }>, Empty];
+    "session/unarchive": [Open<{ sessionId: SessionId }>, Empty];
+    "session/status": [Open<{ sessionId: SessionId }>, Open<{}>];
+    "session/set_title": [Open<{ sessionId: SessionId; title: string }>, Empty];
+    "auth/status": [Empty, Open<{}>];
+    "providers/list": [Empty, Open<{}>];
+    "providers/set": [Open<{}>, Open<{}>];
+    "providers/disable": [Open<{}>, Open<{}>];
+    "nes/start": [Open<{}>, Open<{}>];
+    "nes/suggest": [Open<{}>, Open<{}>];
+    "nes/close": [Open<{}>, Open<{}>];
+    "mcp/message": [Open<{}>, unknown];
+  }
+  /** Notifications a client sends to the agent. */
+  export interface AgentNotifications {
+    "session/cancel": Open<{ sessionId: SessionId }>;
+  }
+  /** Notifications an agent sends to the client. */
+  export interface ClientNotifications {
+    "session/update": Open<{ sessionId: SessionId; update: SessionUpdate }>;
+    "elicitation/complete": Open<{ elicitationId: string }>;
+  }
+
   /** Requests an agent sends to the client, by method, with their params and results. */
   export interface ClientRequests {
     "session/request_permission": [RequestPermissionRequest, RequestPermissionResponse];
@@ -160,7 +227,13 @@ export namespace acp {
     "terminal/wait_for_exit": [Open<{ sessionId: SessionId; terminalId: string }>, Open<{ exitCode?: number | null; signal?: string | null }>];
     "terminal/kill": [Open<{ sessionId: SessionId; terminalId: string }>, Open<{}> | null];
     "terminal/release": [Open<{ sessionId: SessionId; terminalId: string }>, Open<{}> | null];
+    "mcp/connect": [Open<{}>, Open<{}>];
+    "mcp/disconnect": [Open<{}>, Open<{}>];
+    "mcp/message": [Open<{}>, unknown];
+    "elicitation/create": [Open<{ message: string; mode?: string; requestedSchema?: unknown; sessionId?: SessionId | null }>, Open<{ action: "accept" | "decline" | "cancel"; content?: { [key: string]: unknown } | null }>];
   }
+  /** An extension method: `_`-prefixed, outside the table (passed through, never gated). */
+  export type ExtensionMethod = `_${string}`;
 }
 
 // ─── MCP ──────────────────────────────────────────────────────────────────────────────
