@@ -83,7 +83,8 @@ impl Drop for LastingAnswer {
 pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
     let open: Arc<Mutex<BTreeMap<u64, Arc<Conn>>>> = Arc::default();
     let mut next = 0u64;
-    let tick = (limits.request_timeout / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
+    let tick =
+        (limits.request_timeout / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
     loop {
         let tcp = match listener.accept().await {
             Ok((tcp, _)) => tcp,
@@ -112,7 +113,13 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
                 }
             }
             next += 1;
-            let conn = Arc::new(Conn { id: next, busy: AtomicUsize::new(0), lasting: AtomicUsize::new(0), since: Mutex::new(Instant::now()), close: Notify::new() });
+            let conn = Arc::new(Conn {
+                id: next,
+                busy: AtomicUsize::new(0),
+                lasting: AtomicUsize::new(0),
+                since: Mutex::new(Instant::now()),
+                close: Notify::new(),
+            });
             open.insert(next, conn.clone());
             conn
         };
@@ -122,37 +129,46 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
         let open = open.clone();
         tokio::spawn(async move {
             let for_requests = conn.clone();
-            let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-                let mut app = app.clone();
-                let conn = for_requests.clone();
-                let lasting = Lasting::default();
-                request.extensions_mut().insert(lasting.clone());
-                conn.busy.fetch_add(1, Ordering::Relaxed);
-                conn.restart();
-                async move {
-                    let response = app.call(request.map(axum::body::Body::new)).await.unwrap_or_else(|e| match e {});
-                    if response.status() == hyper::StatusCode::SWITCHING_PROTOCOLS {
-                        // Upgrading: it stays busy (never closed as idle) until it leaves the loop.
-                        return Ok(response);
-                    }
-                    if !lasting.granted() {
+            let service =
+                hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+                    let mut app = app.clone();
+                    let conn = for_requests.clone();
+                    let lasting = Lasting::default();
+                    request.extensions_mut().insert(lasting.clone());
+                    conn.busy.fetch_add(1, Ordering::Relaxed);
+                    conn.restart();
+                    async move {
+                        let response = app
+                            .call(request.map(axum::body::Body::new))
+                            .await
+                            .unwrap_or_else(|e| match e {});
+                        if response.status() == hyper::StatusCode::SWITCHING_PROTOCOLS {
+                            // Upgrading: it stays busy (never closed as idle) until it leaves the loop.
+                            return Ok(response);
+                        }
+                        if !lasting.granted() {
+                            conn.busy.fetch_sub(1, Ordering::Relaxed);
+                            return Ok::<_, Infallible>(response);
+                        }
+                        conn.lasting.fetch_add(1, Ordering::Relaxed);
                         conn.busy.fetch_sub(1, Ordering::Relaxed);
-                        return Ok::<_, Infallible>(response);
-                    }
-                    conn.lasting.fetch_add(1, Ordering::Relaxed);
-                    conn.busy.fetch_sub(1, Ordering::Relaxed);
-                    let answer = LastingAnswer(conn);
-                    Ok(response.map(move |body| {
-                        axum::body::Body::from_stream(body.into_data_stream().map(move |chunk| {
-                            let _ = &answer;
-                            chunk
+                        let answer = LastingAnswer(conn);
+                        Ok(response.map(move |body| {
+                            axum::body::Body::from_stream(body.into_data_stream().map(
+                                move |chunk| {
+                                    let _ = &answer;
+                                    chunk
+                                },
+                            ))
                         }))
-                    }))
-                }
-            });
+                    }
+                });
             let mut http = hyper::server::conn::http1::Builder::new();
-            http.timer(TokioTimer::new()).header_read_timeout(limits.request_timeout);
-            let connection = http.serve_connection(TokioIo::new(tcp), service).with_upgrades();
+            http.timer(TokioTimer::new())
+                .header_read_timeout(limits.request_timeout);
+            let connection = http
+                .serve_connection(TokioIo::new(tcp), service)
+                .with_upgrades();
             // The connection future ends when the client closes it, or when it hands itself to
             // the WebSocket upgrade; dropping it closes it.
             let mut connection = std::pin::pin!(connection);
@@ -171,14 +187,20 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
 /// Raises the soft limit of open files to the hard one: each session holds a socket and
 /// three pipes. Returns the limit now in force.
 pub fn raise_file_limit() -> Option<u64> {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
     // SAFETY: getrlimit and setrlimit write and read only the struct given.
     unsafe {
         if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
             return None;
         }
         if limit.rlim_cur < limit.rlim_max {
-            let raised = libc::rlimit { rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max };
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                rlim_max: limit.rlim_max,
+            };
             if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
                 limit = raised;
             }
@@ -189,9 +211,16 @@ pub fn raise_file_limit() -> Option<u64> {
 
 /// How the open files are shared: `(max_pending, max_open, streams)`. Kept aside: the relay's
 /// own files and, per agent slot, a WebSocket and three pipes.
-pub fn share_files(files: u64, max_pending: usize, max_connections: usize, streams: usize) -> (usize, usize, usize) {
+pub fn share_files(
+    files: u64,
+    max_pending: usize,
+    max_connections: usize,
+    streams: usize,
+) -> (usize, usize, usize) {
     let reserve = 64 + 4 * max_connections as u64;
-    let room = usize::try_from(files.saturating_sub(reserve)).unwrap_or(usize::MAX).max(8);
+    let room = usize::try_from(files.saturating_sub(reserve))
+        .unwrap_or(usize::MAX)
+        .max(8);
     let streams = streams.min(room / 3).max(1);
     let max_pending = max_pending.min(room.saturating_sub(streams)).max(4);
     (max_pending, room, streams)
@@ -202,13 +231,19 @@ mod tests {
     #[test]
     fn files_are_shared_with_room_kept() {
         // Plenty: the asked values.
-        assert_eq!(super::share_files(20_000, 256, 8, 128), (256, 20_000 - 96, 128));
+        assert_eq!(
+            super::share_files(20_000, 256, 8, 128),
+            (256, 20_000 - 96, 128)
+        );
         // 512 files: 96 kept aside, streams and pending connections fit in the rest.
         let (pending, open, streams) = super::share_files(512, 256, 8, 128);
         assert_eq!((open, streams), (416, 128));
         assert!(pending + streams <= open && pending == 256);
         // Very few: everything shrinks, nothing is zero.
         let (pending, open, streams) = super::share_files(128, 256, 8, 128);
-        assert!(pending >= 4 && streams >= 1 && pending + streams <= open.max(8), "{pending} {open} {streams}");
+        assert!(
+            pending >= 4 && streams >= 1 && pending + streams <= open.max(8),
+            "{pending} {open} {streams}"
+        );
     }
 }

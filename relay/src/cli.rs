@@ -86,7 +86,12 @@ struct Args {
     /// The secret every client needs; better in AGENTWIRE_TOKEN, since arguments are visible to
     /// every local user (ps). Characters [A-Za-z0-9._~-], at least 128 bits [default: 32 random
     /// bytes, hex]
-    #[arg(long, value_name = "TOKEN", env = "AGENTWIRE_TOKEN", hide_env_values = true)]
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "AGENTWIRE_TOKEN",
+        hide_env_values = true
+    )]
     token: Option<String>,
     /// Another page origin allowed to connect, e.g. http://localhost:5173 (repeatable; the
     /// relay's own origin is always allowed)
@@ -126,7 +131,10 @@ struct Args {
 
 /// Parses the arguments (without the program name); the token may also come from
 /// `AGENTWIRE_TOKEN`, and `random_token` is called only when neither gives one.
-pub fn parse(args: impl IntoIterator<Item = String>, random_token: impl FnOnce() -> std::io::Result<String>) -> Result<Parsed, String> {
+pub fn parse(
+    args: impl IntoIterator<Item = String>,
+    random_token: impl FnOnce() -> std::io::Result<String>,
+) -> Result<Parsed, String> {
     parse_with(Args::command(), args, random_token)
 }
 
@@ -136,10 +144,16 @@ fn parse_with(
     random_token: impl FnOnce() -> std::io::Result<String>,
 ) -> Result<Parsed, String> {
     use clap::error::ErrorKind;
-    let matches = match command.try_get_matches_from(std::iter::once("agentwire-relay".to_string()).chain(args)) {
+    let matches = match command
+        .try_get_matches_from(std::iter::once("agentwire-relay".to_string()).chain(args))
+    {
         Ok(m) => m,
-        Err(e) if e.kind() == ErrorKind::DisplayHelp => return Ok(Parsed::Help(e.render().to_string())),
-        Err(e) if e.kind() == ErrorKind::DisplayVersion => return Ok(Parsed::Version(e.render().to_string())),
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => {
+            return Ok(Parsed::Help(e.render().to_string()))
+        }
+        Err(e) if e.kind() == ErrorKind::DisplayVersion => {
+            return Ok(Parsed::Version(e.render().to_string()))
+        }
         Err(e) => return Err(e.render().to_string().trim_end().to_string()),
     };
     let from_env = matches.value_source("token") == Some(clap::parser::ValueSource::EnvVariable);
@@ -158,7 +172,10 @@ fn parse_with(
         return Err("no agent: give at least one --agent NAME=COMMAND".into());
     }
     if !a.host.is_loopback() && !a.allow_remote {
-        return Err(format!("--host {} is not a loopback address: add --allow-remote to listen there", a.host));
+        return Err(format!(
+            "--host {} is not a loopback address: add --allow-remote to listen there",
+            a.host
+        ));
     }
     if a.max_message_bytes < 1024 {
         return Err("--max-message-bytes must be at least 1024".into());
@@ -167,8 +184,18 @@ fn parse_with(
         return Err("--max-connections must be at least 1".into());
     }
     let (token, token_source) = match a.token {
-        Some(t) => (t, if from_env { TokenSource::Env } else { TokenSource::Flag }),
-        None => (random_token().map_err(|e| format!("no random token: {e}"))?, TokenSource::Random),
+        Some(t) => (
+            t,
+            if from_env {
+                TokenSource::Env
+            } else {
+                TokenSource::Flag
+            },
+        ),
+        None => (
+            random_token().map_err(|e| format!("no random token: {e}"))?,
+            TokenSource::Random,
+        ),
     };
     if token.is_empty() || !token.bytes().all(is_unreserved) {
         return Err("the token must be non-empty and use only A-Z a-z 0-9 . _ ~ -".into());
@@ -209,22 +236,32 @@ pub fn parse_agent(spec: &str) -> Result<Agent, String> {
     };
     let mut words = words::split(command).map_err(|e| format!("--agent {spec:?}: {e}"))?;
     let program = words.remove(0);
-    Ok(Agent { name: name.to_string(), program, args: words })
+    Ok(Agent {
+        name: name.to_string(),
+        program,
+        args: words,
+    })
 }
 
 pub fn is_agent_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 /// An origin as browsers send it: `scheme://host[:port]`, no path, lower case.
 fn parse_origin(origin: &str) -> Result<String, String> {
     let o = origin.trim_end_matches('/').to_ascii_lowercase();
-    let rest = o.strip_prefix("http://").or_else(|| o.strip_prefix("https://"));
+    let rest = o
+        .strip_prefix("http://")
+        .or_else(|| o.strip_prefix("https://"));
     match rest {
         Some(host) if !host.is_empty() && !host.contains('/') => Ok(o),
-        _ => Err(format!("{origin:?} is not an origin like http://localhost:5173")),
+        _ => Err(format!(
+            "{origin:?} is not an origin like http://localhost:5173"
+        )),
     }
 }
 
@@ -237,7 +274,10 @@ fn is_unreserved(b: u8) -> bool {
 pub fn token_bits(token: &str) -> usize {
     let per_char = if token.bytes().all(|b| b.is_ascii_hexdigit()) {
         4.0
-    } else if token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+    } else if token
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
         6.0
     } else {
         66f64.log2()
@@ -259,7 +299,9 @@ mod tests {
     /// Parses with the token's variable renamed to `env`, which no other test sets.
     fn parse_env(args: &[&str], env: &'static str) -> Result<Parsed, String> {
         let command = Args::command().mut_arg("token", |a| a.env(env));
-        parse_with(command, args.iter().map(|s| s.to_string()), || Ok("r".repeat(64)))
+        parse_with(command, args.iter().map(|s| s.to_string()), || {
+            Ok("r".repeat(64))
+        })
     }
 
     fn run(args: &[&str]) -> Result<Config, String> {
@@ -275,13 +317,24 @@ mod tests {
         assert_eq!(
             c.agents,
             vec![
-                Agent { name: "demo".into(), program: "node".into(), args: vec!["a b.js".into(), "--v".into()] },
-                Agent { name: "default".into(), program: "cat".into(), args: vec![] },
+                Agent {
+                    name: "demo".into(),
+                    program: "node".into(),
+                    args: vec!["a b.js".into(), "--v".into()]
+                },
+                Agent {
+                    name: "default".into(),
+                    program: "cat".into(),
+                    args: vec![]
+                },
             ]
         );
         // The text before `=` is a name when it can be one; a path with `/` cannot.
         assert_eq!(parse_agent("FOO=1 node x").unwrap().program, "1");
-        assert_eq!(parse_agent("/usr/bin/env A=1 node").unwrap().name, "default");
+        assert_eq!(
+            parse_agent("/usr/bin/env A=1 node").unwrap().name,
+            "default"
+        );
         assert_eq!(parse_agent("my.agent-2=x").unwrap().name, "my.agent-2");
     }
 
@@ -309,16 +362,49 @@ mod tests {
     #[test]
     fn defaults_and_token_precedence() {
         let c = run(&["--agent", "cat"]).unwrap();
-        assert_eq!((c.host.to_string(), c.port, c.token_source), ("127.0.0.1".into(), 8765, TokenSource::Random));
+        assert_eq!(
+            (c.host.to_string(), c.port, c.token_source),
+            ("127.0.0.1".into(), 8765, TokenSource::Random)
+        );
         assert_eq!(c.max_message_bytes, 4 << 20);
-        assert_eq!(run(&["--agent", "cat", "--port", "1", "--port", "2"]).unwrap().port, 2, "the last value counts");
-        let c = run(&["--agent", "cat", "--host", "0.0.0.0", "--allow-remote", "--port", "0"]).unwrap();
+        assert_eq!(
+            run(&["--agent", "cat", "--port", "1", "--port", "2"])
+                .unwrap()
+                .port,
+            2,
+            "the last value counts"
+        );
+        let c = run(&[
+            "--agent",
+            "cat",
+            "--host",
+            "0.0.0.0",
+            "--allow-remote",
+            "--port",
+            "0",
+        ])
+        .unwrap();
         assert!(c.allow_remote && c.port == 0);
         std::env::set_var("AGENTWIRE_RELAY_TEST_TOKEN", "from-env");
-        let Parsed::Run(c) = parse_env(&["--agent", "cat"], "AGENTWIRE_RELAY_TEST_TOKEN").unwrap() else { unreachable!() };
-        assert_eq!((c.token.as_str(), c.token_source), ("from-env", TokenSource::Env));
-        let Parsed::Run(c) = parse_env(&["--agent", "cat", "--token", "flag"], "AGENTWIRE_RELAY_TEST_TOKEN").unwrap() else { unreachable!() };
-        assert_eq!((c.token.as_str(), c.token_source), ("flag", TokenSource::Flag));
+        let Parsed::Run(c) = parse_env(&["--agent", "cat"], "AGENTWIRE_RELAY_TEST_TOKEN").unwrap()
+        else {
+            unreachable!()
+        };
+        assert_eq!(
+            (c.token.as_str(), c.token_source),
+            ("from-env", TokenSource::Env)
+        );
+        let Parsed::Run(c) = parse_env(
+            &["--agent", "cat", "--token", "flag"],
+            "AGENTWIRE_RELAY_TEST_TOKEN",
+        )
+        .unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(
+            (c.token.as_str(), c.token_source),
+            ("flag", TokenSource::Flag)
+        );
         assert_eq!(random_token().unwrap().len(), 64);
         assert_eq!(token_bits(&random_token().unwrap()), 256);
         assert_eq!(token_bits("test-token"), 60);
@@ -329,14 +415,42 @@ mod tests {
     #[test]
     fn help_and_version_come_from_clap_and_hide_the_token() {
         std::env::set_var("AGENTWIRE_RELAY_TEST_SECRET", "very-secret-token");
-        let Parsed::Help(help) = parse_env(&["--help"], "AGENTWIRE_RELAY_TEST_SECRET").unwrap() else { panic!("help") };
-        for flag in ["--agent", "--port", "--host", "--allow-remote", "--token", "--allow-origin", "--allow-missing-origin", "--static", "--pkg", "--max-message-bytes", "--max-connections", "--grace-ms", "--request-timeout-ms", "--max-pending", "--session-idle-ms", "AGENTWIRE_TOKEN"] {
+        let Parsed::Help(help) = parse_env(&["--help"], "AGENTWIRE_RELAY_TEST_SECRET").unwrap()
+        else {
+            panic!("help")
+        };
+        for flag in [
+            "--agent",
+            "--port",
+            "--host",
+            "--allow-remote",
+            "--token",
+            "--allow-origin",
+            "--allow-missing-origin",
+            "--static",
+            "--pkg",
+            "--max-message-bytes",
+            "--max-connections",
+            "--grace-ms",
+            "--request-timeout-ms",
+            "--max-pending",
+            "--session-idle-ms",
+            "AGENTWIRE_TOKEN",
+        ] {
             assert!(help.contains(flag), "--help names {flag}");
         }
-        assert!(!help.contains("very-secret-token"), "the token's value is never shown");
-        let Parsed::Version(v) = parse_env(&["-V"], "AGENTWIRE_RELAY_TEST_SECRET").unwrap() else { panic!("version") };
+        assert!(
+            !help.contains("very-secret-token"),
+            "the token's value is never shown"
+        );
+        let Parsed::Version(v) = parse_env(&["-V"], "AGENTWIRE_RELAY_TEST_SECRET").unwrap() else {
+            panic!("version")
+        };
         assert!(v.contains(env!("CARGO_PKG_VERSION")));
-        assert!(matches!(parse_env(&["-h"], "AGENTWIRE_RELAY_TEST_SECRET"), Ok(Parsed::Help(_))));
+        assert!(matches!(
+            parse_env(&["-h"], "AGENTWIRE_RELAY_TEST_SECRET"),
+            Ok(Parsed::Help(_))
+        ));
     }
 
     #[test]

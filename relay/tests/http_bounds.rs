@@ -24,7 +24,10 @@ const JSON: (&str, &str) = ("content-type", "application/json");
 const SSE: (&str, &str) = ("accept", "text/event-stream");
 
 fn mini(extra: &str) -> String {
-    format!("mini=node {} {extra}", repo().join("relay/tests/fixtures/mini-mcp.mjs").display())
+    format!(
+        "mini=node {} {extra}",
+        repo().join("relay/tests/fixtures/mini-mcp.mjs").display()
+    )
 }
 
 fn path() -> String {
@@ -36,24 +39,40 @@ fn initialize(port: u16, extra: &[(&str, &str)]) -> String {
     headers.extend_from_slice(extra);
     let a = request(port, "POST", &path(), &headers, INIT);
     assert_eq!(a.status, 200, "{}", a.body);
-    a.header("mcp-session-id").expect("a session id").to_string()
+    a.header("mcp-session-id")
+        .expect("a session id")
+        .to_string()
 }
 
 fn in_session<'a>(session: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
-    let mut h = vec![ACCEPT, JSON, ("mcp-session-id", session), ("mcp-protocol-version", "2025-11-25")];
+    let mut h = vec![
+        ACCEPT,
+        JSON,
+        ("mcp-session-id", session),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
     h.extend_from_slice(extra);
     h
 }
 
 /// The messages of an event stream (priming events left out).
 fn messages(a: &Answer) -> Vec<Value> {
-    a.events().iter().filter(|e| !e.data.is_empty()).map(|e| serde_json::from_str(&e.data).unwrap_or_else(|_| panic!("JSON data: {:?}", e.data))).collect()
+    a.events()
+        .iter()
+        .filter(|e| !e.data.is_empty())
+        .map(|e| {
+            serde_json::from_str(&e.data).unwrap_or_else(|_| panic!("JSON data: {:?}", e.data))
+        })
+        .collect()
 }
 
 /// Writes a request head (and `body`) on a new connection and returns it unread.
 fn open(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> TcpStream {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {}\r\n", body.len());
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {}\r\n",
+        body.len()
+    );
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -63,7 +82,8 @@ fn open(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &st
 
 /// Reads what has come on `s` until `needle` shows up (or `within` passes).
 fn read_until(s: &mut TcpStream, needle: &str, within: Duration) -> String {
-    s.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
     let deadline = Instant::now() + within;
     let mut got = Vec::new();
     let mut buf = [0u8; 8192];
@@ -71,7 +91,11 @@ fn read_until(s: &mut TcpStream, needle: &str, within: Duration) -> String {
         match s.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => got.extend_from_slice(&buf[..n]),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
             Err(_) => break,
         }
     }
@@ -88,7 +112,11 @@ struct Peak {
 
 impl Peak {
     fn watch(pid: u32) -> Peak {
-        let (stop, peak, fds) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        let (stop, peak, fds) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicU64::new(0)),
+            Arc::new(AtomicU64::new(0)),
+        );
         let (s, p, f) = (stop.clone(), peak.clone(), fds.clone());
         let thread = std::thread::spawn(move || {
             while !s.load(Ordering::Relaxed) {
@@ -97,13 +125,21 @@ impl Peak {
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
-        Peak { stop, peak, fds, thread: Some(thread) }
+        Peak {
+            stop,
+            peak,
+            fds,
+            thread: Some(thread),
+        }
     }
     /// (peak RSS KiB, peak open files)
     fn done(mut self) -> (u64, u64) {
         self.stop.store(true, Ordering::Relaxed);
         let _ = self.thread.take().map(std::thread::JoinHandle::join);
-        (self.peak.load(Ordering::Relaxed), self.fds.load(Ordering::Relaxed))
+        (
+            self.peak.load(Ordering::Relaxed),
+            self.fds.load(Ordering::Relaxed),
+        )
     }
 }
 
@@ -126,13 +162,20 @@ fn recover(pid: u32, fds: usize, within: Duration) -> Duration {
     while fd_count(pid) > fds + 4 && started.elapsed() < within {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(fd_count(pid) <= fds + 4, "open files back to {fds}: {}", fd_count(pid));
+    assert!(
+        fd_count(pid) <= fds + 4,
+        "open files back to {fds}: {}",
+        fd_count(pid)
+    );
     started.elapsed()
 }
 
 fn open_sessions(relay: &Relay) -> Option<usize> {
     let log = relay.stderr.lock().unwrap().clone();
-    log.lines().rev().filter(|l| l.contains("MCP session ")).find_map(|l| l.rsplit_once("; ")?.1.strip_suffix(" open")?.parse().ok())
+    log.lines()
+        .rev()
+        .filter(|l| l.contains("MCP session "))
+        .find_map(|l| l.rsplit_once("; ")?.1.strip_suffix(" open")?.parse().ok())
 }
 
 fn wait_for(what: &str, within: Duration, mut check: impl FnMut() -> bool) {
@@ -153,12 +196,42 @@ fn the_guards_answer_before_any_body_is_read() {
     // Headers announcing 4 MB (under the limit), and no body: the refusal must not wait for it.
     let big = "4000000";
     for (what, path, headers, want) in [
-        ("a foreign Host", path(), vec![("host", "evil.example:80"), ("content-length", big)], "403"),
-        ("no token", "/mcp/mini".to_string(), vec![("content-length", big)], "401"),
-        ("a foreign Origin", path(), vec![("origin", "http://evil.example"), ("content-length", big)], "403"),
-        ("an unknown hosted server", "/hosted/0123456789abcdef0123456789abcdef".to_string(), vec![("content-length", big)], "404"),
-        ("an unknown session", path(), vec![("mcp-session-id", "00"), ("content-length", big)], "404"),
-        ("a body over the limit", path(), vec![("content-length", "5000000")], "413"),
+        (
+            "a foreign Host",
+            path(),
+            vec![("host", "evil.example:80"), ("content-length", big)],
+            "403",
+        ),
+        (
+            "no token",
+            "/mcp/mini".to_string(),
+            vec![("content-length", big)],
+            "401",
+        ),
+        (
+            "a foreign Origin",
+            path(),
+            vec![("origin", "http://evil.example"), ("content-length", big)],
+            "403",
+        ),
+        (
+            "an unknown hosted server",
+            "/hosted/0123456789abcdef0123456789abcdef".to_string(),
+            vec![("content-length", big)],
+            "404",
+        ),
+        (
+            "an unknown session",
+            path(),
+            vec![("mcp-session-id", "00"), ("content-length", big)],
+            "404",
+        ),
+        (
+            "a body over the limit",
+            path(),
+            vec![("content-length", "5000000")],
+            "413",
+        ),
     ] {
         let mut s = TcpStream::connect(("127.0.0.1", p)).unwrap();
         let mut head = format!("POST {path} HTTP/1.1\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\n");
@@ -170,7 +243,10 @@ fn the_guards_answer_before_any_body_is_read() {
         }
         s.write_all(format!("{head}\r\n").as_bytes()).unwrap();
         let got = read_until(&mut s, "\r\n\r\n", Duration::from_secs(3));
-        assert!(got.starts_with(&format!("HTTP/1.1 {want}")), "{what}: answered before the body is sent, with {want}: {got:?}");
+        assert!(
+            got.starts_with(&format!("HTTP/1.1 {want}")),
+            "{what}: answered before the body is sent, with {want}: {got:?}"
+        );
     }
 
     // A flood of refused requests that do send their bodies: none is read.
@@ -195,8 +271,19 @@ fn the_guards_answer_before_any_body_is_read() {
     threads.into_iter().for_each(|t| t.join().unwrap());
     let peak = peak.done();
     let recovered = recover(relay.pid(), before.1, Duration::from_secs(10));
-    figure("64 refused POSTs of 4 MB bodies", relay.pid(), before, peak, recovered);
-    assert!(peak.0 < before.0 + 32 * 1024, "the refused bodies were not read: {} KiB -> {} KiB", before.0, peak.0);
+    figure(
+        "64 refused POSTs of 4 MB bodies",
+        relay.pid(),
+        before,
+        peak,
+        recovered,
+    );
+    assert!(
+        peak.0 < before.0 + 32 * 1024,
+        "the refused bodies were not read: {} KiB -> {} KiB",
+        before.0,
+        peak.0
+    );
     assert_eq!(children_of(relay.pid()).len(), 0, "nothing was spawned");
 }
 
@@ -205,7 +292,10 @@ fn a_session_leaves_when_its_process_exits_or_it_idles_out_and_orphans_are_reape
     let script = repo().join("relay/tests/fixtures/mini-mcp.mjs");
     // The server leaves two children behind that exit soon after it (orphans handed to the
     // relay), and writes a flood on stderr first.
-    let agent = format!(r#"mini=sh -c '(sleep 0.3 &) ; (sleep 0.3 &) ; head -c 2000000 /dev/zero | tr "\0" x >&2 ; exec node {}'"#, script.display());
+    let agent = format!(
+        r#"mini=sh -c '(sleep 0.3 &) ; (sleep 0.3 &) ; head -c 2000000 /dev/zero | tr "\0" x >&2 ; exec node {}'"#,
+        script.display()
+    );
     let relay = Relay::start(&["--agent", &agent, "--session-idle-ms", "1500"]);
     let before = (rss_kib(relay.pid()), fd_count(relay.pid()));
     let peak = Peak::watch(relay.pid());
@@ -213,21 +303,63 @@ fn a_session_leaves_when_its_process_exits_or_it_idles_out_and_orphans_are_reape
     for _ in 0..12 {
         let id = initialize(relay.port, &[]);
         // `exit`: the process exits with the request unanswered.
-        let owed = request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":2,"method":"exit"}"#);
+        let owed = request(
+            relay.port,
+            "POST",
+            &path(),
+            &in_session(&id, &[]),
+            r#"{"jsonrpc":"2.0","id":2,"method":"exit"}"#,
+        );
         assert_eq!(messages(&owed)[0]["error"]["code"], -32603);
-        assert_eq!(request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#).status, 404);
+        assert_eq!(
+            request(
+                relay.port,
+                "POST",
+                &path(),
+                &in_session(&id, &[]),
+                r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#
+            )
+            .status,
+            404
+        );
     }
-    wait_for("every session left the hub", Duration::from_secs(20), || open_sessions(&relay) == Some(0));
-    wait_for("no zombie is left", Duration::from_secs(20), || zombies_of(relay.pid()).is_empty() && children_of(relay.pid()).is_empty());
+    wait_for(
+        "every session left the hub",
+        Duration::from_secs(20),
+        || open_sessions(&relay) == Some(0),
+    );
+    wait_for("no zombie is left", Duration::from_secs(20), || {
+        zombies_of(relay.pid()).is_empty() && children_of(relay.pid()).is_empty()
+    });
     let peak = peak.done();
-    figure("12 sessions whose process exited under a stderr flood", relay.pid(), before, peak, started.elapsed());
+    figure(
+        "12 sessions whose process exited under a stderr flood",
+        relay.pid(),
+        before,
+        peak,
+        started.elapsed(),
+    );
 
     // A session nobody uses idles out: its process ends and it leaves the hub.
     let id = initialize(relay.port, &[]);
     assert_eq!(open_sessions(&relay), Some(1));
-    wait_for("the idle session ended", Duration::from_secs(20), || children_of(relay.pid()).is_empty() && open_sessions(&relay) == Some(0));
-    assert_eq!(request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#).status, 404);
-    wait_for("no zombie is left", Duration::from_secs(20), || zombies_of(relay.pid()).is_empty());
+    wait_for("the idle session ended", Duration::from_secs(20), || {
+        children_of(relay.pid()).is_empty() && open_sessions(&relay) == Some(0)
+    });
+    assert_eq!(
+        request(
+            relay.port,
+            "POST",
+            &path(),
+            &in_session(&id, &[]),
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#
+        )
+        .status,
+        404
+    );
+    wait_for("no zombie is left", Duration::from_secs(20), || {
+        zombies_of(relay.pid()).is_empty()
+    });
 }
 
 #[tokio::test]
@@ -306,30 +438,81 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
     let before = (rss_kib(relay.pid()), fd_count(relay.pid()));
     let peak = Peak::watch(relay.pid());
     // 64 MiB of notifications toward a client that never reads.
-    let unread = open(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":2,"method":"big","params":{"count":64,"size":1048576,"_meta":{"progressToken":"u"}}}"#);
+    let unread = open(
+        relay.port,
+        "POST",
+        &path(),
+        &in_session(&id, &[]),
+        r#"{"jsonrpc":"2.0","id":2,"method":"big","params":{"count":64,"size":1048576,"_meta":{"progressToken":"u"}}}"#,
+    );
     // The server is done once the session answers again (its stdin is read in order).
     let started = Instant::now();
-    let after = request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+    let after = request(
+        relay.port,
+        "POST",
+        &path(),
+        &in_session(&id, &[]),
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+    );
     assert_eq!(messages(&after)[0]["id"], 3);
     std::thread::sleep(Duration::from_millis(300));
     let one = rss_kib(relay.pid());
     println!("FIGURE one unread stream of 64 MiB: RSS {:.1} MB before, {:.1} MB with the stream held ({} ms)", before.0 as f64 / 1024.0, one as f64 / 1024.0, started.elapsed().as_millis());
-    assert!(one < before.0 + 40 * 1024, "one unread stream holds {} KiB more", one - before.0);
+    assert!(
+        one < before.0 + 40 * 1024,
+        "one unread stream holds {} KiB more",
+        one - before.0
+    );
 
     // A finished stream, read whole, then resumed 30 times by clients that never read.
-    let read = request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":4,"method":"big","params":{"count":8,"size":1048576,"_meta":{"progressToken":"r"}}}"#);
+    let read = request(
+        relay.port,
+        "POST",
+        &path(),
+        &in_session(&id, &[]),
+        r#"{"jsonrpc":"2.0","id":4,"method":"big","params":{"count":8,"size":1048576,"_meta":{"progressToken":"r"}}}"#,
+    );
     let first = read.events()[0].id.clone().expect("a priming id");
-    let resumes: Vec<TcpStream> = (0..30).map(|_| open(relay.port, "GET", &path(), &[SSE, ("mcp-session-id", &id), ("last-event-id", &first)], "")).collect();
+    let resumes: Vec<TcpStream> = (0..30)
+        .map(|_| {
+            open(
+                relay.port,
+                "GET",
+                &path(),
+                &[SSE, ("mcp-session-id", &id), ("last-event-id", &first)],
+                "",
+            )
+        })
+        .collect();
     std::thread::sleep(Duration::from_millis(500));
     let resumed = rss_kib(relay.pid());
     let peak = peak.done();
     drop(unread);
     drop(resumes);
     let recovered = recover(relay.pid(), before.1, Duration::from_secs(10));
-    figure("one unread stream of 64 MiB, then 30 unread resumes of an 8 MiB stream", relay.pid(), before, peak, recovered);
-    assert!(resumed < one + 32 * 1024, "30 unread resumes hold {} KiB more", resumed.saturating_sub(one));
+    figure(
+        "one unread stream of 64 MiB, then 30 unread resumes of an 8 MiB stream",
+        relay.pid(),
+        before,
+        peak,
+        recovered,
+    );
+    assert!(
+        resumed < one + 32 * 1024,
+        "30 unread resumes hold {} KiB more",
+        resumed.saturating_sub(one)
+    );
     // The session still works.
-    assert_eq!(messages(&request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#))[0]["id"], 5);
+    assert_eq!(
+        messages(&request(
+            relay.port,
+            "POST",
+            &path(),
+            &in_session(&id, &[]),
+            r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#
+        ))[0]["id"],
+        5
+    );
 }
 
 #[tokio::test]
@@ -407,8 +590,19 @@ async fn hung_posts_and_idle_connections_leave_room_for_new_sessions() {
 fn a_bare_cr_in_an_answer_keeps_the_event_framing() {
     let relay = Relay::start(&["--agent", &mini("")]);
     let id = initialize(relay.port, &[]);
-    let a = request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":2,"method":"cr"}"#);
-    assert_eq!(messages(&a), vec![json!({ "jsonrpc": "2.0", "id": 2, "result": { "method": "cr" } })], "{:?}", a.body);
+    let a = request(
+        relay.port,
+        "POST",
+        &path(),
+        &in_session(&id, &[]),
+        r#"{"jsonrpc":"2.0","id":2,"method":"cr"}"#,
+    );
+    assert_eq!(
+        messages(&a),
+        vec![json!({ "jsonrpc": "2.0", "id": 2, "result": { "method": "cr" } })],
+        "{:?}",
+        a.body
+    );
 }
 
 #[test]
@@ -423,49 +617,146 @@ fn a_batch_to_a_server_that_refuses_batches_is_answered_and_its_stream_ends() {
     // A 2025-03-26 client may batch; the server refuses with one error (id null): each request
     // of the batch is answered with it and the stream ends.
     let started = Instant::now();
-    let a = request(relay.port, "POST", &path(), &[ACCEPT, JSON, ("mcp-session-id", &id), ("mcp-protocol-version", "2025-03-26")], batch);
-    assert!(started.elapsed() < Duration::from_secs(5), "the stream ended");
+    let a = request(
+        relay.port,
+        "POST",
+        &path(),
+        &[
+            ACCEPT,
+            JSON,
+            ("mcp-session-id", &id),
+            ("mcp-protocol-version", "2025-03-26"),
+        ],
+        batch,
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the stream ended"
+    );
     let got = messages(&a);
-    assert_eq!(got.iter().map(|m| m["id"].clone()).collect::<Vec<_>>(), vec![json!(2), json!(3)], "{got:?}");
+    assert_eq!(
+        got.iter().map(|m| m["id"].clone()).collect::<Vec<_>>(),
+        vec![json!(2), json!(3)],
+        "{got:?}"
+    );
     assert!(got.iter().all(|m| m["error"]["code"] == -32600), "{got:?}");
     // The session goes on.
-    assert_eq!(messages(&request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#))[0]["id"], 4);
+    assert_eq!(
+        messages(&request(
+            relay.port,
+            "POST",
+            &path(),
+            &in_session(&id, &[]),
+            r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#
+        ))[0]["id"],
+        4
+    );
 }
 
 #[test]
 fn every_stream_tells_a_retry_of_at_least_one_second() {
     let relay = Relay::start(&["--agent", &mini("")]);
     let id = initialize(relay.port, &[]);
-    let a = request(relay.port, "POST", &path(), &in_session(&id, &[]), r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    let a = request(
+        relay.port,
+        "POST",
+        &path(),
+        &in_session(&id, &[]),
+        r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+    );
     let primed = a.events()[0].id.clone().unwrap();
-    let resumed = request(relay.port, "GET", &path(), &[SSE, ("mcp-session-id", &id), ("last-event-id", &primed)], "");
+    let resumed = request(
+        relay.port,
+        "GET",
+        &path(),
+        &[SSE, ("mcp-session-id", &id), ("last-event-id", &primed)],
+        "",
+    );
     for body in [&a.body, &resumed.body] {
-        let retries: Vec<u64> = body.lines().filter_map(|l| l.strip_prefix("retry:")).map(|v| v.trim().parse().unwrap()).collect();
-        assert!(!retries.is_empty() && retries.iter().all(|&r| r >= 1000), "{body:?}");
+        let retries: Vec<u64> = body
+            .lines()
+            .filter_map(|l| l.strip_prefix("retry:"))
+            .map(|v| v.trim().parse().unwrap())
+            .collect();
+        assert!(
+            !retries.is_empty() && retries.iter().all(|&r| r >= 1000),
+            "{body:?}"
+        );
     }
 }
 
 #[test]
 fn a_session_belongs_to_whoever_made_it() {
-    let relay = Relay::start(&["--agent", &mini(""), "--allow-origin", "http://localhost:5173"]);
+    let relay = Relay::start(&[
+        "--agent",
+        &mini(""),
+        "--allow-origin",
+        "http://localhost:5173",
+    ]);
     let own = relay.origin();
     let id = initialize(relay.port, &[("origin", &own)]);
     // Another allowed page, or a client that is not a browser, with the same id: unknown.
     for other in [vec![("origin", "http://localhost:5173")], vec![]] {
-        let a = request(relay.port, "POST", &path(), &in_session(&id, &other), r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+        let a = request(
+            relay.port,
+            "POST",
+            &path(),
+            &in_session(&id, &other),
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+        );
         assert_eq!(a.status, 404, "{other:?}: {}", a.body);
-        let d = request(relay.port, "DELETE", &path(), &[("mcp-session-id", id.as_str())].into_iter().chain(other.iter().copied()).collect::<Vec<_>>(), "");
+        let d = request(
+            relay.port,
+            "DELETE",
+            &path(),
+            &[("mcp-session-id", id.as_str())]
+                .into_iter()
+                .chain(other.iter().copied())
+                .collect::<Vec<_>>(),
+            "",
+        );
         assert_eq!(d.status, 404, "{other:?} cannot delete it");
     }
-    let mine = request(relay.port, "POST", &path(), &in_session(&id, &[("origin", &own)]), r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+    let mine = request(
+        relay.port,
+        "POST",
+        &path(),
+        &in_session(&id, &[("origin", &own)]),
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+    );
     assert_eq!(messages(&mine)[0]["id"], 3, "the maker still uses it");
 
     // A reader still reading its stream is not cut off by a resume from another connection.
-    let mut first = open(relay.port, "POST", &path(), &in_session(&id, &[("origin", &own)]), r#"{"jsonrpc":"2.0","id":4,"method":"slow"}"#);
+    let mut first = open(
+        relay.port,
+        "POST",
+        &path(),
+        &in_session(&id, &[("origin", &own)]),
+        r#"{"jsonrpc":"2.0","id":4,"method":"slow"}"#,
+    );
     let head = read_until(&mut first, "retry:", Duration::from_secs(10));
-    let primed = head.lines().find_map(|l| l.strip_prefix("id: ")).expect("a priming id").trim().to_string();
-    let second = request(relay.port, "GET", &path(), &[SSE, ("mcp-session-id", &id), ("last-event-id", &primed), ("origin", &own)], "");
+    let primed = head
+        .lines()
+        .find_map(|l| l.strip_prefix("id: "))
+        .expect("a priming id")
+        .trim()
+        .to_string();
+    let second = request(
+        relay.port,
+        "GET",
+        &path(),
+        &[
+            SSE,
+            ("mcp-session-id", &id),
+            ("last-event-id", &primed),
+            ("origin", &own),
+        ],
+        "",
+    );
     assert_eq!(second.status, 409, "{}", second.body);
     let rest = read_until(&mut first, "\"slow\"", Duration::from_secs(10));
-    assert!(rest.contains(r#""id":4"#), "the first reader got its answer: {rest:?}");
+    assert!(
+        rest.contains(r#""id":4"#),
+        "the first reader got its answer: {rest:?}"
+    );
 }
