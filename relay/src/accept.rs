@@ -100,7 +100,11 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
             let pending = open.values().filter(|c| c.pending()).count();
             if pending >= limits.max_pending || open.len() >= limits.max_open {
                 // The connection idle longest makes room; if none is idle, the new one goes.
-                match open.values().find(|c| c.idle()).map(|c| c.id) {
+                let idlest = open
+                    .values()
+                    .filter(|c| c.idle())
+                    .min_by_key(|c| *c.since.lock().expect("not poisoned"));
+                match idlest.map(|c| c.id) {
                     Some(victim) => {
                         if let Some(c) = open.remove(&victim) {
                             c.close.notify_one();
