@@ -164,6 +164,15 @@ test("the relay's 401: a tab without the token and a wrong token on /mcp say wha
     await shot(page, "no-token");
   }, { url: (address) => new URL("/", address).href, expectedConsole: /status of 401/ });
 
+  // An old token (the relay restarted with a new one): the same, naming the token as refused.
+  await withPage("old-token", async (page) => {
+    await page.locator("#error-banner:not([hidden])").waitFor();
+    const message = await page.textContent("#error-message");
+    assert.match(message, /relay refused this page's token \(HTTP 401\)/);
+    assert.match(message, /npm start/);
+    await waitText(page, "#connect-hint", /the relay refused this page's token: open the URL the relay printed/);
+  }, { url: (address) => new URL(`/?token=${"0".repeat(32)}`, address).href, expectedConsole: /status of 401/ });
+
   await withPage("relay-401", async (page) => {
     const asked = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));

@@ -144,7 +144,7 @@ export function createConnectPanel(root, { token, preview: writePreview, onConne
 
   function problems(c) {
     const out = [];
-    if (c.transport === "relay" && unauthorized) out.push("no relay token: open the URL the relay printed");
+    if (c.transport === "relay" && unauthorized) out.push(`${token ? "the relay refused this page's token" : "no relay token"}: open the URL the relay printed`);
     else if (c.transport === "relay" && !c.agent) out.push("no agent to connect to");
     if (c.transport === "http") {
       if (!/^https?:\/\/./i.test(c.url)) out.push("the server URL must start with http:// or https://");
