@@ -22,7 +22,7 @@ after(() => relay?.close());
 /** The page: an ACP client of the demo agent through the relay, as the relay's own page. */
 async function page() {
   const origin = relay.base;
-  const Ws = class extends WebSocket { constructor(url) { super(url, { origin }); } };
+  const Ws = class extends WebSocket { constructor(url, protocols) { super(url, protocols, { origin }); } };
   const acp = await AcpClient.connect(`${relay.base.replace("http", "ws")}/ws?token=${relay.token}&agent=demo`, { WebSocket: Ws, clientInfo: { name: "ide", version: "1" } });
   await acp.initialize();
   return acp;
