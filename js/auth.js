@@ -317,7 +317,10 @@ async function discover(cx, serverUrl, challenge) {
     cx.report("authorization server metadata", { ok: true, defaulted: true, body: metadata });
     return { resourceMetadata, metadata, issuer };
   }
-  if (typeof metadata.issuer !== "string" || webUrl(metadata.issuer) !== webUrl(issuer)) {
+  // 2025-03-26 looked up metadata at the server's origin (its "authorization base URL"), not at
+  // an issuer identifier: there the issuer may have a path, but it must be on that origin.
+  const issued = webUrl(metadata.issuer);
+  if (resourceMetadata ? issued !== webUrl(issuer) : !issued || new URL(issued).origin !== new URL(issuer).origin) {
     throw authError("authorization server metadata", `its issuer is not ${webUrl(issuer)}, where it was looked up`, { issuer });
   }
   if (!webUrl(metadata.authorization_endpoint) || !webUrl(metadata.token_endpoint)

@@ -184,6 +184,18 @@ test("authorization server metadata: its issuer is the one looked up (RFC 8414 Â
   }
   // The same identifier with the slash of an empty path is the same URL.
   assert.deepEqual((await run(asMetadata({ issuer: "https://as.example/" })).flow).headers, { authorization: "Bearer AT" });
+  // 2025-03-26 (no resource metadata): looked up at the server's origin, the issuer may have a path there, not another origin.
+  const legacy = (issuer) => {
+    const { fetch, seen } = scripted({
+      "https://s.example/.well-known/oauth-authorization-server": () => ({ json: { ...asMetadata(), issuer, token_endpoint: "https://s.example/oauth/token" } }),
+      "https://s.example/oauth/token": () => ({ json: { access_token: "AT" } }),
+    });
+    return { flow: authorizeWith(provider(), { serverUrl: SERVER, wwwAuthenticate: "Bearer", fetch }), seen };
+  };
+  assert.deepEqual((await legacy("https://s.example/oauth").flow).headers, { authorization: "Bearer AT" });
+  const other = legacy("https://as.example");
+  await assert.rejects(other.flow, failsAt("authorization server metadata", /its issuer is not https:\/\/s\.example\/, where it was looked up/));
+  assert.ok(!other.seen.some((s) => s.url.endsWith("/token")));
 });
 
 test("the answer's iss (RFC 9207): another issuer's is refused, none is refused where the server sends it, a flow started elsewhere is refused", async () => {
