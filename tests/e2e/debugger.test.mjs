@@ -239,7 +239,7 @@ test("recordings: export every frame, load it back offline, compare two", { time
   await waitText(page, "[data-testid=diff-summary]", `${live.length} same, 0 changed, 0 only in A, 0 only in B`);
   await page.setInputFiles("#diff-b", v1);
   await waitText(page, "[data-testid=diff-summary]", /^\d+ same, [1-9]\d* changed, \d+ only in A, \d+ only in B$/);
-  const changed = await texts(page, "[data-testid=diff-row][data-change=changed] td:last-child");
+  const changed = await texts(page, "[data-testid=diff-row][data-change=changed] [data-testid=diff-detail]");
   assert.ok(changed.some((t) => /protocolVersion/.test(t)), `the version differs: ${changed.join(" | ")}`);
   // A file that is not a recording is refused with a reason.
   const bad = join(dir, "bad.json");

@@ -126,12 +126,15 @@ export function createRecordings(root, { load, isConnected }) {
       h("ul", { class: "small" }, side(A, "A"), side(B, "B")),
       h("p", { "data-testid": "diff-summary" }, `${count("same")} same, ${count("changed")} changed, ${count("removed")} only in A, ${count("added")} only in B`),
       h("table", { class: "matrix diff-table" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, "A"), h("th", { scope: "col" }, "B"), h("th", { scope: "col" }, "what differs"))),
-        h("tbody", {}, rows.map((r) => h("tr", { "data-testid": "diff-row", "data-change": r.change, class: `diff-${r.change}` },
-          h("td", {}, { same: "=", changed: "≠", removed: "−", added: "+" }[r.change]),
-          h("td", {}, r.a ? frameCell(r.a) : ""),
-          h("td", {}, r.b ? frameCell(r.b) : ""),
-          h("td", { class: "small" }, (r.diffs ?? []).map((d) => h("div", {}, h("code", {}, d.path), ` ${short(d.a)} → ${short(d.b)}`))))))));
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, "A"), h("th", { scope: "col" }, "B"))),
+        // Each frame pair, and under a changed one what differs (JSON pointer: A → B).
+        rows.map((r) => h("tbody", { "data-testid": "diff-row", "data-change": r.change, class: `diff-${r.change}` },
+          h("tr", {},
+            h("td", {}, { same: "=", changed: "≠", removed: "−", added: "+" }[r.change]),
+            h("td", {}, r.a ? frameCell(r.a) : ""),
+            h("td", {}, r.b ? frameCell(r.b) : "")),
+          r.diffs?.length ? h("tr", { class: "diff-detail" }, h("td", {}),
+            h("td", { colspan: "2", class: "small", "data-testid": "diff-detail" }, r.diffs.map((d) => h("div", {}, h("code", {}, d.path), ` ${short(d.a)} → ${short(d.b)}`)))) : null))));
     out.classList.toggle("hide-same", hideSame.checked);
   }
 
