@@ -213,9 +213,13 @@ function wsUrl(agent) {
   return `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}&agent=${encodeURIComponent(agent)}&frames=binary`;
 }
 
+// The relay's side channel (the agent's stderr and exit, hosting the page's tools) goes only to
+// a socket that offers this subprotocol; the library's own client asks for it the same way.
+const RELAY_SUBPROTOCOL = "agentwire.relay";
+
 function openSocket(url) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, [RELAY_SUBPROTOCOL]);
     const fail = (why) => () => reject(new Error(`could not open the relay's WebSocket for agent "${new URL(url).searchParams.get("agent")}" (${why})`));
     ws.addEventListener("open", () => resolve(ws), { once: true });
     ws.addEventListener("error", fail("connection refused or rejected"), { once: true });
