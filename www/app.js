@@ -105,7 +105,7 @@ pkgReady.catch((err) => banner.show("The agentwire package did not load from /pk
  */
 function relayTokenHelp(hasToken) {
   return `${hasToken ? "The relay refused this page's token (HTTP 401): it is not the relay's current token (was the relay restarted?)."
-    : "This page has no relay token (HTTP 401 from the relay)."} Open the URL the relay printed when it started: \`npm start\` prints one line like http://127.0.0.1:8765/?token=…, and the token in it is the key. A new tab needs that URL again.`;
+    : "This page has no relay token (HTTP 401 from the relay)."} Open the URL the relay printed when it started: "npm start" prints one line like http://127.0.0.1:8765/?token=…, and the token in it is the key. A new tab needs that URL again.`;
 }
 
 /** Whether a URL is the relay that serves this page (its /mcp/NAME endpoints take the relay's token, not OAuth). */

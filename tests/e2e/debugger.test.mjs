@@ -162,6 +162,7 @@ test("the relay's 401: a tab without the token and a wrong token on /mcp say wha
     await waitText(page, "#connect-hint", /no relay token: open the URL the relay printed/);
     assert.equal(await page.isDisabled("#connect-button"), true);
     await shot(page, "no-token");
+    await page.locator(".top").screenshot({ path: join(DOCS, "playground-no-token.png") });
   }, { url: (address) => new URL("/", address).href, expectedConsole: /status of 401/ });
 
   // An old token (the relay restarted with a new one): the same, naming the token as refused.
