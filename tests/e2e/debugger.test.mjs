@@ -409,6 +409,9 @@ test("schemas from a hostile peer: the form builder and the checker neither thro
       deepIssues: deepIssues.length, ms: performance.now() - started, manyFields: many.fields.length,
       notObject: check({ type: "object", required: ["a"] }, { b: 1 }).map((i) => i.path),
       proto: check({ type: "object", required: ["toString"] }, {}).map((i) => i.path),
+      // What the outputSchema check reports for structuredContent that does not conform.
+      weather: check({ type: "object", properties: { temperature: { type: "number" }, conditions: { type: "string" } }, required: ["temperature", "conditions"], additionalProperties: false },
+        { temperature: "hot", wind: 3 }).map((i) => `${i.path} ${i.message}`),
     };
   });
   assert.deepEqual(outcome.oddFields, ["a:json", "b:json", "c:string", "d:json", "e:enum"]);
@@ -418,4 +421,5 @@ test("schemas from a hostile peer: the form builder and the checker neither thro
   assert.equal(outcome.manyFields, 200, "at most 200 fields");
   assert.deepEqual(outcome.notObject, ["/a"]);
   assert.deepEqual(outcome.proto, ["/toString"], "an inherited name is not a property");
+  assert.deepEqual(outcome.weather, ["/conditions required, missing", "/temperature expected number, got string", "/wind not allowed (additionalProperties: false)"]);
 }));
