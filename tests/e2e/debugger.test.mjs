@@ -381,8 +381,8 @@ test("MCP: the user answers sampling and elicitation (form and URL), edits the r
   assert.deepEqual(invalid, [], "every frame valid, the user's answers included");
 }));
 
-test("MCP audio in a tool result (a server on the official SDK): decoded in the page and playable", { timeout: TEST_TIMEOUT }, () => withPage("mcp-audio", async (page) => {
-  await connect(page, { agent: "media", protocol: "mcp", versions: ["2025-11-25"] });
+test("MCP on the official SDK: audio decoded in the page and playable; structuredContent that breaks the outputSchema, or is missing, is reported", { timeout: TEST_TIMEOUT }, () => withPage("mcp-audio", async (page) => {
+  await connect(page, { agent: "sdk-mcp", protocol: "mcp", versions: ["2025-11-25"] });
   await page.click("#mcp-list-tools");
   await callWithForm(page, "tone");
   const audio = page.locator("#mcp-tool-result [data-testid=content-audio]");
@@ -391,6 +391,15 @@ test("MCP audio in a tool result (a server on the official SDK): decoded in the 
   assert.equal(await audio.getAttribute("data-state"), "ready", await page.textContent("[data-testid=content-audio-info]"));
   assert.equal(await page.isEnabled("[data-testid=content-audio-play]"), true);
   assert.match(await page.textContent("[data-testid=content-audio-info]"), /audio audio\/wav 4044 bytes · 0\.25 s/);
+
+  await callWithForm(page, "bad-weather");
+  await page.locator("[data-testid=mcp-output-check][data-ok=false]").waitFor();
+  const verdict = await page.textContent("[data-testid=mcp-output-check]");
+  assert.match(verdict, /does not conform to the outputSchema \(2\)/);
+  assert.match(verdict, /\/temperature expected number, got string/);
+  assert.match(verdict, /\/conditions required, missing/);
+  await callWithForm(page, "no-weather");
+  await waitText(page, "[data-testid=mcp-output-check][data-ok=false]", "outputSchema: the tool declares one but returned no structuredContent");
 }));
 
 test("schemas from a hostile peer: the form builder and the checker neither throw nor hang, and keep to a bound", { timeout: TEST_TIMEOUT }, () => withPage("hostile-schemas", async (page) => {

@@ -58,7 +58,7 @@ before(async () => {
     "--agent", `demo=${DEMO} --data-dir ${dataDir}`,
     "--agent", `demo-v1=${DEMO} --versions 1 --data-dir ${dataDir}`,
     "--agent", `demo-mcp=${DEMO} --mcp`,
-    "--agent", `media=node ${join(ROOT, "tests/e2e/media-server.mjs")}`,
+    "--agent", `sdk-mcp=node ${join(ROOT, "tests/e2e/sdk-mcp-server.mjs")}`,
     "--agent", `sdk=node ${SDK_AGENT}`,
     "--agent", `everything=node ${EVERYTHING} stdio`,
   ], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
