@@ -279,6 +279,7 @@ async function connect(config) {
   stderr.reset();
   acpPanel.reset();
   mcpPanel.reset();
+  authPanel.reset();
   lastConfig = config; lastNegotiated = null; lastState = null;
   panel.setBusy(true);
   showProtocol(config.protocol);
@@ -290,7 +291,6 @@ async function connect(config) {
     if (config.transport === "http") {
       // A remote MCP server over Streamable HTTP: the library speaks it; no relay involved.
       // A 401 starts an OAuth sign-in in a popup (oauth-callback.html), each step in the auth panel.
-      authPanel.reset();
       if (isRelayUrl(config.url)) {
         // The relay's own endpoint: its token, never an OAuth discovery against the relay.
         const headers = { ...config.headers };

@@ -101,7 +101,10 @@ export function createAuthPanel(root, { onForget }) {
       h("span", { class: "badge" }, "failed"), " ", err.message));
   }
 
+  /** A new connection: the last sign-in's steps go, and the panel hides until a server asks. */
   function reset() {
+    root.closest("section")?.setAttribute("hidden", "");
+    forget.hidden = true;
     list.replaceChildren();
     empty.hidden = false;
     stepper.hidden = true;
