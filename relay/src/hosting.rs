@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 use crate::server::constant_time_eq;
 
@@ -19,13 +19,55 @@ pub const PER_CONNECTION: usize = 8;
 /// MCP sessions one hosted server may have at once.
 pub const SESSIONS_PER_HOST: usize = 16;
 
+/// The way to a page for its hosted servers' frames: a queue bounded in bytes. A frame counts
+/// until the page's own byte-bounded queue has taken it, so a page that stops reading holds
+/// at most `budget` bytes here (senders wait), whatever the size or number of frames.
+#[derive(Clone)]
+pub struct ToPage {
+    tx: mpsc::UnboundedSender<(String, OwnedSemaphorePermit)>,
+    bytes: Arc<Semaphore>,
+    budget: usize,
+}
+
+/// The page's end of `ToPage`: each frame with the bytes it holds, given back when dropped.
+pub type FromHosted = mpsc::UnboundedReceiver<(String, OwnedSemaphorePermit)>;
+
+impl ToPage {
+    pub fn new(budget: usize) -> (Self, FromHosted) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (ToPage { tx, bytes: Arc::new(Semaphore::new(budget)), budget }, rx)
+    }
+
+    fn cost(&self, frame: &str) -> u32 {
+        u32::try_from(frame.len().clamp(1, self.budget)).unwrap_or(u32::MAX)
+    }
+
+    /// Waits for room, then queues; false once the page is gone.
+    pub async fn send(&self, frame: String) -> bool {
+        if self.tx.is_closed() {
+            return false;
+        }
+        // Never closed; a page that left drops what it held, which gives the room back.
+        let Ok(permit) = self.bytes.clone().acquire_many_owned(self.cost(&frame)).await else { return false };
+        self.tx.send((frame, permit)).is_ok()
+    }
+
+    /// Queues if there is room now; false otherwise.
+    pub fn try_send(&self, frame: String) -> bool {
+        match self.bytes.clone().try_acquire_many_owned(self.cost(&frame)) {
+            Ok(permit) => self.tx.send((frame, permit)).is_ok(),
+            Err(_) => false,
+        }
+    }
+}
+
 /// One hosted server: whose connection it belongs to and how to reach that page.
 pub struct Host {
     pub id: String,
     pub name: String,
     pub conn: u64,
     secret: String,
-    to_page: mpsc::Sender<String>,
+    to_page: ToPage,
 }
 
 impl Host {
@@ -40,7 +82,7 @@ impl Host {
 
     /// A frame to the page (waits while its queue is full); false once the page is gone.
     pub async fn send(&self, frame: String) -> bool {
-        self.to_page.send(frame).await.is_ok()
+        self.to_page.send(frame).await
     }
 
     /// Best effort, for endings: a page that is gone or full does not hold anything up.
@@ -63,7 +105,7 @@ impl Hosts {
     }
 
     /// Opens a hosted server for connection `conn`, or says why not.
-    pub fn open(&self, conn: u64, name: &str, to_page: mpsc::Sender<String>) -> Result<Arc<Host>, String> {
+    pub fn open(&self, conn: u64, name: &str, to_page: ToPage) -> Result<Arc<Host>, String> {
         let valid = !name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
         if !valid {
             return Err(format!("cannot host {name:?}: a name is 1 to 64 of A-Z a-z 0-9 . _ -"));

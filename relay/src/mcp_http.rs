@@ -64,8 +64,14 @@ pub const STREAMS_PER_SESSION: usize = 16;
 /// Open streams across all sessions (hung POSTs, GET streams, resumes), unless the open
 /// files allow fewer (main.rs).
 pub const STREAMS_TOTAL: usize = 128;
-/// Request bodies read at once, across the endpoints (each at most the message limit).
-const BODIES_AT_ONCE: usize = 8;
+/// Request bodies held at once across the endpoints, from before they are read until their
+/// message was handed on (written to the process, or queued for the page); each at most the
+/// message limit. More wait (within the request's deadline).
+const BODIES_AT_ONCE: usize = 16;
+/// Requests of one session waiting for its server to take their message (a server that does
+/// not read its stdin, a page that does not read its WebSocket); more get 503, so one stuck
+/// server holds at most this many of the bodies above.
+const WAITING_PER_SESSION: usize = 4;
 /// A session id is looked up by its first characters, then compared whole in constant time.
 const KEY_LEN: usize = 16;
 /// A session with no request and no open stream for this long ends.
@@ -127,6 +133,8 @@ struct Session {
     backend: Backend,
     routes: Mutex<Routes>,
     last_active: Mutex<Instant>,
+    /// Requests whose message waits to be handed on to the server.
+    waiting: Arc<AtomicUsize>,
     /// Readers (response bodies) of this session's streams alive now.
     readers: Arc<AtomicUsize>,
     ended: AtomicBool,
@@ -270,6 +278,25 @@ impl Drop for Place {
         if let Some(readers) = self.readers.take() {
             readers.fetch_sub(1, Ordering::Relaxed);
         }
+    }
+}
+
+/// One of a session's `WAITING_PER_SESSION` places for a request whose message waits to be
+/// handed on; given back when dropped.
+struct Waiting(Arc<AtomicUsize>);
+
+impl Waiting {
+    fn take(count: &Arc<AtomicUsize>) -> Result<Waiting, Response> {
+        count
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < WAITING_PER_SESSION).then_some(n + 1))
+            .map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: this session's server has not taken the messages before; try again later"))?;
+        Ok(Waiting(count.clone()))
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -562,6 +589,12 @@ impl Hub {
         }
         match method {
             Method::POST => {
+                // Held until the message is handed on: bodies waiting on a slow server count.
+                let _waiting = match session.as_ref().map(|s| Waiting::take(&s.waiting)).transpose() {
+                    Ok(w) => w,
+                    Err(r) => return r,
+                };
+                let _held = self.0.bodies.acquire().await;
                 let text = match self.read_body(&headers, body).await {
                     Ok(text) => text,
                     Err(r) => return r,
@@ -588,7 +621,7 @@ impl Hub {
         (same && session.owner == *owner && !session.ended.load(Ordering::Relaxed)).then_some(session)
     }
 
-    /// The body, at most the message limit, read by at most `BODIES_AT_ONCE` requests at once.
+    /// The body, at most the message limit.
     async fn read_body(&self, headers: &HeaderMap, body: Body) -> Result<String, Response> {
         let limit = self.0.bounds.max_message_bytes;
         let too_big = || Refused(StatusCode::PAYLOAD_TOO_LARGE, -32600, format!("Payload Too Large: a body may hold at most {limit} bytes")).into_response();
@@ -603,8 +636,6 @@ impl Hub {
         if !json_body {
             return Err(refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type: the body must be application/json"));
         }
-        // The semaphore is never closed; waiting is bounded by the connection's deadline.
-        let _reading = self.0.bodies.acquire().await;
         let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| too_big())?;
         String::from_utf8(bytes.into()).map_err(|_| Refused(StatusCode::BAD_REQUEST, -32700, "Parse error: the body is not UTF-8".into()).into_response())
     }
@@ -832,6 +863,7 @@ impl Hub {
             routes: Mutex::new(Routes::default()),
             last_active: Mutex::new(Instant::now()),
             readers: Arc::new(AtomicUsize::new(0)),
+            waiting: Arc::new(AtomicUsize::new(0)),
             ended: AtomicBool::new(false),
         });
         sessions.insert(id[..KEY_LEN].to_string(), session.clone());

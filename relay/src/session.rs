@@ -23,6 +23,7 @@ use tokio::time::timeout;
 
 use crate::cli::Agent;
 use crate::frames::{self, Command, Event};
+use crate::hosting::ToPage;
 use crate::server::Relay;
 use crate::lines::{read_line, Line, Overflow};
 use crate::process::{self, Waiter};
@@ -75,8 +76,6 @@ impl PingBudget {
     }
 }
 
-/// Frames a hosted server's sessions may have waiting for the page at once.
-const HOSTED_QUEUE: usize = 64;
 
 /// An item for the writer task.
 enum Out {
@@ -154,12 +153,13 @@ pub async fn run(
     let (sink, mut stream) = socket.split();
     let (outbox, queue) = Outbox::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD, events);
     let writer = tokio::spawn(write_frames(sink, queue));
-    // What hosted servers' sessions send the page joins the page-bound queue.
-    let (to_page, mut hosted) = mpsc::channel::<String>(HOSTED_QUEUE);
+    // What hosted servers' sessions send the page joins the page-bound queue; until it has,
+    // it waits in a queue of its own, bounded in bytes as well.
+    let (to_page, mut hosted) = ToPage::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD);
     let forward = {
         let outbox = outbox.clone();
         tokio::spawn(async move {
-            while let Some(frame) = hosted.recv().await {
+            while let Some((frame, _held)) = hosted.recv().await {
                 outbox.push(Out::Text(frame)).await;
             }
         })
@@ -249,7 +249,7 @@ async fn finish(
 struct Page {
     relay: Arc<Relay>,
     conn: u64,
-    to_page: mpsc::Sender<String>,
+    to_page: ToPage,
 }
 
 impl Page {

@@ -760,3 +760,64 @@ fn a_session_belongs_to_whoever_made_it() {
         "the first reader got its answer: {rest:?}"
     );
 }
+
+#[tokio::test]
+async fn a_page_that_stops_reading_holds_what_waits_for_it_bounded_in_bytes() {
+    tokio::time::timeout(TEST_TIMEOUT, async {
+        let relay = Relay::start(&["--agent", "echo=cat"]);
+        let mut ws = relay.connect("echo").await;
+        spawned_pid(&mut ws).await;
+        send(&mut ws, r#"{"relay":{"host":"ide"}}"#).await;
+        let hosted = next_json(&mut ws).await;
+        let url = hosted["relay"]["url"].as_str().unwrap().to_string();
+        let path = url.trim_start_matches(&format!("http://127.0.0.1:{}", relay.port)).to_string();
+        let auth = hosted["relay"]["authorization"].as_str().unwrap().to_string();
+        let (port, pid) = (relay.port, relay.pid());
+        let init = {
+            let (path, auth) = (path.clone(), auth.clone());
+            tokio::task::spawn_blocking(move || request(port, "POST", &path, &[ACCEPT, JSON, ("authorization", &auth)], INIT))
+        };
+        let frame = next_json(&mut ws).await;
+        let session = frame["relay"]["session"].as_str().unwrap().to_string();
+        let answer = json!({ "relay": { "mcp": session, "message": { "jsonrpc": "2.0", "id": 1, "result": { "protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": { "name": "page", "version": "1" } } } } });
+        send(&mut ws, &answer.to_string()).await;
+        assert_eq!(init.await.unwrap().status, 200);
+
+        // The page reads nothing more; its agent sends 64 notifications of 1 MiB.
+        let before = (rss_kib(pid), fd_count(pid));
+        let (held, posts) = tokio::task::spawn_blocking(move || {
+            let body = format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"{}"}}}}"#, "x".repeat(1 << 20));
+            let headers = [ACCEPT, JSON, ("authorization", auth.as_str()), ("mcp-session-id", session.as_str()), ("mcp-protocol-version", "2025-11-25")];
+            let posts: Vec<TcpStream> = (0..64).map(|_| open(port, "POST", &path, &headers, &body)).collect();
+            std::thread::sleep(Duration::from_secs(2));
+            (rss_kib(pid), posts)
+        })
+        .await
+        .unwrap();
+        println!(
+            "FIGURE a hosting page that stops reading, 64 messages of 1 MiB for it: RSS {:.1} MB before, {:.1} MB held",
+            before.0 as f64 / 1024.0,
+            held as f64 / 1024.0
+        );
+        assert!(held < before.0 + 40 * 1024, "what waits for the page is bounded: {} KiB more", held - before.0);
+
+        // The page reads again: every message taken (202) reaches it, the others were refused (503).
+        let mut delivered = 0;
+        while let Ok(Seen::Text(t)) = tokio::time::timeout(Duration::from_secs(2), next(&mut ws)).await {
+            if t.contains(r#""event":"mcp""#) {
+                delivered += 1;
+            }
+        }
+        let answers = tokio::task::spawn_blocking(move || {
+            posts.into_iter().map(|mut s| read_until(&mut s, "\r\n\r\n", Duration::from_secs(5))).collect::<Vec<_>>()
+        })
+        .await
+        .unwrap();
+        let taken = answers.iter().filter(|a| a.starts_with("HTTP/1.1 202")).count();
+        let refused = answers.iter().filter(|a| a.starts_with("HTTP/1.1 503")).count();
+        assert_eq!((taken + refused, taken), (64, delivered), "each answered; each one taken delivered");
+        assert!(taken >= 1, "the messages that fit were taken");
+    })
+    .await
+    .expect("test timed out");
+}
