@@ -388,7 +388,8 @@ fn advertised_features_pass_the_gate() {
     for v in [1, 2] {
         let (mut c, _) = pair(
             json!({"protocolVersions": [v]}),
-            json!({"protocolVersions": [v], "capabilities": agent_caps, "authMethods": [{"id": "key", "name": "API key"}]}),
+            // v1 names an auth method's id `id`, v2 `methodId` with a `type` (an entry of another shape is skipped).
+            json!({"protocolVersions": [v], "capabilities": agent_caps, "authMethods": [if v == 1 { json!({"id": "key", "name": "API key"}) } else { json!({"type": "agent", "methodId": "key", "name": "API key"}) }]}),
         );
         let load = json!({"sessionId": "s", "cwd": "C:\\work", "mcpServers": [{"type": "http", "name": "h", "url": "https://x", "headers": []}], "additionalDirectories": ["/b"]});
         assert!(c.load_session(load, 1).is_ok(), "v{v}");

@@ -65,6 +65,9 @@ pub struct Common {
     pub validate_outgoing: bool,
     /// Send and serve the methods of the unstable schemas.
     pub allow_unstable: bool,
+    /// Deliver incoming messages as they came, without the schema's lenient repairs
+    /// (defaulted members, skipped list items); see `lenient.rs`.
+    pub strict: bool,
 }
 
 impl Default for Common {
@@ -75,6 +78,7 @@ impl Default for Common {
             request_timeout_ms: Some(60_000),
             validate_outgoing: true,
             allow_unstable: false,
+            strict: false,
         }
     }
 }
@@ -95,6 +99,7 @@ impl FromOptions for Common {
         f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms)?;
         f.bool("validateOutgoing", &mut c.validate_outgoing)?;
         f.bool("allowUnstable", &mut c.allow_unstable)?;
+        f.bool("strict", &mut c.strict)?;
         Ok(c)
     }
 }
@@ -117,7 +122,8 @@ pub struct AgentConfig {
 }
 
 /// The options both roles share (`Common`) and their capabilities.
-const COMMON: [&str; 8] = ["protocolVersions", "info", "clientInfo", "agentInfo", "requestTimeoutMs", "validateOutgoing", "allowUnstable", "capabilities"];
+const COMMON: [&str; 9] =
+    ["protocolVersions", "info", "clientInfo", "agentInfo", "requestTimeoutMs", "validateOutgoing", "allowUnstable", "strict", "capabilities"];
 
 impl FromOptions for ClientConfig {
     fn from_options(value: &Value) -> Result<Self, String> {

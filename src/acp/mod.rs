@@ -8,6 +8,9 @@ pub mod checks;
 mod client;
 pub mod config;
 mod event;
+mod lenient;
+#[rustfmt::skip]
+mod lenient_table;
 pub mod methods;
 mod session;
 pub mod transcript;

@@ -249,9 +249,11 @@ impl Session {
         }
         if matches!(method, "authenticate" | "auth/login") {
             let wanted = params.and_then(|p| p.get("methodId"));
-            let known = self.auth_methods.iter().any(|m| m.get("id").is_some() && m.get("id") == wanted);
+            // v1 names an auth method's id `id`, v2 `methodId`.
+            let id_of = |m: &Value| m.get("id").or_else(|| m.get("methodId")).cloned();
+            let known = self.auth_methods.iter().any(|m| id_of(m).is_some() && id_of(m).as_ref() == wanted);
             if !known {
-                let ids: Vec<Value> = self.auth_methods.iter().filter_map(|m| m.get("id").cloned()).collect();
+                let ids: Vec<Value> = self.auth_methods.iter().filter_map(id_of).collect();
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
                     message: format!("{method}: methodId {} is not one of the advertised auth methods {}", wanted.unwrap_or(&Value::Null), Value::Array(ids)),
@@ -487,20 +489,48 @@ impl Session {
             Received::Stray { id, already_answered, outcome } => events.push(Event::Stray { id, already_answered, error: outcome.err() }),
             Received::Request(r) => self.on_request(r, events),
             Received::Notification(n) => self.on_notification(n, now_ms, events),
-            Received::Response { request, outcome } => {
+            Received::Response { request, mut outcome } => {
                 let message = match &outcome {
                     Ok(v) => Message::response(request.id.clone(), v.clone()),
                     Err(e) => Message::error(request.id.clone(), e.clone()),
                 };
-                self.report(&message, Some(&request.method), events);
+                let mut message = message;
+                if self.report(&mut message, Some(&request.method), events) {
+                    if let Message::Response(r) = message {
+                        outcome = r.outcome;
+                    }
+                }
                 let session = self.about_session.remove(&request.id);
                 self.on_response(request.id, request.method, session, outcome, events);
             }
         }
     }
 
-    fn report(&self, message: &Message, in_reply_to: Option<&str>, events: &mut Vec<Event>) {
-        let issues = self.validate(message, self.role.receiving(), in_reply_to);
+    /// Validates a received message and reports its issues. Unless `strict`, what the schema
+    /// marks to be read leniently is repaired first (the repairs are warnings); the message is
+    /// given back, repaired, when it was.
+    fn report(&self, message: &mut Message, in_reply_to: Option<&str>, events: &mut Vec<Event>) -> bool {
+        let mut issues = self.validate(message, self.role.receiving(), in_reply_to);
+        let mut repaired = false;
+        if !self.common.strict && issues.iter().any(|i| i.severity == Severity::Error) {
+            let version = self.version.unwrap_or_else(|| version::latest(self.supported()));
+            let method = message.method().or(in_reply_to).unwrap_or("").to_owned();
+            let (value, base, is_result) = match &mut *message {
+                Message::Request(r) => (r.params.as_mut(), "/params", false),
+                Message::Notification(n) => (n.params.as_mut(), "/params", false),
+                Message::Response(r) => (r.outcome.as_mut().ok(), "/result", true),
+            };
+            if let Some(value) = value {
+                let repairs = super::lenient::repair(version, &method, is_result, base, value, &issues);
+                if !repairs.is_empty() {
+                    // What is left after the repairs, judged again.
+                    let ctx = Context { protocol: Protocol::Acp, version: self.judged_by(message, in_reply_to), direction: self.role.receiving(), in_reply_to };
+                    issues = repairs;
+                    issues.extend(schema::validate_received(None, message, &ctx));
+                    repaired = true;
+                }
+            }
+        }
         if !issues.is_empty() {
             events.push(Event::Violation {
                 id: message.id().cloned(),
@@ -509,6 +539,7 @@ impl Session {
                 issues,
             });
         }
+        repaired
     }
 
     /// Gating of an incoming call: phase, table, capabilities of our own side.
@@ -532,8 +563,8 @@ impl Session {
         if self.role == Role::Agent && r.method == "initialize" && self.phase == Phase::Uninitialized {
             return self.answer_initialize(r, events);
         }
-        let message = Message::Request(r);
-        self.report(&message, None, events);
+        let mut message = Message::Request(r);
+        self.report(&mut message, None, events);
         let Message::Request(r) = message else { return };
         if let Err(e) = self.gate_incoming(&r.method, r.params.as_ref(), Kind::Request) {
             if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
@@ -547,8 +578,8 @@ impl Session {
     }
 
     fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        let message = Message::Notification(n);
-        self.report(&message, None, events);
+        let mut message = Message::Notification(n);
+        self.report(&mut message, None, events);
         let Message::Notification(mut n) = message else { return };
         if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
             // Notifications are never answered: report and drop.
@@ -713,10 +744,14 @@ impl Session {
 
     /// Agent: negotiates, answers, and is ready.
     fn answer_initialize(&mut self, r: Request, events: &mut Vec<Event>) {
-        let params = r.params.clone().unwrap_or(Value::Null);
+        let mut message = Message::Request(r.clone());
+        self.report(&mut message, None, events);
+        let params = match &message {
+            Message::Request(repaired) => repaired.params.clone(),
+            _ => None,
+        }
+        .unwrap_or(Value::Null);
         let requested = params.get("protocolVersion").and_then(Value::as_u64).and_then(|v| u16::try_from(v).ok());
-        let message = Message::Request(r.clone());
-        self.report(&message, None, events);
         let Some(requested) = requested else {
             let e = ProtocolError::invalid_params("protocolVersion must be an integer from 0 to 65535");
             if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {

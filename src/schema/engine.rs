@@ -278,7 +278,7 @@ impl<'a> Walker<'a> {
                 let knows = obj && self.declares_a_member(x, n, 0);
                 let better = match best {
                     None => true,
-                    Some((e, _)) if obj => (knows && !best_knows) || (knows && best_knows && errors < e),
+                    Some((e, _)) if obj => knows && (!best_knows || errors < e),
                     Some((e, _)) => errors < e,
                 };
                 if better {
