@@ -188,6 +188,32 @@ export function createApi(wasm) {
     close() { this.connection.close(); }
   }
 
+  /**
+   * ACP: after `initialize`, a handler registered for a request that cannot reach it under the
+   * negotiated version (not a method of that version, sent by this side, or gated by a
+   * capability this side did not declare) is reported as a `warning` event.
+   */
+  function unreachableHandlers(connected, methods) {
+    const version = connected.state.protocolVersion;
+    if (version === undefined || version === null) return;
+    const served = connected instanceof AcpAgentConnection ? "clientToAgent" : "agentToClient";
+    const table = connected.methods();
+    const warnings = [];
+    for (const method of methods) {
+      if (method.startsWith("_")) continue;
+      const row = table.find((m) => m.method === method);
+      let why;
+      if (!row) why = `${method} is not a method of ACP v${version}`;
+      else if (row.direction !== served && row.direction !== "both") why = `${method} is sent by this side, never received`;
+      else if (!row.enabled) why = row.reason;
+      if (why) {
+        warnings.push({ type: "warning", code: "unreachable_handler", method,
+          message: `the onRequest("${method}") handler is never called under the negotiated ACP v${version}: ${why}` });
+      }
+    }
+    if (warnings.length > 0) connected.connection.dispatch(warnings);
+  }
+
   class AcpSession {
     #connection;
     #listeners = [];
@@ -287,6 +313,7 @@ export function createApi(wasm) {
     constructor(connection) {
       super(connection);
       connection.onEvent((ev) => {
+        if (ev.type === "initialized") queueMicrotask(() => unreachableHandlers(this, connection.handledMethods()));
         if (ev.type === "turnEnded") {
           return this.#settleTurn(ev.id, (t) => (ev.error ? t.reject(ProtocolError.from(ev.error)) : t.resolve(ev.outcome)));
         }
@@ -298,6 +325,13 @@ export function createApi(wasm) {
         for (const id of [...this.#turns.keys()]) this.#settleTurn(id, (t) => t.reject(error), true);
       });
     }
+    onRequest(method, handler) {
+      const off = super.onRequest(method, handler);
+      unreachableHandlers(this, [method]);
+      return off;
+    }
+    /** Warnings about this connection's use (`unreachable_handler`: a handler that is never called). */
+    onWarning(fn) { return this.onEvent((ev) => ev.type === "warning" && fn(ev)); }
     /** @internal */
     _awaitTurn(id, resolve, reject) { this.#turns.set(idKey(id), { resolve, reject }); }
     /** @internal */
@@ -427,6 +461,9 @@ export function createApi(wasm) {
   class AcpAgentConnection extends Connected {
     constructor(connection) {
       super(connection);
+      connection.onEvent((ev) => {
+        if (ev.type === "initialized") queueMicrotask(() => unreachableHandlers(this, connection.handledMethods()));
+      });
       // session/cancel: the signal of the session's prompt handler aborts (its answer ends the
       // turn `cancelled` whatever it is).
       connection.onNotification(({ method, params }) => {
@@ -436,6 +473,12 @@ export function createApi(wasm) {
       });
     }
     sendUpdate(sessionId, update) { return this.notify("session/update", { sessionId, update }); }
+    onRequest(method, handler) {
+      const off = super.onRequest(method, handler);
+      unreachableHandlers(this, [method]);
+      return off;
+    }
+    onWarning(fn) { return this.onEvent((ev) => ev.type === "warning" && fn(ev)); }
     /** Requests to the client, each gated by what the client advertised. */
     requestPermission(params, opts) { return this.request("session/request_permission", params, opts); }
     readTextFile(params, opts) { return this.request("fs/read_text_file", params, opts); }

@@ -72,15 +72,78 @@ function waitOpen(ws, listen) {
   return new Promise((resolve, reject) => {
     let done = false;
     listen("open", () => { if (!done) { done = true; resolve(); } });
-    const fail = (event) => {
+    const refuse = (error) => {
       if (done) return;
       done = true;
-      const why = event?.reason || event?.message || "the relay refused the connection (check the token and the agent name)";
-      reject(new ProtocolError(codes.CONNECTION_CLOSED, `WebSocket could not connect: ${why}`));
+      reject(error);
+    };
+    // The `ws` package (Node) hands over the HTTP answer to a refused upgrade: its status and
+    // body name the cause.
+    let answered = false;
+    if (typeof ws.on === "function") {
+      ws.on("unexpected-response", (req, res) => {
+        answered = true;
+        let body = "";
+        res.setEncoding?.("utf8");
+        const done = () => {
+          refuse(refusal(ws.url, res.statusCode, body.trim()));
+          req.destroy?.();
+        };
+        res.on("data", (chunk) => { if (body.length < 1024) body += chunk; });
+        res.on("end", done);
+        res.on("error", done);
+      });
+    }
+    let diagnosing = false;
+    const fail = (event) => {
+      if (done || answered || diagnosing) return;
+      diagnosing = true;
+      // A browser says nothing about why: ask the relay (its token and agent list).
+      diagnose(ws.url).then((explained) => refuse(explained ?? new ProtocolError(codes.CONNECTION_CLOSED,
+        `WebSocket could not connect: ${event?.reason || event?.message || "the connection was refused or failed"}`)));
     };
     listen("error", fail);
     listen("close", fail);
   });
+}
+
+/** The error for a refused upgrade: what the relay said, and what to do about it. */
+export function refusal(url, status, body) {
+  let agent = "";
+  try { agent = new URL(url).searchParams.get("agent") ?? ""; } catch { /* not a URL */ }
+  const said = `the relay refused the WebSocket: ${status}${body ? ` ${body}` : ""}`;
+  let fix;
+  if (status === 401) fix = "the token is missing or wrong: use the URL the relay printed when it started (…/ws?token=…), with its current token";
+  else if (status === 403 && (/origin/i.test(body) || !body)) {
+    fix = typeof document === "undefined"
+      ? "Node sends no Origin header: start the relay with --allow-missing-origin (or give the WebSocket an Origin the relay allows with --allow-origin)"
+      : `this page's Origin is not allowed: start the relay with --allow-origin ${globalThis.location?.origin ?? "<the page's origin>"}`;
+  } else if (status === 403 && /host/i.test(body)) fix = "connect to the address the relay printed (its Host), not another name for it";
+  else if (status === 404) fix = `no agent is named ${JSON.stringify(agent)}: use one of the relay's --agent NAME=COMMAND names (GET /api/agents?token=… lists them)`;
+  else fix = "see the relay's log for why";
+  return new ProtocolError(codes.CONNECTION_CLOSED, `${said}; ${fix}`, { status, body, ...(agent ? { agent } : {}) });
+}
+
+/** In a browser, why agentwire's relay refused: its agent list answers for the token and names. */
+async function diagnose(url) {
+  let u;
+  try { u = new URL(url); } catch { return undefined; }
+  if (!/\/ws$/.test(u.pathname) || typeof fetch !== "function") return undefined;
+  const agents = new URL("/api/agents", u);
+  agents.protocol = u.protocol === "wss:" ? "https:" : "http:";
+  const token = u.searchParams.get("token");
+  if (token) agents.searchParams.set("token", token);
+  try {
+    const res = await fetch(agents, { signal: AbortSignal.timeout?.(3000) });
+    if (res.status === 401) return refusal(url, 401, "missing or wrong token");
+    if (!res.ok) return undefined;
+    const names = ((await res.json())?.agents ?? []).map((a) => a.name);
+    const agent = u.searchParams.get("agent");
+    if (agent !== null && !names.includes(agent)) return refusal(url, 404, "no agent of that name");
+    return refusal(url, 403, "Origin not allowed");
+  } catch {
+    return undefined;
+  }
 }
 
 async function loadWs() {

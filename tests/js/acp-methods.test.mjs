@@ -71,3 +71,33 @@ test("each helper is gated: refused locally, naming the agent capability, when n
   assert.deepEqual(asked.map(([m]) => m), ["initialize"], "nothing refused was sent");
   acp.close();
 });
+
+test("a handler the negotiated version never calls is reported at initialize (a warning event)", async () => {
+  const { stdioTransport } = await import("./helpers.mjs");
+  const { fileURLToPath } = await import("node:url");
+  const v2agent = fileURLToPath(new URL("../peers/acp-sdk-v2-agent.mjs", import.meta.url));
+  // v2 (the official SDK's v2 agent): there are no fs methods.
+  const v2 = await AcpClient.connect(await stdioTransport("node", [v2agent]), { clientInfo, protocolVersions: [2, 1], capabilities: { fs: { readTextFile: true } } });
+  const warned = [];
+  v2.onWarning((w) => warned.push(w));
+  v2.onRequest("fs/read_text_file", () => ({ content: "" }));
+  v2.onRequest("session/request_permission", () => ({ outcome: { outcome: "cancelled" } }));
+  v2.onRequest("_acme/ping", () => ({}));
+  await v2.initialize();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(v2.state.protocolVersion, 2);
+  assert.deepEqual(warned.map((w) => [w.code, w.method]), [["unreachable_handler", "fs/read_text_file"]]);
+  assert.match(warned[0].message, /never called under the negotiated ACP v2: fs\/read_text_file is not a method of ACP v2/);
+  v2.close();
+
+  // v1 without the capability declared: gated, so never called either; registered after initialize, told at once.
+  const { acp } = await connect({});
+  const later = [];
+  acp.onWarning((w) => later.push(w.message));
+  acp.onRequest("fs/write_text_file", () => null);
+  acp.onRequest("session/prompt", () => ({}));
+  assert.equal(later.length, 2, later.join("\n"));
+  assert.match(later[0], /fs\.writeTextFile, which was not advertised/);
+  assert.match(later[1], /sent by this side/);
+  acp.close();
+});

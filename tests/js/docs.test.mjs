@@ -2,7 +2,7 @@
 // the demo agent, and compares what it prints with the ```output block after it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -36,6 +36,16 @@ before(async () => {
 after(() => {
   relay?.kill();
   rmSync(scratch, { recursive: true, force: true });
+});
+
+test("docs/api.md: each example, pasted under the import block, is a module without SyntaxErrors", () => {
+  const imports = blocks[0].code;
+  examples.forEach((example, n) => {
+    const file = join(scratch, `paste-${n}.mjs`);
+    writeFileSync(file, `${imports}\n${example.code}`);
+    const checked = spawnSync(process.execPath, ["--check", file], { encoding: "utf8" });
+    assert.equal(checked.status, 0, `example ${n + 1}:\n${checked.stderr}`);
+  });
 });
 
 test("docs/api.md has examples with outputs", () => {
