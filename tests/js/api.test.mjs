@@ -252,3 +252,25 @@ test("state: own capabilities read as the negotiated version says them (v2 has n
     assert.equal(c.state().ownCapabilities.fs.readTextFile, fs, `v${versions[0]}`);
   }
 });
+
+test("connected MCP: an invalid elicitation or sampling answer is reported against the usual result, not /result/task", async () => {
+  const [ct, st] = transportPair();
+  const server = await McpServer.connect(st, { serverInfo: { name: "srv", version: "1" }, protocolVersions: ["2025-11-25"], capabilities: {} });
+  const mcp = await McpClient.connect(ct, {
+    clientInfo: { name: "host", version: "1" }, protocolVersions: ["2025-11-25"], era: "handshake",
+    capabilities: { elicitation: { form: {} }, sampling: {} }, validateOutgoing: false,
+  });
+  mcp.onRequest("elicitation/create", () => ({ action: "bogus" }));
+  mcp.onRequest("sampling/createMessage", () => ({ role: "assistant", content: { type: "text" } }));
+  const violations = [];
+  server.onViolation((v) => violations.push(v));
+  await mcp.initialize();
+  await later(5);
+  await server.request("elicitation/create", { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } }).catch(() => {});
+  await server.request("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }).catch(() => {});
+  const paths = violations.filter((v) => v.direction === "in").flatMap((v) => v.issues.map((i) => `${v.method} ${i.path}`));
+  assert.ok(paths.some((p) => p === "elicitation/create /result/action"), paths.join("\n"));
+  assert.ok(paths.some((p) => p.startsWith("sampling/createMessage /result/")), paths.join("\n"));
+  assert.ok(!paths.some((p) => p.includes("/result/task")), paths.join("\n"));
+  mcp.close();
+});
