@@ -9,9 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TEST_TIMEOUT, withPage, shot, waitText, connect, newSession, prompt, texts } from "./harness.mjs";
-
-const DOCS = join(import.meta.dirname, "..", "..", "docs");
+import { TEST_TIMEOUT, withPage, shot, docShot, waitText, connect, newSession, prompt, texts } from "./harness.mjs";
 
 /** The matrix rows of one side as { capability: { advertised, wire, methods } }. */
 async function matrix(page, side) {
@@ -22,12 +20,6 @@ async function matrix(page, side) {
   }])));
 }
 
-/** A picture of one element for docs/ (the panes of docs/playground.md). */
-async function docShot(page, selector, name) {
-  // The sticky top bar would cover a pane taller than the window.
-  await page.addStyleTag({ content: ".top { position: static !important; }" });
-  await page.locator(selector).first().screenshot({ path: join(DOCS, `${name}.png`) });
-}
 
 test("the capability matrix: ACP v1 and v2 list each capability with its wire name and the methods it enables", { timeout: TEST_TIMEOUT }, () => withPage("matrix-acp", async (page) => {
   await connect(page, { agent: "demo", versions: ["1"], caps: { "cap-terminal": false } });
@@ -162,7 +154,7 @@ test("the relay's 401: a tab without the token and a wrong token on /mcp say wha
     await waitText(page, "#connect-hint", /no relay token: open the URL the relay printed/);
     assert.equal(await page.isDisabled("#connect-button"), true);
     await shot(page, "no-token");
-    await page.locator(".top").screenshot({ path: join(DOCS, "playground-no-token.png") });
+    await docShot(page, ".top", "playground-no-token");
   }, { url: (address) => new URL("/", address).href, expectedConsole: /status of 401/ });
 
   // An old token (the relay restarted with a new one): the same, naming the token as refused.
@@ -317,6 +309,10 @@ test("MCP: the user answers sampling and elicitation (form and URL), edits the r
   await page.locator("[data-testid=elicitation-request][data-mode=form]").waitFor();
   assert.equal(await page.isDisabled("#elicitation-accept"), true, "name is required");
   assert.equal(await page.inputValue("[data-testid=elicitation-field][data-name=integer]"), "42", "defaults filled");
+  assert.deepEqual(await page.locator("[data-testid=elicitation-field][data-name=untitledSingleSelectEnum] option").allTextContents(),
+    ["—", "Monica", "Rachel", "Joey", "Chandler", "Ross", "Phoebe"]);
+  assert.deepEqual(await page.locator("[data-testid=elicitation-field][data-name=legacyTitledEnum] option").allTextContents(),
+    ["—", "Cats", "Dogs", "Birds", "Fish", "Reptiles"], "enumNames label the values");
   assert.deepEqual(await page.locator("[data-testid=elicitation-field][data-name=titledSingleSelectEnum] option").allTextContents(),
     ["—", "Superman", "Green Lantern", "Wonder Woman"], "the oneOf titles, and nothing for an optional field");
   await page.fill("[data-testid=elicitation-field][data-name=name]", "Ada Lovelace");

@@ -125,6 +125,18 @@ export async function open(page) {
   await page.locator("#agent-select option[value=everything]").waitFor({ state: "attached" });
 }
 
+/**
+ * A picture of one pane for docs/playground.md: in test-results/screenshots/, and with
+ * AGENTWIRE_DOC_SHOTS=1 also as docs/NAME.png (so that an ordinary run leaves docs/ alone).
+ */
+export async function docShot(page, selector, name) {
+  // The sticky top bar would cover a pane taller than the window.
+  await page.addStyleTag({ content: ".top { position: static !important; }" });
+  const pane = page.locator(selector).first();
+  await pane.screenshot({ path: join(SHOTS, `${name}.png`) });
+  if (process.env.AGENTWIRE_DOC_SHOTS) await pane.screenshot({ path: join(ROOT, "docs", `${name}.png`) });
+}
+
 export async function shot(page, name, options = {}) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), ...options });
 }

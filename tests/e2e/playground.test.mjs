@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   SHOTS, TEST_TIMEOUT, STEP_TIMEOUT, ALL_VERSIONS, texts,
-  withPage, shot, waitText, connect, newSession, prompt, answerPermission, timelineMethods,
+  withPage, shot, docShot, waitText, connect, newSession, prompt, answerPermission, timelineMethods,
 } from "./harness.mjs";
 // --- ACP against the demo agent --------------------------------------------------------------
 
@@ -364,8 +364,7 @@ test("the playground signs in to an OAuth-protected MCP server in a popup, shows
       await page.locator("text=progress 3/3").first().waitFor(); // the tool's progress, as the panel logs it
       await shot(page, "mcp-oauth");
       await page.locator("#auth-section").screenshot({ path: join(SHOTS, "mcp-oauth-steps.png") });
-      await page.addStyleTag({ content: ".top { position: static !important; }" }); // the sticky bar would cover the pane
-      await page.locator("#auth-section").screenshot({ path: join(SHOTS, "..", "..", "docs", "playground-oauth.png") });
+      await docShot(page, "#auth-section", "playground-oauth");
 
       // The access token expires: the refresh token gets a new one; nobody is asked.
       server.expire();

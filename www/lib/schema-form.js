@@ -18,11 +18,13 @@ const typeOf = (schema) => {
   return undefined;
 };
 
+const label = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+
 /** [value, label] pairs of an enum: `enum` (+ legacy `enumNames`), or `oneOf` / `anyOf` of consts with titles. */
 function choices(schema) {
-  if (Array.isArray(schema?.enum)) return schema.enum.map((v, i) => [v, String((Array.isArray(schema.enumNames) ? schema.enumNames[i] : undefined) ?? JSON.stringify(v))]);
+  if (Array.isArray(schema?.enum)) return schema.enum.map((v, i) => [v, String((Array.isArray(schema.enumNames) ? schema.enumNames[i] : undefined) ?? label(v))]);
   const list = schema?.oneOf ?? schema?.anyOf;
-  if (Array.isArray(list) && list.length && list.every((o) => isObject(o) && "const" in o)) return list.map((o) => [o.const, String(o.title ?? o.const)]);
+  if (Array.isArray(list) && list.length && list.every((o) => isObject(o) && "const" in o)) return list.map((o) => [o.const, String(o.title ?? label(o.const))]);
   return null;
 }
 
