@@ -86,3 +86,11 @@ fn what_no_mark_covers_stays_an_error_and_the_rest_is_still_repaired() {
     assert_eq!(got["content"]["text"], json!(5));
     assert!(issues.iter().any(|i| i.severity == agentwire::schema::Severity::Error), "{issues:?}");
 }
+
+#[test]
+fn a_repair_keeps_the_order_of_the_other_members() {
+    let (mut c, _) = pair(false);
+    let (got, _) = update(&mut c, json!({ "sessionUpdate": "tool_call", "status": "paused", "toolCallId": "t", "title": "x", "kind": "read" }));
+    let keys: Vec<&String> = got.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["sessionUpdate", "toolCallId", "title", "kind"]);
+}

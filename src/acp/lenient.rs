@@ -231,7 +231,7 @@ pub(crate) fn repair(version: u16, method: &str, part_is_result: bool, base: &st
                         format!("{was}, and marked default-on-{}; set to its default {text}", if was == "null" { "null" } else { "error" })
                     }
                     None => {
-                        m.remove(last);
+                        m.shift_remove(last);
                         format!("{was}, and marked default-on-{}; left out (its default)", if was == "null" { "null" } else { "error" })
                     }
                 }
