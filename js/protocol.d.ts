@@ -74,8 +74,9 @@ export namespace acp {
   } & ({ type: "select"; currentValue: string; options: unknown[] } | { type: "boolean"; currentValue: boolean })>;
   /**
    * The `update` of a `session/update` notification, by its `sessionUpdate` kind (v1 and the v2
-   * draft). A discriminated union: `switch (u.sessionUpdate)` narrows each case to its fields.
-   * An agent of a newer version may send a kind not listed here; it reaches the app as it came.
+   * draft), or an extension's `_`-prefixed kind. A discriminated union: `switch (u.sessionUpdate)`
+   * narrows each case to its fields. An agent of a newer version may send a kind not listed here;
+   * it reaches the app as it came.
    */
   export type SessionUpdate =
     | Open<{ sessionUpdate: "user_message_chunk" } & ContentChunk>
@@ -98,7 +99,9 @@ export namespace acp {
     | Open<{ sessionUpdate: "tool_call_content_chunk"; toolCallId: ToolCallId; content: ToolCallContent }>
     | Open<{ sessionUpdate: "terminal_update"; terminalId: string; command?: string | null; cwd?: string | null; output?: unknown; exitStatus?: { exitCode?: number | null; signal?: string | null } | null }>
     | Open<{ sessionUpdate: "terminal_output_chunk"; terminalId: string; data: string }>
-    | Open<{ sessionUpdate: "plan_update"; plan: { [key: string]: unknown } }>;
+    | Open<{ sessionUpdate: "plan_update"; plan: { [key: string]: unknown } }>
+    /** An extension's own kind (`_`-prefixed, as the v2 draft asks of custom variants). */
+    | Open<{ sessionUpdate: `_${string}` }>;
 
   export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error" | (string & {});
 
