@@ -106,7 +106,8 @@ mod tests {
 
     #[test]
     fn resolution_stays_inside_the_root() {
-        let base = std::env::temp_dir().join(format!("agentwire-relay-files-{}", std::process::id()));
+        let base =
+            std::env::temp_dir().join(format!("agentwire-relay-files-{}", std::process::id()));
         let root = base.join("www");
         std::fs::create_dir_all(root.join("sub")).unwrap();
         std::fs::write(root.join("index.html"), "i").unwrap();

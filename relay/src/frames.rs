@@ -29,12 +29,19 @@ pub enum Event<'a> {
     /// One line (or a chunk of a long line) the agent wrote on stderr.
     Stderr { text: &'a str },
     /// The agent process ended: an exit code, or the name of the signal that ended it.
-    Exit { code: Option<i32>, signal: Option<&'a str> },
+    Exit {
+        code: Option<i32>,
+        signal: Option<&'a str>,
+    },
     /// Something the relay refused or could not do; the session goes on unless a close follows.
     Error { message: &'a str },
     /// The page's MCP server `name` is hosted: the agent reaches it at `url` with this
     /// `Authorization` header.
-    Hosted { name: &'a str, url: &'a str, authorization: &'a str },
+    Hosted {
+        name: &'a str,
+        url: &'a str,
+        authorization: &'a str,
+    },
     /// The page's MCP server `name` could not be hosted, and why.
     HostRefused { name: &'a str, message: &'a str },
 }
@@ -45,7 +52,10 @@ pub enum Command<'a> {
     /// `{"relay":{"host":"NAME"}}`: host an MCP server of the page for its agent.
     Host { name: Cow<'a, str> },
     /// `{"relay":{"mcp":"SESSION","message":…}}`: what the page's server sends in that MCP session.
-    Mcp { session: Cow<'a, str>, message: &'a str },
+    Mcp {
+        session: Cow<'a, str>,
+        message: &'a str,
+    },
 }
 
 /// Reads a relay command of the page, or says why it is none.
@@ -99,7 +109,9 @@ pub fn page_text_to_line(text: &str) -> Result<Cow<'_, str>, &'static str> {
     for c in text.chars() {
         match c {
             '\n' | '\r' if in_string => {
-                return Err("a raw line break inside a JSON string (write it as \\n); frame not sent");
+                return Err(
+                    "a raw line break inside a JSON string (write it as \\n); frame not sent",
+                );
             }
             '\n' | '\r' => line.push(' '),
             _ if escaped => {
@@ -160,17 +172,44 @@ mod tests {
     #[test]
     fn events_are_one_member_relay_objects_with_the_event_first() {
         let cases = [
-            (Event::Spawned { agent: "demo", pid: 12 }, json!({"relay": {"event": "spawned", "agent": "demo", "pid": 12}})),
-            (Event::Stderr { text: "a \"b\"" }, json!({"relay": {"event": "stderr", "text": "a \"b\""}})),
-            (Event::Exit { code: Some(1), signal: None }, json!({"relay": {"event": "exit", "code": 1, "signal": null}})),
-            (Event::Exit { code: None, signal: Some("SIGKILL") }, json!({"relay": {"event": "exit", "code": null, "signal": "SIGKILL"}})),
-            (Event::Error { message: "no" }, json!({"relay": {"event": "error", "message": "no"}})),
+            (
+                Event::Spawned {
+                    agent: "demo",
+                    pid: 12,
+                },
+                json!({"relay": {"event": "spawned", "agent": "demo", "pid": 12}}),
+            ),
+            (
+                Event::Stderr { text: "a \"b\"" },
+                json!({"relay": {"event": "stderr", "text": "a \"b\""}}),
+            ),
+            (
+                Event::Exit {
+                    code: Some(1),
+                    signal: None,
+                },
+                json!({"relay": {"event": "exit", "code": 1, "signal": null}}),
+            ),
+            (
+                Event::Exit {
+                    code: None,
+                    signal: Some("SIGKILL"),
+                },
+                json!({"relay": {"event": "exit", "code": null, "signal": "SIGKILL"}}),
+            ),
+            (
+                Event::Error { message: "no" },
+                json!({"relay": {"event": "error", "message": "no"}}),
+            ),
         ];
         for (event, want) in cases {
             let frame = event.to_frame();
             assert!(frame.starts_with(r#"{"relay":{"event":"#), "{frame}");
             assert!(!frame.contains('\n'));
-            assert_eq!(serde_json::from_str::<serde_json::Value>(&frame).unwrap(), want);
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&frame).unwrap(),
+                want
+            );
         }
     }
 

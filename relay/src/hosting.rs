@@ -35,7 +35,14 @@ pub type FromHosted = mpsc::UnboundedReceiver<(String, OwnedSemaphorePermit)>;
 impl ToPage {
     pub fn new(budget: usize) -> (Self, FromHosted) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (ToPage { tx, bytes: Arc::new(Semaphore::new(budget)), budget }, rx)
+        (
+            ToPage {
+                tx,
+                bytes: Arc::new(Semaphore::new(budget)),
+                budget,
+            },
+            rx,
+        )
     }
 
     fn cost(&self, frame: &str) -> u32 {
@@ -48,7 +55,14 @@ impl ToPage {
             return false;
         }
         // Never closed; a page that left drops what it held, which gives the room back.
-        let Ok(permit) = self.bytes.clone().acquire_many_owned(self.cost(&frame)).await else { return false };
+        let Ok(permit) = self
+            .bytes
+            .clone()
+            .acquire_many_owned(self.cost(&frame))
+            .await
+        else {
+            return false;
+        };
         self.tx.send((frame, permit)).is_ok()
     }
 
@@ -106,23 +120,39 @@ impl Hosts {
 
     /// Opens a hosted server for connection `conn`, or says why not.
     pub fn open(&self, conn: u64, name: &str, to_page: ToPage) -> Result<Arc<Host>, String> {
-        let valid = !name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
         if !valid {
-            return Err(format!("cannot host {name:?}: a name is 1 to 64 of A-Z a-z 0-9 . _ -"));
+            return Err(format!(
+                "cannot host {name:?}: a name is 1 to 64 of A-Z a-z 0-9 . _ -"
+            ));
         }
         let mut map = self.map.lock().expect("not poisoned");
         let mine: Vec<&Arc<Host>> = map.values().filter(|h| h.conn == conn).collect();
         if mine.iter().any(|h| h.name == name) {
-            return Err(format!("cannot host {name:?}: this connection already hosts a server of that name"));
+            return Err(format!(
+                "cannot host {name:?}: this connection already hosts a server of that name"
+            ));
         }
         if mine.len() >= PER_CONNECTION {
-            return Err(format!("cannot host {name:?}: a connection may host at most {PER_CONNECTION} servers"));
+            return Err(format!(
+                "cannot host {name:?}: a connection may host at most {PER_CONNECTION} servers"
+            ));
         }
         let (id, secret) = match (crate::cli::random_token(), crate::cli::random_token()) {
             (Ok(id), Ok(secret)) => (id[..32].to_string(), secret),
             _ => return Err("cannot host: no randomness for an id".into()),
         };
-        let host = Arc::new(Host { id: id.clone(), name: name.to_string(), conn, secret, to_page });
+        let host = Arc::new(Host {
+            id: id.clone(),
+            name: name.to_string(),
+            conn,
+            secret,
+            to_page,
+        });
         map.insert(id, host.clone());
         Ok(host)
     }
@@ -134,7 +164,11 @@ impl Hosts {
     /// The connection ended: its hosted servers are forgotten (and returned, to end their sessions).
     pub fn close(&self, conn: u64) -> Vec<Arc<Host>> {
         let mut map = self.map.lock().expect("not poisoned");
-        let gone: Vec<String> = map.values().filter(|h| h.conn == conn).map(|h| h.id.clone()).collect();
+        let gone: Vec<String> = map
+            .values()
+            .filter(|h| h.conn == conn)
+            .map(|h| h.id.clone())
+            .collect();
         gone.iter().filter_map(|id| map.remove(id)).collect()
     }
 }

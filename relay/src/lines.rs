@@ -63,7 +63,11 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
         }
         reader.consume(take + usize::from(newline.is_some()));
         if newline.is_some() {
-            return Ok(if skipped > 0 { Line::TooLong(skipped) } else { Line::Full });
+            return Ok(if skipped > 0 {
+                Line::TooLong(skipped)
+            } else {
+                Line::Full
+            });
         }
     }
 }
@@ -75,13 +79,17 @@ mod tests {
 
     /// Reads everything with a tiny internal buffer, so lines cross buffer boundaries.
     fn read_all(input: &[u8], limit: usize, overflow: Overflow) -> Vec<(Line, String)> {
-        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
         rt.block_on(async {
             let mut reader = BufReader::with_capacity(3, input);
             let mut buf = Vec::new();
             let mut out = Vec::new();
             loop {
-                let line = read_line(&mut reader, &mut buf, limit, overflow).await.unwrap();
+                let line = read_line(&mut reader, &mut buf, limit, overflow)
+                    .await
+                    .unwrap();
                 out.push((line, String::from_utf8_lossy(&buf).into_owned()));
                 if line == Line::Eof {
                     return out;
@@ -93,19 +101,64 @@ mod tests {
     #[test]
     fn lines_limits_and_the_last_partial_line() {
         use Line::*;
-        let s = |v: &[(Line, &str)]| v.iter().map(|(l, t)| (*l, t.to_string())).collect::<Vec<_>>();
+        let s = |v: &[(Line, &str)]| {
+            v.iter()
+                .map(|(l, t)| (*l, t.to_string()))
+                .collect::<Vec<_>>()
+        };
         type Case = (&'static [u8], usize, Overflow, Vec<(Line, String)>);
         let cases: Vec<Case> = vec![
             (b"", 5, Overflow::Skip, s(&[(Eof, "")])),
-            (b"a\nbb\n", 5, Overflow::Skip, s(&[(Full, "a"), (Full, "bb"), (Eof, "")])),
-            (b"\n\n", 5, Overflow::Skip, s(&[(Full, ""), (Full, ""), (Eof, "")])),
-            (b"a\ntail", 5, Overflow::Skip, s(&[(Full, "a"), (Last, "tail"), (Eof, "")])),
-            (b"12345\n123456\nok\n", 5, Overflow::Skip, s(&[(Full, "12345"), (TooLong(6), ""), (Full, "ok"), (Eof, "")])),
-            (b"x\n1234567890", 5, Overflow::Skip, s(&[(Full, "x"), (TooLong(10), ""), (Eof, "")])),
-            (b"1234567\nab", 3, Overflow::Split, s(&[(Full, "123"), (Full, "456"), (Full, "7"), (Last, "ab"), (Eof, "")])),
+            (
+                b"a\nbb\n",
+                5,
+                Overflow::Skip,
+                s(&[(Full, "a"), (Full, "bb"), (Eof, "")]),
+            ),
+            (
+                b"\n\n",
+                5,
+                Overflow::Skip,
+                s(&[(Full, ""), (Full, ""), (Eof, "")]),
+            ),
+            (
+                b"a\ntail",
+                5,
+                Overflow::Skip,
+                s(&[(Full, "a"), (Last, "tail"), (Eof, "")]),
+            ),
+            (
+                b"12345\n123456\nok\n",
+                5,
+                Overflow::Skip,
+                s(&[(Full, "12345"), (TooLong(6), ""), (Full, "ok"), (Eof, "")]),
+            ),
+            (
+                b"x\n1234567890",
+                5,
+                Overflow::Skip,
+                s(&[(Full, "x"), (TooLong(10), ""), (Eof, "")]),
+            ),
+            (
+                b"1234567\nab",
+                3,
+                Overflow::Split,
+                s(&[
+                    (Full, "123"),
+                    (Full, "456"),
+                    (Full, "7"),
+                    (Last, "ab"),
+                    (Eof, ""),
+                ]),
+            ),
         ];
         for (input, limit, overflow, want) in cases {
-            assert_eq!(read_all(input, limit, overflow), want, "{:?}", String::from_utf8_lossy(input));
+            assert_eq!(
+                read_all(input, limit, overflow),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
         }
     }
 }

@@ -21,11 +21,16 @@ async fn main() {
     let listener = match tokio::net::TcpListener::bind((config.host, config.port)).await {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("agentwire-relay: cannot listen on {}:{}: {e}", config.host, config.port);
+            eprintln!(
+                "agentwire-relay: cannot listen on {}:{}: {e}",
+                config.host, config.port
+            );
             std::process::exit(1);
         }
     };
-    let Ok(addr) = listener.local_addr() else { std::process::exit(1) };
+    let Ok(addr) = listener.local_addr() else {
+        std::process::exit(1)
+    };
     let relay = Arc::new(Relay::with_files(&config, addr, files));
     if relay.accept.max_pending < config.max_pending {
         eprintln!(
@@ -41,9 +46,15 @@ async fn main() {
             config.host
         );
     }
-    for (what, dir, given) in [("--static", relay.static_dir(), &config.static_dir), ("--pkg", relay.pkg_dir(), &config.pkg_dir)] {
+    for (what, dir, given) in [
+        ("--static", relay.static_dir(), &config.static_dir),
+        ("--pkg", relay.pkg_dir(), &config.pkg_dir),
+    ] {
         if dir.is_none() {
-            eprintln!("agentwire-relay: {what} {} does not exist; it is not served", given.display());
+            eprintln!(
+                "agentwire-relay: {what} {} does not exist; it is not served",
+                given.display()
+            );
         }
     }
     let names: Vec<&str> = config.agents.iter().map(|a| a.name.as_str()).collect();
@@ -78,7 +89,10 @@ async fn main() {
 
 async fn shutdown_signal() {
     use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
         return std::future::pending().await;
     };
     tokio::select! {

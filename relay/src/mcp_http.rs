@@ -29,12 +29,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use agentwire::jsonrpc::{parse, Id, Incoming, Message, ParseOptions};
 use agentwire::jsonrpc::codes;
+use agentwire::jsonrpc::{parse, Id, Incoming, Message, ParseOptions};
 use agentwire::mcp::http::encode_event;
 use agentwire::mcp::http::headers::decode_header_value;
-use agentwire::mcp::META_VERSION;
 use agentwire::mcp::Version;
+use agentwire::mcp::META_VERSION;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -96,7 +96,12 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    pub fn new(max_message_bytes: usize, streams_total: usize, idle: Duration, grace: Duration) -> Self {
+    pub fn new(
+        max_message_bytes: usize,
+        streams_total: usize,
+        idle: Duration,
+        grace: Duration,
+    ) -> Self {
         // One message and its event framing always fit.
         let unit = max_message_bytes.max(1 << 20) + 64 * 1024;
         Bounds {
@@ -152,14 +157,22 @@ struct Owner {
 /// Where a session's server runs.
 enum Backend {
     /// A stdio process of its own, holding one of the relay's connection slots.
-    Process { stdin: tokio::sync::Mutex<Option<ChildStdin>>, pgid: u32, mark: String, slot: Mutex<Option<OwnedSemaphorePermit>> },
+    Process {
+        stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+        pgid: u32,
+        mark: String,
+        slot: Mutex<Option<OwnedSemaphorePermit>>,
+    },
     /// A page, reached on its WebSocket.
     Page(Arc<Host>),
 }
 
 /// The server a request is for.
 pub enum Target<'a> {
-    Agent { agent: &'a Agent, slots: &'a Arc<Semaphore> },
+    Agent {
+        agent: &'a Agent,
+        slots: &'a Arc<Semaphore>,
+    },
     Hosted(Arc<Host>),
 }
 
@@ -217,7 +230,10 @@ impl Live {
         let len = event.len();
         let queued = self.queued.load(Ordering::Relaxed);
         let bounds = &hub.bounds;
-        if queued > 0 && (queued + len > bounds.live_bytes || hub.live_bytes.load(Ordering::Relaxed) + len > bounds.live_total_bytes) {
+        if queued > 0
+            && (queued + len > bounds.live_bytes
+                || hub.live_bytes.load(Ordering::Relaxed) + len > bounds.live_total_bytes)
+        {
             return false;
         }
         self.queued.fetch_add(len, Ordering::Relaxed);
@@ -260,7 +276,13 @@ impl Drop for Reader {
         }
         self.readers.fetch_sub(1, Ordering::Relaxed);
         if let Some((hub, session)) = self.one_shot.take() {
-            tokio::spawn(async move { hub.end(&session, "its one stateless request was answered or given up").await });
+            tokio::spawn(async move {
+                hub.end(
+                    &session,
+                    "its one stateless request was answered or given up",
+                )
+                .await
+            });
         }
     }
 }
@@ -308,7 +330,10 @@ impl IntoResponse for Refused {
         // No `id`: MCP's RequestId is never null; an error about no request in particular has none.
         let body = json!({ "jsonrpc": "2.0", "error": { "code": self.1, "message": self.2 } });
         let mut r = (self.0, body.to_string()).into_response();
-        r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
         r
     }
 }
@@ -320,17 +345,43 @@ fn refused(status: StatusCode, message: impl Into<String>) -> Response {
 impl Routes {
     /// A new stream, its priming event queued: an id to resume from, and how long to wait
     /// first (SEP-1699).
-    fn open(&mut self, post: bool, hub: &Shared) -> (u64, mpsc::UnboundedReceiver<Bytes>, Arc<AtomicUsize>) {
+    fn open(
+        &mut self,
+        post: bool,
+        hub: &Shared,
+    ) -> (u64, mpsc::UnboundedReceiver<Bytes>, Arc<AtomicUsize>) {
         let id = self.next;
         self.next += 1;
         let (tx, rx) = mpsc::unbounded_channel();
-        let live = Live { tx, queued: Arc::new(AtomicUsize::new(0)) };
+        let live = Live {
+            tx,
+            queued: Arc::new(AtomicUsize::new(0)),
+        };
         let queued = live.queued.clone();
-        live.offer(&Bytes::from(format!("id: {id}-0\nretry: {RETRY_MS}\ndata: \n\n")), hub);
-        self.streams.insert(id, Stream { post, next_seq: 1, live: Some(live), ..Stream::default() });
+        live.offer(
+            &Bytes::from(format!("id: {id}-0\nretry: {RETRY_MS}\ndata: \n\n")),
+            hub,
+        );
+        self.streams.insert(
+            id,
+            Stream {
+                post,
+                next_seq: 1,
+                live: Some(live),
+                ..Stream::default()
+            },
+        );
         // Forget the oldest finished streams.
-        let finished: Vec<u64> = self.streams.iter().filter(|(_, s)| s.post && s.owed == 0 && s.live.is_none()).map(|(k, _)| *k).collect();
-        for k in finished.iter().take(finished.len().saturating_sub(FINISHED_KEPT)) {
+        let finished: Vec<u64> = self
+            .streams
+            .iter()
+            .filter(|(_, s)| s.post && s.owed == 0 && s.live.is_none())
+            .map(|(k, _)| *k)
+            .collect();
+        for k in finished
+            .iter()
+            .take(finished.len().saturating_sub(FINISHED_KEPT))
+        {
             self.forget(*k, hub);
         }
         (id, rx, queued)
@@ -345,7 +396,9 @@ impl Routes {
     }
 
     fn push(&mut self, stream: u64, text: &str, hub: &Shared) {
-        let Some(s) = self.streams.get_mut(&stream) else { return };
+        let Some(s) = self.streams.get_mut(&stream) else {
+            return;
+        };
         let seq = s.next_seq;
         s.next_seq += 1;
         let event = Bytes::from(encode_event(Some(&format!("{stream}-{seq}")), None, text));
@@ -366,17 +419,33 @@ impl Routes {
     fn trim(&mut self, stream: u64, newest: u64, hub: &Shared) {
         let bounds = &hub.bounds;
         loop {
-            let too_many = self.streams.get(&stream).is_some_and(|s| s.events.len() > REPLAY_EVENTS);
-            let too_big = self.replay_bytes > bounds.replay_session_bytes || hub.replay_bytes.load(Ordering::Relaxed) > bounds.replay_total_bytes;
+            let too_many = self
+                .streams
+                .get(&stream)
+                .is_some_and(|s| s.events.len() > REPLAY_EVENTS);
+            let too_big = self.replay_bytes > bounds.replay_session_bytes
+                || hub.replay_bytes.load(Ordering::Relaxed) > bounds.replay_total_bytes;
             if !too_many && !too_big {
                 return;
             }
             let victim = if too_many {
                 Some(stream)
             } else {
-                self.streams.iter().find(|(k, s)| s.events.front().is_some_and(|(seq, _)| **k != stream || *seq != newest)).map(|(k, _)| *k)
+                self.streams
+                    .iter()
+                    .find(|(k, s)| {
+                        s.events
+                            .front()
+                            .is_some_and(|(seq, _)| **k != stream || *seq != newest)
+                    })
+                    .map(|(k, _)| *k)
             };
-            let Some((_, old)) = victim.and_then(|v| self.streams.get_mut(&v)).and_then(|s| s.events.pop_front()) else { return };
+            let Some((_, old)) = victim
+                .and_then(|v| self.streams.get_mut(&v))
+                .and_then(|s| s.events.pop_front())
+            else {
+                return;
+            };
             self.replay_bytes -= old.len();
             hub.replay_bytes.fetch_sub(old.len(), Ordering::Relaxed);
         }
@@ -385,12 +454,20 @@ impl Routes {
     /// The stream for a message related to no known request: the newest POST stream still
     /// owing answers (server requests during a tool call belong there), else the GET stream.
     fn related(&self) -> Option<u64> {
-        self.streams.iter().rev().find(|(_, s)| s.post && s.owed > 0).map(|(k, _)| *k).or(self.listen)
+        self.streams
+            .iter()
+            .rev()
+            .find(|(_, s)| s.post && s.owed > 0)
+            .map(|(k, _)| *k)
+            .or(self.listen)
     }
 
     /// Routes one line of the server's output.
     fn route(&mut self, text: &str, hub: &Shared) {
-        let options = ParseOptions { allow_batch: true, allow_null_id: false };
+        let options = ParseOptions {
+            allow_batch: true,
+            allow_null_id: false,
+        };
         let first = match parse(text, &options) {
             Ok(Incoming::Single(m)) => Some(m),
             Ok(Incoming::Batch(items)) => items.into_iter().flatten().next(),
@@ -402,7 +479,12 @@ impl Routes {
         if let Some(Message::Response(r)) = &first {
             if let (Id::Null, Err(e)) = (&r.id, &r.outcome) {
                 if let Some(target) = self.related() {
-                    let mut owed: Vec<Id> = self.by_request.iter().filter(|(_, s)| **s == target).map(|(id, _)| id.clone()).collect();
+                    let mut owed: Vec<Id> = self
+                        .by_request
+                        .iter()
+                        .filter(|(_, s)| **s == target)
+                        .map(|(id, _)| id.clone())
+                        .collect();
                     owed.sort_by_key(Id::to_string);
                     if !owed.is_empty() {
                         for id in owed {
@@ -419,7 +501,11 @@ impl Routes {
         let target = match &first {
             Some(Message::Response(r)) => self.by_request.remove(&r.id),
             Some(Message::Notification(n)) if n.method == "notifications/progress" => {
-                let token = n.params.as_ref().and_then(|p| p.get("progressToken")).map(Value::to_string);
+                let token = n
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("progressToken"))
+                    .map(Value::to_string);
                 token.and_then(|t| self.by_token.get(&t).copied())
             }
             _ => None,
@@ -432,7 +518,13 @@ impl Routes {
         if let Some(Message::Response(r)) = &first {
             if self.initialize.as_ref() == Some(&r.id) {
                 self.initialize = None;
-                self.version = r.outcome.as_ref().ok().and_then(|v| v.get("protocolVersion")).and_then(Value::as_str).map(Version::parse);
+                self.version = r
+                    .outcome
+                    .as_ref()
+                    .ok()
+                    .and_then(|v| v.get("protocolVersion"))
+                    .and_then(Value::as_str)
+                    .map(Version::parse);
             }
         }
         self.push(target, text, hub);
@@ -493,7 +585,10 @@ fn sse(reader: Reader, session_id: Option<&str>, lasting: Option<&Lasting>) -> R
     }
     let mut r = (StatusCode::OK, body).into_response();
     let h = r.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
     h.insert("x-accel-buffering", HeaderValue::from_static("no"));
     if let Some(id) = session_id.and_then(|id| HeaderValue::from_str(id).ok()) {
         h.insert("mcp-session-id", id);
@@ -513,20 +608,52 @@ fn stateless_claim(messages: &[Message]) -> Option<&str> {
 /// prompt or resource) `Mcp-Name` must be present and match the body; else 400 with
 /// HeaderMismatch (-32020). `Mcp-Param-*` headers are passed over: the relay forwards the body
 /// to a server that reads no headers, as an intermediary that does not know them must.
-fn check_mirrored_headers(headers: &HeaderMap, message: &Message, claimed: &str) -> Result<(), Response> {
-    let Message::Request(r) = message else { return Ok(()) };
-    let mismatch = |why: String| Err(Refused(StatusCode::BAD_REQUEST, codes::HEADER_MISMATCH, format!("Header mismatch: {why}")).into_response());
-    let header = |name: &str| headers.get(name).map(|v| v.to_str().map_err(|_| format!("{name} is not visible ASCII")));
+fn check_mirrored_headers(
+    headers: &HeaderMap,
+    message: &Message,
+    claimed: &str,
+) -> Result<(), Response> {
+    let Message::Request(r) = message else {
+        return Ok(());
+    };
+    let mismatch = |why: String| {
+        Err(Refused(
+            StatusCode::BAD_REQUEST,
+            codes::HEADER_MISMATCH,
+            format!("Header mismatch: {why}"),
+        )
+        .into_response())
+    };
+    let header = |name: &str| {
+        headers.get(name).map(|v| {
+            v.to_str()
+                .map_err(|_| format!("{name} is not visible ASCII"))
+        })
+    };
     match header("mcp-protocol-version") {
         None => return mismatch("MCP-Protocol-Version is missing".into()),
         Some(Err(why)) => return mismatch(why),
-        Some(Ok(v)) if v != claimed => return mismatch(format!("MCP-Protocol-Version is {v}, the body's _meta names {claimed}")),
+        Some(Ok(v)) if v != claimed => {
+            return mismatch(format!(
+                "MCP-Protocol-Version is {v}, the body's _meta names {claimed}"
+            ))
+        }
         Some(Ok(_)) => {}
     }
     match header("mcp-method") {
-        None => return mismatch(format!("Mcp-Method is missing (the body's method is {})", r.method)),
+        None => {
+            return mismatch(format!(
+                "Mcp-Method is missing (the body's method is {})",
+                r.method
+            ))
+        }
         Some(Err(why)) => return mismatch(why),
-        Some(Ok(m)) if m != r.method => return mismatch(format!("Mcp-Method is {m}, the body's method is {}", r.method)),
+        Some(Ok(m)) if m != r.method => {
+            return mismatch(format!(
+                "Mcp-Method is {m}, the body's method is {}",
+                r.method
+            ))
+        }
         Some(Ok(_)) => {}
     }
     let source = match r.method.as_str() {
@@ -534,23 +661,39 @@ fn check_mirrored_headers(headers: &HeaderMap, message: &Message, claimed: &str)
         "resources/read" => "uri",
         _ => return Ok(()),
     };
-    let body = r.params.as_ref().and_then(|p| p.get(source)).and_then(Value::as_str);
+    let body = r
+        .params
+        .as_ref()
+        .and_then(|p| p.get(source))
+        .and_then(Value::as_str);
     match (header("mcp-name"), body) {
         (None, Some(_)) => mismatch("Mcp-Name is missing".into()),
         (Some(Err(why)), _) => mismatch(why),
-        (Some(Ok(n)), _) if decode_header_value(n).as_deref() != body => mismatch(format!("Mcp-Name does not match the body's params.{source}")),
+        (Some(Ok(n)), _) if decode_header_value(n).as_deref() != body => mismatch(format!(
+            "Mcp-Name does not match the body's params.{source}"
+        )),
         _ => Ok(()),
     }
 }
 
 fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
-    let accept = headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>().join(",").to_ascii_lowercase();
-    kinds.iter().all(|k| accept.contains(k) || accept.contains("*/*"))
+    let accept = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(",")
+        .to_ascii_lowercase();
+    kinds
+        .iter()
+        .all(|k| accept.contains(k) || accept.contains("*/*"))
 }
 
 /// Batches were part of MCP 2025-03-26 only.
 fn takes_batches(version: &Version) -> bool {
-    version.rank().is_some_and(|r| r <= Version::V2025_03_26.rank().unwrap_or(0))
+    version
+        .rank()
+        .is_some_and(|r| r <= Version::V2025_03_26.rank().unwrap_or(0))
 }
 
 impl Hub {
@@ -567,21 +710,52 @@ impl Hub {
 
     /// Serves one request to `/mcp/<agent>` or `/hosted/<id>`; the relay's guards passed, and
     /// the body is read only here, after the session is known.
-    pub async fn serve(&self, target: Target<'_>, method: Method, headers: HeaderMap, body: Body, lasting: Option<Lasting>) -> Response {
+    pub async fn serve(
+        &self,
+        target: Target<'_>,
+        method: Method,
+        headers: HeaderMap,
+        body: Body,
+        lasting: Option<Lasting>,
+    ) -> Response {
         // The version header, when sent, must name a version (2025-03-26 is assumed without).
         let version = match headers.get("mcp-protocol-version") {
             None => None,
-            Some(v) => match v.to_str().ok().map(Version::parse).filter(|v| v.rank().is_some()) {
+            Some(v) => match v
+                .to_str()
+                .ok()
+                .map(Version::parse)
+                .filter(|v| v.rank().is_some())
+            {
                 Some(v) => Some(v),
-                None => return refused(StatusCode::BAD_REQUEST, "Bad Request: unsupported MCP-Protocol-Version"),
+                None => {
+                    return refused(
+                        StatusCode::BAD_REQUEST,
+                        "Bad Request: unsupported MCP-Protocol-Version",
+                    )
+                }
             },
         };
-        let owner = Owner { endpoint: target.endpoint(), origin: headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()).map(str::to_ascii_lowercase) };
-        let session = match headers.get("mcp-session-id").map(|v| v.to_str().unwrap_or("")) {
+        let owner = Owner {
+            endpoint: target.endpoint(),
+            origin: headers
+                .get(header::ORIGIN)
+                .and_then(|o| o.to_str().ok())
+                .map(str::to_ascii_lowercase),
+        };
+        let session = match headers
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap_or(""))
+        {
             None => None,
             Some(id) => match self.find(id, &owner) {
                 Some(s) => Some(s),
-                None => return refused(StatusCode::NOT_FOUND, "Not Found: no such MCP session (it ended or never was)"),
+                None => {
+                    return refused(
+                        StatusCode::NOT_FOUND,
+                        "Not Found: no such MCP session (it ended or never was)",
+                    )
+                }
             },
         };
         if let Some(s) = &session {
@@ -590,7 +764,11 @@ impl Hub {
         match method {
             Method::POST => {
                 // Held until the message is handed on: bodies waiting on a slow server count.
-                let _waiting = match session.as_ref().map(|s| Waiting::take(&s.waiting)).transpose() {
+                let _waiting = match session
+                    .as_ref()
+                    .map(|s| Waiting::take(&s.waiting))
+                    .transpose()
+                {
                     Ok(w) => w,
                     Err(r) => return r,
                 };
@@ -599,7 +777,16 @@ impl Hub {
                     Ok(text) => text,
                     Err(r) => return r,
                 };
-                self.post(target, owner, session, version, &headers, &text, lasting.as_ref()).await
+                self.post(
+                    target,
+                    owner,
+                    session,
+                    version,
+                    &headers,
+                    &text,
+                    lasting.as_ref(),
+                )
+                .await
             }
             Method::GET => self.get(session, &headers, lasting.as_ref()),
             Method::DELETE => match session {
@@ -607,7 +794,10 @@ impl Hub {
                     self.end(&s, "DELETE").await;
                     StatusCode::NO_CONTENT.into_response()
                 }
-                None => refused(StatusCode::BAD_REQUEST, "Bad Request: DELETE needs an Mcp-Session-Id"),
+                None => refused(
+                    StatusCode::BAD_REQUEST,
+                    "Bad Request: DELETE needs an Mcp-Session-Id",
+                ),
             },
             _ => refused(StatusCode::METHOD_NOT_ALLOWED, "POST, GET or DELETE"),
         }
@@ -616,28 +806,63 @@ impl Hub {
     /// The session `id` names, if `owner` made it. Ids are compared whole in constant time.
     fn find(&self, id: &str, owner: &Owner) -> Option<Arc<Session>> {
         let key = id.get(..KEY_LEN)?;
-        let session = self.0.sessions.lock().expect("not poisoned").get(key).cloned()?;
+        let session = self
+            .0
+            .sessions
+            .lock()
+            .expect("not poisoned")
+            .get(key)
+            .cloned()?;
         let same: bool = session.id.as_bytes().ct_eq(id.as_bytes()).into();
-        (same && session.owner == *owner && !session.ended.load(Ordering::Relaxed)).then_some(session)
+        (same && session.owner == *owner && !session.ended.load(Ordering::Relaxed))
+            .then_some(session)
     }
 
     /// The body, at most the message limit.
     async fn read_body(&self, headers: &HeaderMap, body: Body) -> Result<String, Response> {
         let limit = self.0.bounds.max_message_bytes;
-        let too_big = || Refused(StatusCode::PAYLOAD_TOO_LARGE, -32600, format!("Payload Too Large: a body may hold at most {limit} bytes")).into_response();
-        let announced = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+        let too_big = || {
+            Refused(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                -32600,
+                format!("Payload Too Large: a body may hold at most {limit} bytes"),
+            )
+            .into_response()
+        };
+        let announced = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
         if announced.is_some_and(|n| n > limit as u64) {
             return Err(too_big());
         }
         if !accepts(headers, &["application/json", "text/event-stream"]) {
-            return Err(refused(StatusCode::NOT_ACCEPTABLE, "Not Acceptable: Accept must list application/json and text/event-stream"));
+            return Err(refused(
+                StatusCode::NOT_ACCEPTABLE,
+                "Not Acceptable: Accept must list application/json and text/event-stream",
+            ));
         }
-        let json_body = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"));
+        let json_body = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"));
         if !json_body {
-            return Err(refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type: the body must be application/json"));
+            return Err(refused(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Unsupported Media Type: the body must be application/json",
+            ));
         }
-        let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| too_big())?;
-        String::from_utf8(bytes.into()).map_err(|_| Refused(StatusCode::BAD_REQUEST, -32700, "Parse error: the body is not UTF-8".into()).into_response())
+        let bytes = axum::body::to_bytes(body, limit)
+            .await
+            .map_err(|_| too_big())?;
+        String::from_utf8(bytes.into()).map_err(|_| {
+            Refused(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                "Parse error: the body is not UTF-8".into(),
+            )
+            .into_response()
+        })
     }
 
     /// A place for one more open stream of `session`, or the 503 that says why not.
@@ -646,36 +871,98 @@ impl Hub {
         let stream = if first {
             None
         } else {
-            Some(self.0.streams.clone().try_acquire_owned().map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many open streams; try again later"))?)
+            Some(self.0.streams.clone().try_acquire_owned().map_err(|_| {
+                refused(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Service Unavailable: too many open streams; try again later",
+                )
+            })?)
         };
         session
             .readers
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < bounds.streams_per_session).then_some(n + 1))
-            .map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many open streams in this session; try again later"))?;
-        Ok(Place { stream, readers: Some(session.readers.clone()) })
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < bounds.streams_per_session).then_some(n + 1)
+            })
+            .map_err(|_| {
+                refused(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Service Unavailable: too many open streams in this session; try again later",
+                )
+            })?;
+        Ok(Place {
+            stream,
+            readers: Some(session.readers.clone()),
+        })
     }
 
-    fn reader(&self, mut place: Place, prelude: VecDeque<Bytes>, rx: mpsc::UnboundedReceiver<Bytes>, queued: Arc<AtomicUsize>) -> Reader {
+    fn reader(
+        &self,
+        mut place: Place,
+        prelude: VecDeque<Bytes>,
+        rx: mpsc::UnboundedReceiver<Bytes>,
+        queued: Arc<AtomicUsize>,
+    ) -> Reader {
         // The place's count now belongs to the reader, which gives it back when dropped.
         let readers = place.readers.take().expect("a place holds its count");
-        Reader { prelude, rx, queued, hub: self.0.clone(), readers, _stream: place.stream.take(), one_shot: None }
+        Reader {
+            prelude,
+            rx,
+            queued,
+            hub: self.0.clone(),
+            readers,
+            _stream: place.stream.take(),
+            one_shot: None,
+        }
     }
 
-    async fn post(&self, target: Target<'_>, owner: Owner, session: Option<Arc<Session>>, version: Option<Version>, headers: &HeaderMap, text: &str, lasting: Option<&Lasting>) -> Response {
-        let messages: Vec<Message> = match parse(text, &ParseOptions { allow_batch: true, allow_null_id: false }) {
+    // The request's parts, each used: bundling them would only rename them.
+    #[allow(clippy::too_many_arguments)]
+    async fn post(
+        &self,
+        target: Target<'_>,
+        owner: Owner,
+        session: Option<Arc<Session>>,
+        version: Option<Version>,
+        headers: &HeaderMap,
+        text: &str,
+        lasting: Option<&Lasting>,
+    ) -> Response {
+        let messages: Vec<Message> = match parse(
+            text,
+            &ParseOptions {
+                allow_batch: true,
+                allow_null_id: false,
+            },
+        ) {
             Ok(Incoming::Single(m)) => vec![m],
             Ok(Incoming::Batch(items)) => {
                 // A version without batches (the header's, else the one the server chose).
-                let version = version.or_else(|| session.as_ref().and_then(|s| s.routes.lock().expect("not poisoned").version.clone()));
+                let version = version.or_else(|| {
+                    session
+                        .as_ref()
+                        .and_then(|s| s.routes.lock().expect("not poisoned").version.clone())
+                });
                 if let Some(v) = version.filter(|v| !takes_batches(v)) {
-                    return refused(StatusCode::BAD_REQUEST, format!("Invalid Request: MCP {} has no batches; send one message per request", v.as_str()));
+                    return refused(
+                        StatusCode::BAD_REQUEST,
+                        format!(
+                            "Invalid Request: MCP {} has no batches; send one message per request",
+                            v.as_str()
+                        ),
+                    );
                 }
                 match items.into_iter().collect::<Result<Vec<_>, _>>() {
                     Ok(all) => all,
-                    Err(f) => return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message).into_response(),
+                    Err(f) => {
+                        return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message)
+                            .into_response()
+                    }
                 }
             }
-            Err(f) => return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message).into_response(),
+            Err(f) => {
+                return Refused(StatusCode::BAD_REQUEST, f.error.code, f.error.message)
+                    .into_response()
+            }
         };
         let initialize = messages.iter().any(|m| m.method() == Some("initialize"));
         // A 2026-07-28 request names its version in `_meta`: it needs no session, and gets a
@@ -706,7 +993,14 @@ impl Hub {
         let requests: Vec<(Id, Option<String>)> = messages
             .iter()
             .filter_map(|m| match m {
-                Message::Request(r) => Some((r.id.clone(), r.params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get("progressToken")).map(Value::to_string))),
+                Message::Request(r) => Some((
+                    r.id.clone(),
+                    r.params
+                        .as_ref()
+                        .and_then(|p| p.get("_meta"))
+                        .and_then(|m| m.get("progressToken"))
+                        .map(Value::to_string),
+                )),
                 _ => None,
             })
             .collect();
@@ -731,7 +1025,9 @@ impl Hub {
                     routes.by_token.insert(t.clone(), id);
                 }
             }
-            if let Some(Message::Request(r)) = messages.iter().find(|m| m.method() == Some("initialize")) {
+            if let Some(Message::Request(r)) =
+                messages.iter().find(|m| m.method() == Some("initialize"))
+            {
                 routes.initialize = Some(r.id.clone());
             }
             drop(routes);
@@ -745,7 +1041,10 @@ impl Hub {
             if initialize || stateless {
                 self.end(&session, "its server is not running").await;
             }
-            return refused(StatusCode::BAD_GATEWAY, "Bad Gateway: the MCP server is not running");
+            return refused(
+                StatusCode::BAD_GATEWAY,
+                "Bad Gateway: the MCP server is not running",
+            );
         }
         match stream {
             Some(reader) => sse(reader, initialize.then_some(session.id.as_str()), lasting),
@@ -754,9 +1053,17 @@ impl Hub {
     }
 
     /// `GET`: with `Last-Event-ID` the rest of that stream; without, the session's own stream.
-    fn get(&self, session: Option<Arc<Session>>, headers: &HeaderMap, lasting: Option<&Lasting>) -> Response {
+    fn get(
+        &self,
+        session: Option<Arc<Session>>,
+        headers: &HeaderMap,
+        lasting: Option<&Lasting>,
+    ) -> Response {
         if !accepts(headers, &["text/event-stream"]) {
-            return refused(StatusCode::NOT_ACCEPTABLE, "Not Acceptable: Accept must list text/event-stream");
+            return refused(
+                StatusCode::NOT_ACCEPTABLE,
+                "Not Acceptable: Accept must list text/event-stream",
+            );
         }
         let Some(session) = session else {
             return refused(StatusCode::BAD_REQUEST, "Bad Request: no Mcp-Session-Id");
@@ -766,8 +1073,16 @@ impl Hub {
             return refused(StatusCode::NOT_FOUND, "Not Found: the session ended");
         }
         let Some(last) = headers.get("last-event-id") else {
-            if routes.listen.is_some_and(|l| routes.streams.get(&l).is_some_and(|s| s.live.as_ref().is_some_and(Live::attached))) {
-                return refused(StatusCode::CONFLICT, "Conflict: this session's GET stream is already open");
+            if routes.listen.is_some_and(|l| {
+                routes
+                    .streams
+                    .get(&l)
+                    .is_some_and(|s| s.live.as_ref().is_some_and(Live::attached))
+            }) {
+                return refused(
+                    StatusCode::CONFLICT,
+                    "Conflict: this session's GET stream is already open",
+                );
             }
             let place = match self.place(&session, false) {
                 Ok(p) => p,
@@ -775,29 +1090,61 @@ impl Hub {
             };
             let (id, rx, queued) = routes.open(false, &self.0);
             routes.listen = Some(id);
-            return sse(self.reader(place, VecDeque::new(), rx, queued), None, lasting);
+            return sse(
+                self.reader(place, VecDeque::new(), rx, queued),
+                None,
+                lasting,
+            );
         };
-        let parsed = last.to_str().ok().and_then(|v| v.split_once('-')).and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
-        let Some((stream, after)) = parsed.filter(|(s, n)| routes.streams.get(s).is_some_and(|st| *n < st.next_seq)) else {
-            return refused(StatusCode::BAD_REQUEST, "Bad Request: Last-Event-ID names no event of this session");
+        let parsed = last
+            .to_str()
+            .ok()
+            .and_then(|v| v.split_once('-'))
+            .and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+        let Some((stream, after)) =
+            parsed.filter(|(s, n)| routes.streams.get(s).is_some_and(|st| *n < st.next_seq))
+        else {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: Last-Event-ID names no event of this session",
+            );
         };
         let s = routes.streams.get_mut(&stream).expect("checked");
-        if s.events.front().is_some_and(|(first, _)| *first > after + 1) || (s.events.is_empty() && s.next_seq > after + 1) {
-            return refused(StatusCode::BAD_REQUEST, "Bad Request: the events after Last-Event-ID are no longer kept");
+        if s.events
+            .front()
+            .is_some_and(|(first, _)| *first > after + 1)
+            || (s.events.is_empty() && s.next_seq > after + 1)
+        {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: the events after Last-Event-ID are no longer kept",
+            );
         }
         // Whoever reads the stream now keeps it: a resume never cuts off a reader still reading.
         if s.live.as_ref().is_some_and(Live::attached) {
-            return refused(StatusCode::CONFLICT, "Conflict: this stream is being read by another connection");
+            return refused(
+                StatusCode::CONFLICT,
+                "Conflict: this stream is being read by another connection",
+            );
         }
         let place = match self.place(&session, false) {
             Ok(p) => p,
             Err(r) => return r,
         };
         // The replay shares the kept events: no copy per resume.
-        let mut prelude: VecDeque<Bytes> = VecDeque::from([Bytes::from(format!("retry: {RETRY_MS}\n\n"))]);
-        prelude.extend(s.events.iter().filter(|(seq, _)| *seq > after).map(|(_, e)| e.clone()));
+        let mut prelude: VecDeque<Bytes> =
+            VecDeque::from([Bytes::from(format!("retry: {RETRY_MS}\n\n"))]);
+        prelude.extend(
+            s.events
+                .iter()
+                .filter(|(seq, _)| *seq > after)
+                .map(|(_, e)| e.clone()),
+        );
         let (tx, rx) = mpsc::unbounded_channel();
-        let live = Live { tx, queued: Arc::new(AtomicUsize::new(0)) };
+        let live = Live {
+            tx,
+            queued: Arc::new(AtomicUsize::new(0)),
+        };
         let queued = live.queued.clone();
         // A stream still owing answers goes on live; a finished one ends after the replay.
         s.live = (!s.post || s.owed > 0).then_some(live);
@@ -806,28 +1153,59 @@ impl Hub {
     }
 
     /// A new session: its process, its id, its output pump.
-    async fn start(&self, agent: &Agent, slots: &Arc<Semaphore>, owner: Owner) -> Result<Arc<Session>, Response> {
+    async fn start(
+        &self,
+        agent: &Agent,
+        slots: &Arc<Semaphore>,
+        owner: Owner,
+    ) -> Result<Arc<Session>, Response> {
         let slot = match slots.clone().try_acquire_owned() {
             Ok(slot) => slot,
             // Clients often leave without DELETE: when every slot is taken, the session idle
             // longest (no open stream) makes room.
             Err(_) => match self.idlest() {
                 Some(victim) => {
-                    self.end(&victim, "every slot is taken and it was idle longest").await;
-                    slots.clone().try_acquire_owned().map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many sessions"))?
+                    self.end(&victim, "every slot is taken and it was idle longest")
+                        .await;
+                    slots.clone().try_acquire_owned().map_err(|_| {
+                        refused(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "Service Unavailable: too many sessions",
+                        )
+                    })?
                 }
-                None => return Err(refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many sessions")),
+                None => {
+                    return Err(refused(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "Service Unavailable: too many sessions",
+                    ))
+                }
             },
         };
         let mark = process::session_mark();
         let mut child = process::spawn(agent, &mark).map_err(|e| {
-            eprintln!("agentwire-relay: cannot start MCP server {:?}: {e}", agent.name);
-            refused(StatusCode::BAD_GATEWAY, format!("Bad Gateway: cannot start the MCP server {:?}", agent.name))
+            eprintln!(
+                "agentwire-relay: cannot start MCP server {:?}: {e}",
+                agent.name
+            );
+            refused(
+                StatusCode::BAD_GATEWAY,
+                format!("Bad Gateway: cannot start the MCP server {:?}", agent.name),
+            )
         })?;
         let pgid = child.id().unwrap_or(0);
-        eprintln!("agentwire-relay: started MCP server {:?} (pid {pgid}) for an HTTP session", agent.name);
-        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        let backend = Backend::Process { stdin: tokio::sync::Mutex::new(stdin), pgid, mark, slot: Mutex::new(Some(slot)) };
+        eprintln!(
+            "agentwire-relay: started MCP server {:?} (pid {pgid}) for an HTTP session",
+            agent.name
+        );
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let backend = Backend::Process {
+            stdin: tokio::sync::Mutex::new(stdin),
+            pgid,
+            mark,
+            slot: Mutex::new(Some(slot)),
+        };
         let session = match self.insert(owner, backend) {
             Ok(s) => s,
             Err(r) => {
@@ -842,7 +1220,10 @@ impl Hub {
         tokio::spawn(async move {
             let status = waiter.await.ok().and_then(Result::ok);
             let (code, signal) = process::describe(status);
-            eprintln!("agentwire-relay: MCP server (pid {pgid}) ended: {}", process::ending_words(code, signal.map(crate::frames::signal_name).as_deref()));
+            eprintln!(
+                "agentwire-relay: MCP server (pid {pgid}) ended: {}",
+                process::ending_words(code, signal.map(crate::frames::signal_name).as_deref())
+            );
         });
         Ok(session)
     }
@@ -851,7 +1232,12 @@ impl Hub {
     fn insert(&self, owner: Owner, backend: Backend) -> Result<Arc<Session>, Response> {
         let mut sessions = self.0.sessions.lock().expect("not poisoned");
         let id = loop {
-            let id = crate::cli::random_token().map_err(|_| refused(StatusCode::INTERNAL_SERVER_ERROR, "no randomness for a session id"))?;
+            let id = crate::cli::random_token().map_err(|_| {
+                refused(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "no randomness for a session id",
+                )
+            })?;
             if !sessions.contains_key(&id[..KEY_LEN]) {
                 break id;
             }
@@ -867,15 +1253,28 @@ impl Hub {
             ended: AtomicBool::new(false),
         });
         sessions.insert(id[..KEY_LEN].to_string(), session.clone());
-        eprintln!("agentwire-relay: MCP session started; {} open", sessions.len());
+        eprintln!(
+            "agentwire-relay: MCP session started; {} open",
+            sessions.len()
+        );
         Ok(session)
     }
 
     /// A new session of a hosted server: the page makes its server when the first message comes.
     fn start_hosted(&self, host: Arc<Host>, owner: Owner) -> Result<Arc<Session>, Response> {
-        let mine = self.0.sessions.lock().expect("not poisoned").values().filter(|s| s.owner.endpoint == owner.endpoint).count();
+        let mine = self
+            .0
+            .sessions
+            .lock()
+            .expect("not poisoned")
+            .values()
+            .filter(|s| s.owner.endpoint == owner.endpoint)
+            .count();
         if mine >= hosting::SESSIONS_PER_HOST {
-            return Err(refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: too many sessions of this hosted server"));
+            return Err(refused(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable: too many sessions of this hosted server",
+            ));
         }
         let session = self.insert(owner, Backend::Page(host))?;
         tokio::spawn(self.clone().watch_idle(Arc::downgrade(&session)));
@@ -885,9 +1284,19 @@ impl Hub {
     /// A message (or batch) from the page hosting session `id`'s server, routed to the agent's
     /// streams; refused when that session is not one of connection `conn`'s.
     pub fn from_page(&self, conn: u64, id: &str, text: &str) -> Result<(), &'static str> {
-        let session = id.get(..KEY_LEN).and_then(|key| self.0.sessions.lock().expect("not poisoned").get(key).cloned());
+        let session = id.get(..KEY_LEN).and_then(|key| {
+            self.0
+                .sessions
+                .lock()
+                .expect("not poisoned")
+                .get(key)
+                .cloned()
+        });
         match session {
-            Some(s) if bool::from(s.id.as_bytes().ct_eq(id.as_bytes())) && matches!(&s.backend, Backend::Page(h) if h.conn == conn) => {
+            Some(s)
+                if bool::from(s.id.as_bytes().ct_eq(id.as_bytes()))
+                    && matches!(&s.backend, Backend::Page(h) if h.conn == conn) =>
+            {
                 let mut routes = s.routes.lock().expect("not poisoned");
                 if routes.ended {
                     return Err("that MCP session has ended; message not delivered");
@@ -901,8 +1310,19 @@ impl Hub {
 
     /// The page's connection ended: the sessions of its hosted servers end.
     pub async fn end_hosted(&self, hosts: &[Arc<Host>]) {
-        let endpoints: Vec<String> = hosts.iter().map(|h| Target::Hosted(h.clone()).endpoint()).collect();
-        let gone: Vec<Arc<Session>> = self.0.sessions.lock().expect("not poisoned").values().filter(|s| endpoints.contains(&s.owner.endpoint)).cloned().collect();
+        let endpoints: Vec<String> = hosts
+            .iter()
+            .map(|h| Target::Hosted(h.clone()).endpoint())
+            .collect();
+        let gone: Vec<Arc<Session>> = self
+            .0
+            .sessions
+            .lock()
+            .expect("not poisoned")
+            .values()
+            .filter(|s| endpoints.contains(&s.owner.endpoint))
+            .cloned()
+            .collect();
         for s in gone {
             self.end(&s, "the page hosting it left").await;
         }
@@ -916,7 +1336,10 @@ impl Hub {
         }
         let open = {
             let mut sessions = self.0.sessions.lock().expect("not poisoned");
-            if sessions.get(&session.id[..KEY_LEN]).is_some_and(|s| Arc::ptr_eq(s, session)) {
+            if sessions
+                .get(&session.id[..KEY_LEN])
+                .is_some_and(|s| Arc::ptr_eq(s, session))
+            {
                 sessions.remove(&session.id[..KEY_LEN]);
             }
             sessions.len()
@@ -928,12 +1351,23 @@ impl Hub {
     /// The session with no open stream that was used least recently.
     fn idlest(&self) -> Option<Arc<Session>> {
         let sessions = self.0.sessions.lock().expect("not poisoned");
-        sessions.values().filter(|s| matches!(s.backend, Backend::Process { .. }) && !s.streaming()).min_by_key(|s| *s.last_active.lock().expect("not poisoned")).cloned()
+        sessions
+            .values()
+            .filter(|s| matches!(s.backend, Backend::Process { .. }) && !s.streaming())
+            .min_by_key(|s| *s.last_active.lock().expect("not poisoned"))
+            .cloned()
     }
 
     /// Ends every session (the relay shuts down).
     pub async fn end_all(&self) {
-        let all: Vec<Arc<Session>> = self.0.sessions.lock().expect("not poisoned").values().cloned().collect();
+        let all: Vec<Arc<Session>> = self
+            .0
+            .sessions
+            .lock()
+            .expect("not poisoned")
+            .values()
+            .cloned()
+            .collect();
         for s in all {
             self.end(&s, "the relay shuts down").await;
         }
@@ -949,7 +1383,10 @@ impl Hub {
 
     /// Bytes kept for replay and queued for readers, across sessions.
     pub fn held_bytes(&self) -> (usize, usize) {
-        (self.0.replay_bytes.load(Ordering::Relaxed), self.0.live_bytes.load(Ordering::Relaxed))
+        (
+            self.0.replay_bytes.load(Ordering::Relaxed),
+            self.0.live_bytes.load(Ordering::Relaxed),
+        )
     }
 
     /// Ends a session nobody uses: no request for the idle limit and no stream open.
@@ -957,12 +1394,17 @@ impl Hub {
         let idle = self.0.bounds.idle;
         loop {
             tokio::time::sleep((idle / 10).max(Duration::from_millis(10))).await;
-            let Some(session) = session.upgrade() else { return };
+            let Some(session) = session.upgrade() else {
+                return;
+            };
             if session.ended.load(Ordering::Relaxed) {
                 return;
             }
-            if session.last_active.lock().expect("not poisoned").elapsed() >= idle && !session.streaming() {
-                self.end(&session, &format!("idle for {} ms", idle.as_millis())).await;
+            if session.last_active.lock().expect("not poisoned").elapsed() >= idle
+                && !session.streaming()
+            {
+                self.end(&session, &format!("idle for {} ms", idle.as_millis()))
+                    .await;
                 return;
             }
         }
@@ -979,12 +1421,20 @@ impl Session {
             routes.release(hub);
         }
         match &self.backend {
-            Backend::Process { stdin, pgid, mark, slot } => {
+            Backend::Process {
+                stdin,
+                pgid,
+                mark,
+                slot,
+            } => {
                 stdin.lock().await.take();
                 process::end_session(*pgid, mark, hub.bounds.grace).await;
                 slot.lock().expect("not poisoned").take();
             }
-            Backend::Page(host) => host.notify(json!({ "relay": { "event": "mcpEnded", "host": host.name, "session": self.id } }).to_string()),
+            Backend::Page(host) => host.notify(
+                json!({ "relay": { "event": "mcpEnded", "host": host.name, "session": self.id } })
+                    .to_string(),
+            ),
         }
     }
 
@@ -1000,15 +1450,27 @@ impl Session {
             Backend::Process { stdin, .. } => stdin,
             Backend::Page(host) => {
                 // The text was parsed as JSON-RPC, so it goes in as a JSON value.
-                let frame = format!(r#"{{"relay":{{"event":"mcp","host":{},"session":{},"message":{text}}}}}"#, json!(host.name), json!(self.id));
+                let frame = format!(
+                    r#"{{"relay":{{"event":"mcp","host":{},"session":{},"message":{text}}}}}"#,
+                    json!(host.name),
+                    json!(self.id)
+                );
                 return host.send(frame).await;
             }
         };
         let mut stdin = stdin.lock().await;
-        let Some(pipe) = stdin.as_mut() else { return false };
+        let Some(pipe) = stdin.as_mut() else {
+            return false;
+        };
         // JSON text has no raw newline except as whitespace, which may be dropped.
-        let line = if text.contains(['\n', '\r']) { text.replace(['\n', '\r'], " ") } else { text.to_string() };
-        let ok = pipe.write_all(line.as_bytes()).await.is_ok() && pipe.write_all(b"\n").await.is_ok() && pipe.flush().await.is_ok();
+        let line = if text.contains(['\n', '\r']) {
+            text.replace(['\n', '\r'], " ")
+        } else {
+            text.to_string()
+        };
+        let ok = pipe.write_all(line.as_bytes()).await.is_ok()
+            && pipe.write_all(b"\n").await.is_ok()
+            && pipe.flush().await.is_ok();
         if !ok {
             stdin.take();
         }
@@ -1043,7 +1505,12 @@ async fn log_stderr(stderr: Option<tokio::process::ChildStderr>, name: String) {
     let Some(stderr) = stderr else { return };
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
-    while let Ok(Line::Full | Line::Last) = read_line(&mut reader, &mut buf, 16 * 1024, Overflow::Split).await {
-        eprintln!("agentwire-relay: [{name}] {}", String::from_utf8_lossy(&buf).trim_end());
+    while let Ok(Line::Full | Line::Last) =
+        read_line(&mut reader, &mut buf, 16 * 1024, Overflow::Split).await
+    {
+        eprintln!(
+            "agentwire-relay: [{name}] {}",
+            String::from_utf8_lossy(&buf).trim_end()
+        );
     }
 }

@@ -17,7 +17,11 @@ pub const SESSION_MARK: &str = "AGENTWIRE_RELAY_SESSION";
 /// A mark no other session of this relay (or of another relay) carries.
 pub fn session_mark() -> String {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    format!("{}-{}", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    )
 }
 
 /// Starts `agent` with piped stdio, as the leader of a new process group so that everything it
@@ -45,8 +49,11 @@ pub fn spawn(agent: &Agent, mark: &str) -> std::io::Result<Child> {
 /// The agents the relay started itself: tokio waits for (and reaps) each, so `reap_orphans`
 /// leaves them alone.
 fn leaders() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<u32>> {
-    static LEADERS: std::sync::Mutex<std::collections::BTreeSet<u32>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
-    LEADERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    static LEADERS: std::sync::Mutex<std::collections::BTreeSet<u32>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    LEADERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A relay ended by SIGKILL runs none of its stop sequence; on Linux the kernel then sends
@@ -91,7 +98,9 @@ pub fn wait_in_background(mut child: Child) -> Waiter {
 
 /// Sends `signal` to every process of the group led by `pgid`; false if none is left.
 pub fn signal_group(pgid: u32, signal: i32) -> bool {
-    let Ok(pgid) = libc::pid_t::try_from(pgid) else { return false };
+    let Ok(pgid) = libc::pid_t::try_from(pgid) else {
+        return false;
+    };
     // SAFETY: killpg has no memory effects; a stale group id yields ESRCH.
     pgid > 1 && unsafe { libc::killpg(pgid, signal) } == 0
 }
@@ -175,18 +184,29 @@ pub async fn reap_orphans() {
 /// Reaps the relay's zombie children that are not agents it waits for; how many.
 pub fn reap_exited_orphans() -> usize {
     let me = std::process::id();
-    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
     let zombies: Vec<u32> = entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
-            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-            let Some((_, rest)) = stat.rsplit_once(')') else { return false };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                return false;
+            };
             let mut fields = rest.split_whitespace();
-            fields.next() == Some("Z") && fields.next().and_then(|p| p.parse::<u32>().ok()) == Some(me)
+            fields.next() == Some("Z")
+                && fields.next().and_then(|p| p.parse::<u32>().ok()) == Some(me)
         })
         .collect();
     let leaders = leaders();
-    let orphans: Vec<libc::pid_t> = zombies.into_iter().filter(|p| !leaders.contains(p)).filter_map(|p| libc::pid_t::try_from(p).ok()).collect();
+    let orphans: Vec<libc::pid_t> = zombies
+        .into_iter()
+        .filter(|p| !leaders.contains(p))
+        .filter_map(|p| libc::pid_t::try_from(p).ok())
+        .collect();
     drop(leaders);
     reap(&orphans);
     orphans.len()
@@ -195,11 +215,14 @@ pub fn reap_exited_orphans() -> usize {
 /// Every process of this user whose environment carries `SESSION_MARK=mark`.
 fn marked_processes(mark: &str) -> Vec<libc::pid_t> {
     let needle = format!("{SESSION_MARK}={mark}").into_bytes();
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
     entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<libc::pid_t>().ok())
         .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == needle.as_slice()))
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == needle.as_slice()))
         })
         .collect()
 }
@@ -211,7 +234,10 @@ fn signal(pid: libc::pid_t, sig: i32) {
 
 /// Running (not a zombie).
 fn alive(pid: libc::pid_t) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')))
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        !s.rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+    })
 }
 
 /// Reaps those of `pids` that became the relay's children and have exited.
@@ -246,7 +272,10 @@ mod ending_tests {
     #[test]
     fn endings_read_as_words() {
         assert_eq!(super::ending_words(Some(0), None), "exit code 0");
-        assert_eq!(super::ending_words(None, Some("SIGTERM")), "killed by SIGTERM");
+        assert_eq!(
+            super::ending_words(None, Some("SIGTERM")),
+            "killed by SIGTERM"
+        );
         assert_eq!(super::ending_words(None, None), "status unknown");
     }
 }

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Body;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::rejection::QueryRejection;
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -15,8 +15,8 @@ use axum::routing::{any, get};
 use axum::Router;
 use tokio::sync::{watch, Semaphore};
 
-use crate::cli::{Agent, Config};
 use crate::accept::Lasting;
+use crate::cli::{Agent, Config};
 use crate::files::{self, Refusal};
 use crate::frames;
 use crate::hosting::Hosts;
@@ -81,8 +81,12 @@ impl Relay {
             connect.join(" ")
         );
         let (shutdown, _) = watch::channel(false);
-        let (max_pending, max_open, streams) =
-            crate::accept::share_files(files, config.max_pending, config.max_connections, crate::mcp_http::STREAMS_TOTAL);
+        let (max_pending, max_open, streams) = crate::accept::share_files(
+            files,
+            config.max_pending,
+            config.max_connections,
+            crate::mcp_http::STREAMS_TOTAL,
+        );
         Self {
             agents: config.agents.clone(),
             token: config.token.clone(),
@@ -93,12 +97,24 @@ impl Relay {
             static_dir: config.static_dir.canonicalize().ok(),
             pkg_dir: config.pkg_dir.canonicalize().ok(),
             csp,
-            limits: Limits { max_message_bytes: config.max_message_bytes, grace: config.grace },
+            limits: Limits {
+                max_message_bytes: config.max_message_bytes,
+                grace: config.grace,
+            },
             slots: Arc::new(Semaphore::new(config.max_connections)),
             max_connections: config.max_connections,
             shutdown,
-            mcp: Hub::new(Bounds::new(config.max_message_bytes, streams, config.session_idle, config.grace)),
-            accept: crate::accept::Limits { request_timeout: config.request_timeout, max_pending, max_open },
+            mcp: Hub::new(Bounds::new(
+                config.max_message_bytes,
+                streams,
+                config.session_idle,
+                config.grace,
+            )),
+            accept: crate::accept::Limits {
+                request_timeout: config.request_timeout,
+                max_pending,
+                max_open,
+            },
             hosted: Hosts::default(),
         }
     }
@@ -130,7 +146,10 @@ impl Relay {
             return ip_literal_with_port(&host, self.port);
         }
         self.hosts.contains(&host)
-            || self.origins.iter().any(|o| o.split_once("://").map(|(_, h)| h) == Some(host.as_str()))
+            || self
+                .origins
+                .iter()
+                .any(|o| o.split_once("://").map(|(_, h)| h) == Some(host.as_str()))
     }
 
     fn token_ok(&self, given: Option<&str>) -> bool {
@@ -141,7 +160,9 @@ impl Relay {
         match headers.get(header::ORIGIN) {
             None => self.allow_missing_origin,
             Some(origin) => {
-                let Ok(origin) = origin.to_str() else { return false };
+                let Ok(origin) = origin.to_str() else {
+                    return false;
+                };
                 let origin = origin.to_ascii_lowercase();
                 let same_origin = headers
                     .get(header::HOST)
@@ -168,7 +189,10 @@ pub fn router(relay: Arc<Relay>) -> Router {
         .route("/hosted/{id}", any(hosted))
         .fallback(serve)
         // On every response, also those axum makes itself (405 on /ws, a refused upgrade).
-        .layer(axum::middleware::map_response_with_state(relay.clone(), safety_headers))
+        .layer(axum::middleware::map_response_with_state(
+            relay.clone(),
+            safety_headers,
+        ))
         .with_state(relay)
 }
 
@@ -212,7 +236,13 @@ async fn upgrade(
     };
     let offered = offered_subprotocols(&headers);
     let events = offered.contains(&frames::SUBPROTOCOL);
-    let chosen = if events { Some(frames::SUBPROTOCOL) } else { frames::PASSTHROUGH_SUBPROTOCOLS.into_iter().find(|p| offered.contains(p)) };
+    let chosen = if events {
+        Some(frames::SUBPROTOCOL)
+    } else {
+        frames::PASSTHROUGH_SUBPROTOCOLS
+            .into_iter()
+            .find(|p| offered.contains(p))
+    };
     let ws = match chosen {
         Some(p) => ws.protocols([p]),
         None => ws,
@@ -225,14 +255,23 @@ async fn upgrade(
         // Each read zeroes the part of this buffer it may fill (tungstenite): the default
         // 128 KiB cost a 128 KiB memset per read, 7 % of the relay's time under load.
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| session::run(socket, agent, binary, events, relay, shutdown, slot))
+        .on_upgrade(move |socket| {
+            session::run(socket, agent, binary, events, relay, shutdown, slot)
+        })
         .into_response()
 }
 
 /// The subprotocols a WebSocket upgrade offers (`Sec-WebSocket-Protocol`, comma-separated,
 /// possibly over several headers).
 fn offered_subprotocols(headers: &HeaderMap) -> Vec<&str> {
-    headers.get_all(header::SEC_WEBSOCKET_PROTOCOL).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).map(str::trim).filter(|p| !p.is_empty()).collect()
+    headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// `/mcp/<agent>`: the agent, a stdio MCP server, over Streamable HTTP (see mcp_http.rs).
@@ -260,10 +299,17 @@ async fn mcp(
         r.headers_mut().extend(cors);
         return r;
     }
-    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
     if !relay.token_ok(bearer.or(Params::from(params).token.as_deref())) {
-        let mut r = deny(StatusCode::UNAUTHORIZED, "Unauthorized: missing or wrong token");
-        r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        let mut r = deny(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: missing or wrong token",
+        );
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         return r;
     }
     let Some(agent) = relay.agent(Some(&agent)).cloned() else {
@@ -272,7 +318,19 @@ async fn mcp(
     // Authorized: the body is read (bounded) and an event stream may last as long as the call
     // it answers.
     let lasting = lasting.map(|Extension(l)| l);
-    let mut r = relay.mcp.serve(Target::Agent { agent: &agent, slots: &relay.slots }, method, headers, body, lasting).await;
+    let mut r = relay
+        .mcp
+        .serve(
+            Target::Agent {
+                agent: &agent,
+                slots: &relay.slots,
+            },
+            method,
+            headers,
+            body,
+            lasting,
+        )
+        .await;
     r.headers_mut().extend(cors);
     r
 }
@@ -292,18 +350,40 @@ async fn hosted(
         return refused;
     }
     if headers.contains_key(header::ORIGIN) {
-        return deny(StatusCode::FORBIDDEN, "Forbidden: a hosted server is for the agent, not for pages");
+        return deny(
+            StatusCode::FORBIDDEN,
+            "Forbidden: a hosted server is for the agent, not for pages",
+        );
     }
     let Some(host) = relay.hosted.get(&id) else {
-        return deny(StatusCode::NOT_FOUND, "Not Found: no hosted server of that id (its page has left)");
+        return deny(
+            StatusCode::NOT_FOUND,
+            "Not Found: no hosted server of that id (its page has left)",
+        );
     };
-    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
     if !host.secret_ok(bearer) {
-        let mut r = deny(StatusCode::UNAUTHORIZED, "Unauthorized: missing or wrong secret");
-        r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        let mut r = deny(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: missing or wrong secret",
+        );
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         return r;
     }
-    relay.mcp.serve(Target::Hosted(host), method, headers, body, lasting.map(|Extension(l)| l)).await
+    relay
+        .mcp
+        .serve(
+            Target::Hosted(host),
+            method,
+            headers,
+            body,
+            lasting.map(|Extension(l)| l),
+        )
+        .await
 }
 
 /// A JSON-RPC error body (id null) with an HTTP status: how the MCP endpoints refuse.
@@ -318,7 +398,10 @@ fn mcp_guards(relay: &Relay, headers: &HeaderMap) -> Result<(), Response> {
         return Err(deny(StatusCode::BAD_REQUEST, why));
     }
     if !relay.host_ok(headers) {
-        return Err(deny(StatusCode::FORBIDDEN, "Forbidden: Host is not the relay's address"));
+        return Err(deny(
+            StatusCode::FORBIDDEN,
+            "Forbidden: Host is not the relay's address",
+        ));
     }
     Ok(())
 }
@@ -327,14 +410,23 @@ fn mcp_guards(relay: &Relay, headers: &HeaderMap) -> Result<(), Response> {
 /// of the relay's own origin needs none.
 fn cors_headers(relay: &Relay, headers: &HeaderMap) -> HeaderMap {
     let mut out = HeaderMap::new();
-    let Some(origin) = headers.get(header::ORIGIN).filter(|o| o.to_str().is_ok_and(|o| relay.origins.contains(&o.to_ascii_lowercase()))) else {
+    let Some(origin) = headers.get(header::ORIGIN).filter(|o| {
+        o.to_str()
+            .is_ok_and(|o| relay.origins.contains(&o.to_ascii_lowercase()))
+    }) else {
         return out;
     };
     out.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
     out.insert(header::VARY, HeaderValue::from_static("origin"));
-    out.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, POST, DELETE"));
+    out.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, DELETE"),
+    );
     out.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id"));
-    out.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("mcp-session-id"));
+    out.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("mcp-session-id"),
+    );
     out
 }
 
@@ -357,13 +449,23 @@ fn refuse(status: StatusCode, why: &'static str) -> Response {
 }
 
 /// Everything but `/ws`: the agent list, `/pkg/…`, and the static files.
-async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderMap, uri: Uri, params: QueryPairs) -> Response {
+async fn serve(
+    State(relay): State<Arc<Relay>>,
+    method: Method,
+    headers: HeaderMap,
+    uri: Uri,
+    params: QueryPairs,
+) -> Response {
     let text = "text/plain; charset=utf-8";
     if let Some(why) = ambiguous(&headers) {
         return respond(StatusCode::BAD_REQUEST, text, why.into());
     }
     if !relay.host_ok(&headers) {
-        return respond(StatusCode::FORBIDDEN, text, "Host is not the relay's address".into());
+        return respond(
+            StatusCode::FORBIDDEN,
+            text,
+            "Host is not the relay's address".into(),
+        );
     }
     if method != Method::GET && method != Method::HEAD {
         return respond(StatusCode::METHOD_NOT_ALLOWED, text, "GET only".into());
@@ -376,7 +478,11 @@ async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderM
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
         if !relay.token_ok(query.token.as_deref().or(bearer)) {
-            return respond(StatusCode::UNAUTHORIZED, text, "missing or wrong token".into());
+            return respond(
+                StatusCode::UNAUTHORIZED,
+                text,
+                "missing or wrong token".into(),
+            );
         }
         let agents: Vec<_> = relay
             .agents
@@ -392,7 +498,11 @@ async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderM
         None => (relay.static_dir.as_ref(), path),
     };
     let Some(root) = root else {
-        return respond(StatusCode::NOT_FOUND, text, "this folder is not served".into());
+        return respond(
+            StatusCode::NOT_FOUND,
+            text,
+            "this folder is not served".into(),
+        );
     };
     match files::resolve(root, rest) {
         Ok(file) => match tokio::fs::read(&file).await {
@@ -407,18 +517,29 @@ async fn serve(State(relay): State<Arc<Relay>>, method: Method, headers: HeaderM
 
 fn respond(status: StatusCode, content_type: &'static str, body: Body) -> Response {
     let mut response = (status, body).into_response();
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     response
 }
 
 /// Every response carries the same safety headers; none carries CORS headers.
 async fn safety_headers(State(relay): State<Arc<Relay>>, mut response: Response) -> Response {
     let h = response.headers_mut();
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
     if let Ok(csp) = HeaderValue::from_str(&relay.csp) {
         h.insert(header::CONTENT_SECURITY_POLICY, csp);
     }
@@ -476,16 +597,27 @@ mod tests {
     use super::*;
 
     fn relay(host: &str, extra_origins: &[&str], allow_missing: bool) -> Relay {
-        let mut args: Vec<String> = ["--agent", "a=cat", "--agent", "b=cat", "--token", "tok", "--host", host, "--allow-remote"]
-            .map(String::from)
-            .to_vec();
+        let mut args: Vec<String> = [
+            "--agent",
+            "a=cat",
+            "--agent",
+            "b=cat",
+            "--token",
+            "tok",
+            "--host",
+            host,
+            "--allow-remote",
+        ]
+        .map(String::from)
+        .to_vec();
         for o in extra_origins {
             args.extend(["--allow-origin".to_string(), o.to_string()]);
         }
         if allow_missing {
             args.push("--allow-missing-origin".into());
         }
-        let crate::cli::Parsed::Run(config) = crate::cli::parse(args, || unreachable!()).unwrap() else {
+        let crate::cli::Parsed::Run(config) = crate::cli::parse(args, || unreachable!()).unwrap()
+        else {
             unreachable!()
         };
         let ip: IpAddr = host.parse().unwrap();
@@ -558,10 +690,28 @@ mod tests {
             let uri: Uri = format!("/ws?{q}").parse().unwrap();
             Params::from(Query::try_from_uri(&uri))
         };
-        assert_eq!(parse("x=1&token=a%2Db&agent=demo"), Params { token: Some("a-b".into()), agent: Some("demo".into()), frames: None });
-        assert_eq!(parse("agent=a&frames=binary").frames.as_deref(), Some("binary"));
-        assert_eq!(parse("token=x&token=y").token.as_deref(), Some("y"), "the last counts");
+        assert_eq!(
+            parse("x=1&token=a%2Db&agent=demo"),
+            Params {
+                token: Some("a-b".into()),
+                agent: Some("demo".into()),
+                frames: None
+            }
+        );
+        assert_eq!(
+            parse("agent=a&frames=binary").frames.as_deref(),
+            Some("binary")
+        );
+        assert_eq!(
+            parse("token=x&token=y").token.as_deref(),
+            Some("y"),
+            "the last counts"
+        );
         assert_eq!(parse(""), Params::default());
-        assert!(constant_time_eq(b"abc", b"abc") && !constant_time_eq(b"abc", b"abd") && !constant_time_eq(b"abc", b"ab"));
+        assert!(
+            constant_time_eq(b"abc", b"abc")
+                && !constant_time_eq(b"abc", b"abd")
+                && !constant_time_eq(b"abc", b"ab")
+        );
     }
 }

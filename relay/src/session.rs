@@ -24,9 +24,9 @@ use tokio::time::timeout;
 use crate::cli::Agent;
 use crate::frames::{self, Command, Event};
 use crate::hosting::ToPage;
-use crate::server::Relay;
 use crate::lines::{read_line, Line, Overflow};
 use crate::process::{self, Waiter};
+use crate::server::Relay;
 
 /// Limits that apply to every session.
 #[derive(Debug, Clone, Copy)]
@@ -58,7 +58,10 @@ struct PingBudget {
 
 impl PingBudget {
     fn new() -> Self {
-        PingBudget { left: PING_BURST, since: tokio::time::Instant::now() }
+        PingBudget {
+            left: PING_BURST,
+            since: tokio::time::Instant::now(),
+        }
     }
     /// Spends one ping; false when the budget is gone.
     fn spend(&mut self) -> bool {
@@ -75,7 +78,6 @@ impl PingBudget {
         true
     }
 }
-
 
 /// An item for the writer task.
 enum Out {
@@ -98,9 +100,20 @@ struct Outbox {
 }
 
 impl Outbox {
-    fn new(budget: usize, events: bool) -> (Self, mpsc::UnboundedReceiver<(Out, OwnedSemaphorePermit)>) {
+    fn new(
+        budget: usize,
+        events: bool,
+    ) -> (Self, mpsc::UnboundedReceiver<(Out, OwnedSemaphorePermit)>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (Self { tx, bytes: Arc::new(Semaphore::new(budget)), budget, events }, rx)
+        (
+            Self {
+                tx,
+                bytes: Arc::new(Semaphore::new(budget)),
+                budget,
+                events,
+            },
+            rx,
+        )
     }
 
     async fn push(&self, out: Out) {
@@ -151,7 +164,10 @@ pub async fn run(
 ) {
     let limits = relay.limits;
     let (sink, mut stream) = socket.split();
-    let (outbox, queue) = Outbox::new(limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD, events);
+    let (outbox, queue) = Outbox::new(
+        limits.max_message_bytes.max(1 << 20) + FRAME_OVERHEAD,
+        events,
+    );
     let writer = tokio::spawn(write_frames(sink, queue));
     // What hosted servers' sessions send the page joins the page-bound queue; until it has,
     // it waits in a queue of its own, bounded in bytes as well.
@@ -164,29 +180,58 @@ pub async fn run(
             }
         })
     };
-    let page = Page { relay: relay.clone(), conn: relay.hosted.connection(), to_page };
+    let page = Page {
+        relay: relay.clone(),
+        conn: relay.hosted.connection(),
+        to_page,
+    };
 
     let mark = process::session_mark();
     let mut child = match process::spawn(&agent, &mark) {
         Ok(child) => child,
         Err(e) => {
             eprintln!("agentwire-relay: cannot start agent {:?}: {e}", agent.name);
-            outbox.error(&format!("cannot start agent {:?}: {e}", agent.name)).await;
-            outbox.push(Out::Close(1011, "cannot start the agent".into())).await;
+            outbox
+                .error(&format!("cannot start agent {:?}: {e}", agent.name))
+                .await;
+            outbox
+                .push(Out::Close(1011, "cannot start the agent".into()))
+                .await;
             forward.abort();
             finish(outbox, writer, stream).await;
             return;
         }
     };
     let pid = child.id().unwrap_or(0);
-    eprintln!("agentwire-relay: started agent {:?} (pid {pid})", agent.name);
-    outbox.event(Event::Spawned { agent: &agent.name, pid }).await;
+    eprintln!(
+        "agentwire-relay: started agent {:?} (pid {pid})",
+        agent.name
+    );
+    outbox
+        .event(Event::Spawned {
+            agent: &agent.name,
+            pid,
+        })
+        .await;
     let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
     let mut waiter = process::wait_in_background(child);
-    let stdout_pump = tokio::spawn(pump_stdout(stdout, outbox.clone(), limits.max_message_bytes, binary));
+    let stdout_pump = tokio::spawn(pump_stdout(
+        stdout,
+        outbox.clone(),
+        limits.max_message_bytes,
+        binary,
+    ));
     let stderr_pump = tokio::spawn(pump_stderr(stderr, outbox.clone()));
 
-    let ending = inbound(&mut stream, stdin, &outbox, &page, &mut waiter, &mut shutdown).await;
+    let ending = inbound(
+        &mut stream,
+        stdin,
+        &outbox,
+        &page,
+        &mut waiter,
+        &mut shutdown,
+    )
+    .await;
     // The page is gone or going: what it hosted goes with it.
     let hosted = relay.hosted.close(page.conn);
     relay.mcp.end_hosted(&hosted).await;
@@ -207,13 +252,24 @@ pub async fn run(
     process::end_session(pid, &mark, limits.grace).await;
     if !drained && timeout(limits.grace, &mut pumps).await.is_err() {
         stops.iter().for_each(tokio::task::AbortHandle::abort);
-        outbox.error("the agent's output pipes stayed open after it ended; the rest is not relayed").await;
+        outbox
+            .error("the agent's output pipes stayed open after it ended; the rest is not relayed")
+            .await;
     }
 
     let (code, signal) = process::describe(status);
     let signal = signal.map(frames::signal_name);
-    eprintln!("agentwire-relay: agent {:?} (pid {pid}) ended: {}", agent.name, process::ending_words(code, signal.as_deref()));
-    outbox.event(Event::Exit { code, signal: signal.as_deref() }).await;
+    eprintln!(
+        "agentwire-relay: agent {:?} (pid {pid}) ended: {}",
+        agent.name,
+        process::ending_words(code, signal.as_deref())
+    );
+    outbox
+        .event(Event::Exit {
+            code,
+            signal: signal.as_deref(),
+        })
+        .await;
     let close = match ending {
         Ending::AgentExited(_) => Some(match (code, &signal) {
             (Some(0), _) => (1000, "the agent exited".to_string()),
@@ -242,7 +298,10 @@ async fn finish(
     if timeout(DRAIN_WAIT, writer).await.is_err() {
         abort.abort();
     }
-    let _ = timeout(CLOSE_WAIT, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+    let _ = timeout(CLOSE_WAIT, async {
+        while let Some(Ok(_)) = stream.next().await {}
+    })
+    .await;
 }
 
 /// The page's side of hosting: its connection's number and how frames reach it.
@@ -256,14 +315,33 @@ impl Page {
     /// Carries out one relay command of the page.
     async fn command(&self, text: &str, outbox: &Outbox) {
         match frames::page_command(text) {
-            Ok(Command::Host { name }) => match self.relay.hosted.open(self.conn, &name, self.to_page.clone()) {
-                Ok(host) => {
-                    let url = format!("{}/hosted/{}", self.relay.base_url(), host.id);
-                    eprintln!("agentwire-relay: a page hosts the MCP server {name:?}");
-                    outbox.event(Event::Hosted { name: &name, url: &url, authorization: &host.authorization() }).await;
+            Ok(Command::Host { name }) => {
+                match self
+                    .relay
+                    .hosted
+                    .open(self.conn, &name, self.to_page.clone())
+                {
+                    Ok(host) => {
+                        let url = format!("{}/hosted/{}", self.relay.base_url(), host.id);
+                        eprintln!("agentwire-relay: a page hosts the MCP server {name:?}");
+                        outbox
+                            .event(Event::Hosted {
+                                name: &name,
+                                url: &url,
+                                authorization: &host.authorization(),
+                            })
+                            .await;
+                    }
+                    Err(why) => {
+                        outbox
+                            .event(Event::HostRefused {
+                                name: &name,
+                                message: &why,
+                            })
+                            .await
+                    }
                 }
-                Err(why) => outbox.event(Event::HostRefused { name: &name, message: &why }).await,
-            },
+            }
             Ok(Command::Mcp { session, message }) => {
                 if let Err(why) = self.relay.mcp.from_page(self.conn, &session, message) {
                     outbox.error(why).await;
@@ -298,7 +376,14 @@ async fn inbound(
         let mut ending = None;
         let mut next = Some(message);
         while let Some(message) = next.take() {
-            ending = take(message, &mut pings, outbox, page, stdin.is_some().then_some(&mut batch)).await;
+            ending = take(
+                message,
+                &mut pings,
+                outbox,
+                page,
+                stdin.is_some().then_some(&mut batch),
+            )
+            .await;
             if ending.is_some() {
                 break;
             }
@@ -315,7 +400,9 @@ async fn inbound(
             };
             if written.is_err() {
                 stdin = None;
-                outbox.error("the agent's stdin is closed; message not delivered").await;
+                outbox
+                    .error("the agent's stdin is closed; message not delivered")
+                    .await;
             }
         }
         if let Some(ending) = ending {
@@ -343,20 +430,26 @@ async fn take(
             return Some(match refusal(&e) {
                 Some((code, reason)) => {
                     // Said on the side channel too: a close reason is easy to miss.
-                    outbox.error(&format!("{reason}; the connection is closed ({code})")).await;
+                    outbox
+                        .error(&format!("{reason}; the connection is closed ({code})"))
+                        .await;
                     Ending::Refused(code, reason)
                 }
                 None => Ending::PageGone,
-            })
+            });
         }
         Some(Ok(Message::Text(text))) => text,
         Some(Ok(Message::Binary(_))) => {
-            outbox.error("binary frames are not relayed: send each JSON-RPC message as a text frame").await;
+            outbox
+                .error("binary frames are not relayed: send each JSON-RPC message as a text frame")
+                .await;
             return None;
         }
         Some(Ok(Message::Ping(_))) if !pings.spend() => {
             let reason = "too many pings: a page that pings must also read the pongs".to_string();
-            outbox.error(&format!("{reason}; the connection is closed (1008)")).await;
+            outbox
+                .error(&format!("{reason}; the connection is closed (1008)"))
+                .await;
             return Some(Ending::Refused(1008, reason));
         }
         Some(Ok(Message::Ping(_) | Message::Pong(_))) => return None,
@@ -368,7 +461,9 @@ async fn take(
         return None;
     }
     let Some(batch) = batch else {
-        outbox.error("the agent's stdin is closed; message not delivered").await;
+        outbox
+            .error("the agent's stdin is closed; message not delivered")
+            .await;
         return None;
     };
     match frames::page_text_to_line(text.as_str()) {
@@ -388,8 +483,12 @@ fn refusal(error: &axum::Error) -> Option<(u16, String)> {
     let mut source = error.source();
     while let Some(e) = source {
         match e.downcast_ref::<tungstenite::Error>() {
-            Some(tungstenite::Error::Capacity(c)) => return Some((1009, format!("message too big: {c}"))),
-            Some(tungstenite::Error::Utf8(_)) => return Some((1007, "a text frame was not valid UTF-8".into())),
+            Some(tungstenite::Error::Capacity(c)) => {
+                return Some((1009, format!("message too big: {c}")))
+            }
+            Some(tungstenite::Error::Utf8(_)) => {
+                return Some((1007, "a text frame was not valid UTF-8".into()))
+            }
             _ => {}
         }
         source = e.source();
@@ -425,7 +524,11 @@ async fn pump_stdout(stdout: Option<ChildStdout>, outbox: Outbox, limit: usize, 
                 }
                 match String::from_utf8(std::mem::take(&mut buf)) {
                     Ok(text) => outbox.push(Out::Text(text)).await,
-                    Err(_) => outbox.error("the agent wrote a line that is not UTF-8; dropped").await,
+                    Err(_) => {
+                        outbox
+                            .error("the agent wrote a line that is not UTF-8; dropped")
+                            .await
+                    }
                 }
             }
             Ok(Line::TooLong(n)) => {
@@ -436,7 +539,9 @@ async fn pump_stdout(stdout: Option<ChildStdout>, outbox: Outbox, limit: usize, 
             }
             Ok(Line::Eof) => return,
             Err(e) => {
-                outbox.error(&format!("reading the agent's stdout failed: {e}")).await;
+                outbox
+                    .error(&format!("reading the agent's stdout failed: {e}"))
+                    .await;
                 return;
             }
         }
@@ -454,7 +559,11 @@ async fn pump_stderr(stderr: Option<ChildStderr>, outbox: Outbox) {
         if buf.last() == Some(&b'\r') {
             buf.pop();
         }
-        outbox.event(Event::Stderr { text: &String::from_utf8_lossy(&buf) }).await;
+        outbox
+            .event(Event::Stderr {
+                text: &String::from_utf8_lossy(&buf),
+            })
+            .await;
     }
 }
 
@@ -474,7 +583,10 @@ async fn write_frames(
             Out::Binary(bytes) => Message::Binary(bytes.into()),
             Out::Close(code, reason) => {
                 open = false;
-                Message::Close(Some(CloseFrame { code, reason: truncate(reason, 123).into() }))
+                Message::Close(Some(CloseFrame {
+                    code,
+                    reason: truncate(reason, 123).into(),
+                }))
             }
         };
         if sink.feed(message).await.is_err() {

@@ -115,10 +115,16 @@ mod tests {
             ("cat", &["cat"]),
             ("  node   agent.js  --x ", &["node", "agent.js", "--x"]),
             ("node 'my agent.js'", &["node", "my agent.js"]),
-            (r#"node "a \"b\" \\ \$HOME \n""#, &["node", r#"a "b" \ $HOME \n"#]),
+            (
+                r#"node "a \"b\" \\ \$HOME \n""#,
+                &["node", r#"a "b" \ $HOME \n"#],
+            ),
             (r"a\ b c", &["a b", "c"]),
             ("x '' \"\"", &["x", "", ""]),
-            ("sh -c 'echo $HOME | cat'", &["sh", "-c", "echo $HOME | cat"]),
+            (
+                "sh -c 'echo $HOME | cat'",
+                &["sh", "-c", "echo $HOME | cat"],
+            ),
             ("a'b'\"c\"d", &["abcd"]),
             ("~/bin/agent *.js", &["~/bin/agent", "*.js"]),
         ];

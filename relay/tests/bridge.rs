@@ -25,7 +25,11 @@ async fn until_closed(ws: &mut Ws) -> (Vec<String>, Option<(u16, String)>) {
 fn relay_event(frame: &str) -> Option<Value> {
     let v: Value = serde_json::from_str(frame).ok()?;
     let event = v.get("relay")?.clone();
-    assert_eq!(v.as_object().map(|o| o.len()), Some(1), "side-channel frames have one member: {frame}");
+    assert_eq!(
+        v.as_object().map(|o| o.len()),
+        Some(1),
+        "side-channel frames have one member: {frame}"
+    );
     assert!(frame.starts_with(r#"{"relay":"#), "{frame}");
     Some(event)
 }
@@ -44,7 +48,10 @@ async fn cat_echoes_in_order_and_the_session_goes_on_after_refusals() {
 
         // Pretty-printed JSON: line breaks between tokens become spaces, one line goes out.
         send(&mut ws, "{\n  \"jsonrpc\": \"2.0\",\r\n  \"id\": 2\n}").await;
-        assert_eq!(next_text(&mut ws).await, "{   \"jsonrpc\": \"2.0\",    \"id\": 2 }");
+        assert_eq!(
+            next_text(&mut ws).await,
+            "{   \"jsonrpc\": \"2.0\",    \"id\": 2 }"
+        );
 
         // A raw line break inside a string would split the message: refused, not sent.
         send(&mut ws, "{\"jsonrpc\":\"2.0\",\"method\":\"a\nb\"}").await;
@@ -52,18 +59,32 @@ async fn cat_echoes_in_order_and_the_session_goes_on_after_refusals() {
         assert_eq!(error["event"], "error");
 
         // Binary frames are refused; the session goes on.
-        ws.send(Message::Binary(b"{}".to_vec().into())).await.unwrap();
+        ws.send(Message::Binary(b"{}".to_vec().into()))
+            .await
+            .unwrap();
         let error = relay_event(&next_text(&mut ws).await).expect("an error event");
         assert_eq!(error["event"], "error");
-        assert!(error["message"].as_str().unwrap().contains("binary"), "{error}");
+        assert!(
+            error["message"].as_str().unwrap().contains("binary"),
+            "{error}"
+        );
 
         // A page frame that starts like a relay frame is a command to the relay, never sent to
         // the agent; one the relay does not know is refused and the session goes on.
         send(&mut ws, r#"{"relay":{"event":"exit"}}"#).await;
         send(&mut ws, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#).await;
         let error = relay_event(&next_text(&mut ws).await).expect("an error event");
-        assert!(error["message"].as_str().unwrap().contains("a relay command must be"), "{error}");
-        assert_eq!(next_text(&mut ws).await, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("a relay command must be"),
+            "{error}"
+        );
+        assert_eq!(
+            next_text(&mut ws).await,
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#
+        );
         assert!(alive(pid));
     })
     .await
@@ -93,7 +114,8 @@ async fn a_hundred_thousand_messages_through_cat_none_lost_or_reordered() {
         spawned_pid(&mut ws).await;
         let (mut tx, mut rx) = ws.split();
         const N: usize = 100_000;
-        let message = |i: usize| format!(r#"{{"jsonrpc":"2.0","method":"n","params":{{"i":{i}}}}}"#);
+        let message =
+            |i: usize| format!(r#"{{"jsonrpc":"2.0","method":"n","params":{{"i":{i}}}}}"#);
         let writer = tokio::spawn(async move {
             for i in 0..N {
                 tx.feed(Message::Text(message(i).into())).await.unwrap();
@@ -102,7 +124,9 @@ async fn a_hundred_thousand_messages_through_cat_none_lost_or_reordered() {
             tx
         });
         for i in 0..N {
-            let frame = timeout(FRAME_TIMEOUT, rx.next()).await.expect("frame in time");
+            let frame = timeout(FRAME_TIMEOUT, rx.next())
+                .await
+                .expect("frame in time");
             match frame {
                 Some(Ok(Message::Text(t))) => assert_eq!(t.as_str(), message(i), "message {i}"),
                 other => panic!("message {i}: {other:?}"),
@@ -129,10 +153,14 @@ async fn a_burst_then_a_close_reaches_the_agent_whole_with_refusals_reported() {
         for i in 0..500 {
             ws.feed(Message::Text(good(i).into())).await.unwrap();
             if i == 100 {
-                ws.feed(Message::Text("{\"method\":\"a\nb\"}".into())).await.unwrap();
+                ws.feed(Message::Text("{\"method\":\"a\nb\"}".into()))
+                    .await
+                    .unwrap();
             }
             if i == 200 {
-                ws.feed(Message::Binary(b"{}".to_vec().into())).await.unwrap();
+                ws.feed(Message::Binary(b"{}".to_vec().into()))
+                    .await
+                    .unwrap();
             }
         }
         ws.flush().await.unwrap();
@@ -164,21 +192,43 @@ async fn binary_frames_carry_the_agent_lines_as_bytes_when_asked() {
         let agent = r#"bytes=sh -c 'printf "{\"relay\":1}\n\377\376\n"; cat'"#;
         let relay = Relay::start(&["--agent", agent]);
         let url = format!("{}&frames=binary", relay.ws_url("bytes"));
-        let mut ws = connect_with(&url, &[("origin", &relay.origin())]).await.expect("upgrade");
+        let mut ws = connect_with(&url, &[("origin", &relay.origin())])
+            .await
+            .expect("upgrade");
         let mut binary = Vec::new();
         let mut events = Vec::new();
-        ws.send(Message::Text(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into())).await.unwrap();
+        ws.send(Message::Text(
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into(),
+        ))
+        .await
+        .unwrap();
         while binary.len() < 3 {
-            match timeout(FRAME_TIMEOUT, ws.next()).await.expect("a frame in time") {
+            match timeout(FRAME_TIMEOUT, ws.next())
+                .await
+                .expect("a frame in time")
+            {
                 Some(Ok(Message::Binary(b))) => binary.push(b.to_vec()),
-                Some(Ok(Message::Text(t))) => events.push(relay_event(t.as_str()).expect("only relay events are text")),
+                Some(Ok(Message::Text(t))) => {
+                    events.push(relay_event(t.as_str()).expect("only relay events are text"))
+                }
                 other => panic!("{other:?}"),
             }
         }
-        assert_eq!(binary, [br#"{"relay":1}"#.to_vec(), vec![0xff, 0xfe], br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_vec()]);
+        assert_eq!(
+            binary,
+            [
+                br#"{"relay":1}"#.to_vec(),
+                vec![0xff, 0xfe],
+                br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_vec()
+            ]
+        );
         assert_eq!(events[0]["event"], "spawned", "{events:?}");
         assert!(events.iter().all(|e| e["event"] != "error"), "{events:?}");
-        let refused = connect_with(&format!("{}&frames=xml", relay.ws_url("bytes")), &[("origin", &relay.origin())]).await;
+        let refused = connect_with(
+            &format!("{}&frames=xml", relay.ws_url("bytes")),
+            &[("origin", &relay.origin())],
+        )
+        .await;
         assert_eq!(refused.err(), Some(400));
     })
     .await
@@ -233,7 +283,10 @@ async fn a_command_that_cannot_start_is_reported() {
         let (frames, close) = until_closed(&mut ws).await;
         let event = relay_event(&frames[0]).unwrap();
         assert_eq!(event["event"], "error");
-        assert!(event["message"].as_str().unwrap().contains("cannot start"), "{event}");
+        assert!(
+            event["message"].as_str().unwrap().contains("cannot start"),
+            "{event}"
+        );
         assert_eq!(close, Some((1011, "cannot start the agent".into())));
     })
     .await
@@ -293,7 +346,10 @@ async fn message_size_limits_both_ways() {
         let pid = spawned_pid(&mut ws).await;
         let error = relay_event(&next_text(&mut ws).await).unwrap();
         assert_eq!(error["event"], "error");
-        assert!(error["message"].as_str().unwrap().contains("5000 bytes"), "{error}");
+        assert!(
+            error["message"].as_str().unwrap().contains("5000 bytes"),
+            "{error}"
+        );
         assert_eq!(next_text(&mut ws).await, "after");
 
         // Page -> agent: exactly the limit passes; one byte more closes with 1009.
@@ -302,7 +358,10 @@ async fn message_size_limits_both_ways() {
         assert_eq!(next_text(&mut ws).await, fits);
         send(&mut ws, &format!("\"{}\"", "y".repeat(2047))).await;
         let (frames, close) = until_closed(&mut ws).await;
-        assert_eq!(relay_event(frames.last().unwrap()).unwrap()["event"], "exit");
+        assert_eq!(
+            relay_event(frames.last().unwrap()).unwrap()["event"],
+            "exit"
+        );
         let (code, reason) = close.expect("a close frame");
         assert_eq!(code, 1009, "{reason}");
         assert!(gone_within(pid, Duration::from_secs(5)).await);
@@ -364,7 +423,10 @@ async fn relay_shutdown_stops_its_agents_and_tells_the_page() {
         let status = tokio::task::block_in_place(|| relay.terminate()).expect("the relay exits");
         assert!(status.success(), "{status:?}");
         let (frames, close) = until_closed(&mut ws).await;
-        assert_eq!(relay_event(frames.last().unwrap()).unwrap()["event"], "exit");
+        assert_eq!(
+            relay_event(frames.last().unwrap()).unwrap()["event"],
+            "exit"
+        );
         assert_eq!(close.map(|c| c.0), Some(1001));
         assert!(!alive(pid));
     })

@@ -26,17 +26,57 @@ async fn refused_upgrades_spawn_nothing() {
         type Case<'a> = (&'a str, String, Vec<(&'static str, &'a str)>, u16);
         let cases: Vec<Case> = vec![
             ("no token", url("agent=m"), vec![("origin", &own)], 401),
-            ("empty token", url("token=&agent=m"), vec![("origin", &own)], 401),
-            ("wrong token", url(&format!("token={TOKEN}x&agent=m")), vec![("origin", &own)], 401),
-            ("token prefix", url("token=test-token&agent=m"), vec![("origin", &own)], 401),
+            (
+                "empty token",
+                url("token=&agent=m"),
+                vec![("origin", &own)],
+                401,
+            ),
+            (
+                "wrong token",
+                url(&format!("token={TOKEN}x&agent=m")),
+                vec![("origin", &own)],
+                401,
+            ),
+            (
+                "token prefix",
+                url("token=test-token&agent=m"),
+                vec![("origin", &own)],
+                401,
+            ),
             ("no Origin", good.clone(), vec![], 403),
-            ("foreign Origin", good.clone(), vec![("origin", "http://evil.example")], 403),
+            (
+                "foreign Origin",
+                good.clone(),
+                vec![("origin", "http://evil.example")],
+                403,
+            ),
             ("null Origin", good.clone(), vec![("origin", "null")], 403),
             ("https Origin", good.clone(), vec![("origin", &https)], 403),
-            ("other port", good.clone(), vec![("origin", "http://127.0.0.1:1")], 403),
-            ("rebound Host", good.clone(), vec![("origin", &own), ("host", &evil_host)], 403),
-            ("rebound Host and Origin", good.clone(), vec![("origin", "http://rebound.example"), ("host", &evil_host)], 403),
-            ("unknown agent", url(&format!("token={TOKEN}&agent=sh")), vec![("origin", &own)], 404),
+            (
+                "other port",
+                good.clone(),
+                vec![("origin", "http://127.0.0.1:1")],
+                403,
+            ),
+            (
+                "rebound Host",
+                good.clone(),
+                vec![("origin", &own), ("host", &evil_host)],
+                403,
+            ),
+            (
+                "rebound Host and Origin",
+                good.clone(),
+                vec![("origin", "http://rebound.example"), ("host", &evil_host)],
+                403,
+            ),
+            (
+                "unknown agent",
+                url(&format!("token={TOKEN}&agent=sh")),
+                vec![("origin", &own)],
+                404,
+            ),
         ];
         for (what, url, headers, status) in &cases {
             let result = connect_with(url, headers).await;
@@ -56,7 +96,9 @@ async fn refused_upgrades_spawn_nothing() {
             vec![("origin", "http://localhost:5173")],
         ];
         for headers in accepted {
-            let mut ws = connect_with(&good, &headers).await.unwrap_or_else(|s| panic!("{headers:?}: {s}"));
+            let mut ws = connect_with(&good, &headers)
+                .await
+                .unwrap_or_else(|s| panic!("{headers:?}: {s}"));
             // The agent's own word, not a race with its start: the marker is there now.
             marked(&mut ws).await;
         }
@@ -71,10 +113,16 @@ async fn refused_upgrades_spawn_nothing() {
 async fn missing_origin_only_with_the_flag() {
     timeout(TEST_TIMEOUT, async {
         let relay = Relay::start(&["--agent", "cat", "--allow-missing-origin"]);
-        let mut ws = connect_with(&relay.ws_url("default"), &[]).await.expect("accepted");
+        let mut ws = connect_with(&relay.ws_url("default"), &[])
+            .await
+            .expect("accepted");
         spawned_pid(&mut ws).await;
         // The flag lets non-browser clients in; it does not let foreign pages in.
-        let foreign = connect_with(&relay.ws_url("default"), &[("origin", "http://evil.example")]).await;
+        let foreign = connect_with(
+            &relay.ws_url("default"),
+            &[("origin", "http://evil.example")],
+        )
+        .await;
         assert_eq!(foreign.err(), Some(403));
     })
     .await
@@ -124,16 +172,31 @@ fn bad_command_lines_are_refused_at_start() {
 #[test]
 fn remote_listening_warns_and_token_from_the_environment() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agentwire-relay"))
-        .args(["--agent", "cat", "--port", "0", "--host", "0.0.0.0", "--allow-remote"])
+        .args([
+            "--agent",
+            "cat",
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+            "--allow-remote",
+        ])
         .env("AGENTWIRE_TOKEN", "from-the-env")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
     signal(child.id(), libc::SIGTERM);
     let out = child.wait_with_output().unwrap();
-    assert!(line.starts_with("http://0.0.0.0:") && line.trim_end().ends_with("/?token=from-the-env"), "{line}");
+    assert!(
+        line.starts_with("http://0.0.0.0:") && line.trim_end().ends_with("/?token=from-the-env"),
+        "{line}"
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("WARNING"));
 }

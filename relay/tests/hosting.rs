@@ -25,17 +25,33 @@ async fn hosting() -> (Relay, Ws, String, String) {
     let url = hosted["relay"]["url"].as_str().unwrap().to_string();
     let prefix = format!("http://127.0.0.1:{}/hosted/", relay.port);
     assert!(url.starts_with(&prefix), "{url}");
-    let authorization = hosted["relay"]["authorization"].as_str().unwrap().to_string();
-    assert!(authorization.starts_with("Bearer ") && authorization.len() == "Bearer ".len() + 64, "a 256-bit secret");
-    let path = url.trim_start_matches(&format!("http://127.0.0.1:{}", relay.port)).to_string();
+    let authorization = hosted["relay"]["authorization"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        authorization.starts_with("Bearer ") && authorization.len() == "Bearer ".len() + 64,
+        "a 256-bit secret"
+    );
+    let path = url
+        .trim_start_matches(&format!("http://127.0.0.1:{}", relay.port))
+        .to_string();
     (relay, ws, path, authorization)
 }
 
 /// POSTs on a thread (the answer may wait for the page) and returns the join handle.
-fn post(port: u16, path: &str, headers: Vec<(String, String)>, body: String) -> tokio::task::JoinHandle<Answer> {
+fn post(
+    port: u16,
+    path: &str,
+    headers: Vec<(String, String)>,
+    body: String,
+) -> tokio::task::JoinHandle<Answer> {
     let path = path.to_string();
     tokio::task::spawn_blocking(move || {
-        let mut all: Vec<(&str, &str)> = vec![("accept", "application/json, text/event-stream"), ("content-type", "application/json")];
+        let mut all: Vec<(&str, &str)> = vec![
+            ("accept", "application/json, text/event-stream"),
+            ("content-type", "application/json"),
+        ];
         all.extend(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         request(port, "POST", &path, &all, &body)
     })
@@ -46,11 +62,18 @@ async fn asked(ws: &mut Ws) -> (String, Value) {
     let frame = next_json(ws).await;
     assert_eq!(frame["relay"]["event"], "mcp", "{frame}");
     assert_eq!(frame["relay"]["host"], "ide");
-    (frame["relay"]["session"].as_str().unwrap().to_string(), frame["relay"]["message"].clone())
+    (
+        frame["relay"]["session"].as_str().unwrap().to_string(),
+        frame["relay"]["message"].clone(),
+    )
 }
 
 async fn answer(ws: &mut Ws, session: &str, message: Value) {
-    send(ws, &json!({ "relay": { "mcp": session, "message": message } }).to_string()).await;
+    send(
+        ws,
+        &json!({ "relay": { "mcp": session, "message": message } }).to_string(),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -112,26 +135,78 @@ async fn everyone_but_the_agent_is_refused_and_nothing_reaches_the_page() {
     timeout(TEST_TIMEOUT, async {
         let (relay, mut ws, path, auth) = hosting().await;
         let port = relay.port;
-        let with = |extra: &[(&str, &str)]| extra.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let with = |extra: &[(&str, &str)]| {
+            extra
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<Vec<_>>()
+        };
         let refusals = [
             ("no secret", with(&[]), INIT.to_string(), 401),
-            ("a wrong secret", with(&[("authorization", &format!("Bearer {}", "0".repeat(64)))]), INIT.to_string(), 401),
-            ("the relay's token", with(&[("authorization", &format!("Bearer {TOKEN}"))]), INIT.to_string(), 401),
-            ("a browser page", with(&[("authorization", &auth), ("origin", &relay.origin())]), INIT.to_string(), 403),
-            ("a rebound Host", with(&[("authorization", &auth), ("host", &format!("evil.example:{port}"))]), INIT.to_string(), 403),
-            ("an oversized body", with(&[("authorization", &auth)]), format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":"{}"}}}}"#, "a".repeat(70_000)), 413),
-            ("a session of nobody", with(&[("authorization", &auth), ("mcp-session-id", "f00")]), r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_string(), 404),
+            (
+                "a wrong secret",
+                with(&[("authorization", &format!("Bearer {}", "0".repeat(64)))]),
+                INIT.to_string(),
+                401,
+            ),
+            (
+                "the relay's token",
+                with(&[("authorization", &format!("Bearer {TOKEN}"))]),
+                INIT.to_string(),
+                401,
+            ),
+            (
+                "a browser page",
+                with(&[("authorization", &auth), ("origin", &relay.origin())]),
+                INIT.to_string(),
+                403,
+            ),
+            (
+                "a rebound Host",
+                with(&[
+                    ("authorization", &auth),
+                    ("host", &format!("evil.example:{port}")),
+                ]),
+                INIT.to_string(),
+                403,
+            ),
+            (
+                "an oversized body",
+                with(&[("authorization", &auth)]),
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":"{}"}}}}"#,
+                    "a".repeat(70_000)
+                ),
+                413,
+            ),
+            (
+                "a session of nobody",
+                with(&[("authorization", &auth), ("mcp-session-id", "f00")]),
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_string(),
+                404,
+            ),
         ];
         for (what, headers, body, status) in refusals {
             let answer = post(port, &path, headers, body).await.unwrap();
             assert_eq!(answer.status, status, "{what}: {}", answer.body);
         }
-        let unknown = post(port, "/hosted/0123456789abcdef0123456789abcdef", with(&[("authorization", &auth)]), INIT.to_string()).await.unwrap();
+        let unknown = post(
+            port,
+            "/hosted/0123456789abcdef0123456789abcdef",
+            with(&[("authorization", &auth)]),
+            INIT.to_string(),
+        )
+        .await
+        .unwrap();
         assert_eq!(unknown.status, 404, "an id that was never hosted");
 
         // Nothing reached the page: the next frame it sees is the answer to its own ping.
         send(&mut ws, r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#).await;
-        assert_eq!(next_text(&mut ws).await, r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#, "cat echoes the page's own frame, nothing came before it");
+        assert_eq!(
+            next_text(&mut ws).await,
+            r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#,
+            "cat echoes the page's own frame, nothing came before it"
+        );
         assert_eq!(children_of(relay.pid()).len(), 1);
     })
     .await
@@ -197,7 +272,10 @@ async fn bad_hosting_commands_are_refused_with_a_reason() {
         assert_eq!(next_json(&mut ws).await["relay"]["event"], "hosted");
         send(&mut ws, r#"{"relay":{"host":"ide"}}"#).await;
         let twice = next_json(&mut ws).await;
-        assert_eq!(twice["relay"]["event"], "hostRefused", "one name once per connection: {twice}");
+        assert_eq!(
+            twice["relay"]["event"], "hostRefused",
+            "one name once per connection: {twice}"
+        );
     })
     .await
     .expect("test timed out");

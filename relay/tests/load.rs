@@ -27,7 +27,12 @@ fn figure(what: &str, value: impl std::fmt::Display) {
 async fn assert_no_children(relay: &Relay) {
     let pid = relay.pid();
     let left = none_left_within(REAP, || children_of(pid).len()).await;
-    assert_eq!(left, 0, "the relay still has children: {:?}", children_of(pid));
+    assert_eq!(
+        left,
+        0,
+        "the relay still has children: {:?}",
+        children_of(pid)
+    );
 }
 
 /// What the page receives up to the close: (JSON-RPC frames, relay events, close).
@@ -132,7 +137,11 @@ async fn an_agent_killed_mid_stream_is_reported_and_the_socket_closes() {
         for i in 0..1000 {
             send(&mut ws, &message(0, i)).await;
         }
-        assert_eq!(next_text(&mut ws).await, message(0, 0), "the stream is flowing");
+        assert_eq!(
+            next_text(&mut ws).await,
+            message(0, 0),
+            "the stream is flowing"
+        );
         signal(pid, libc::SIGKILL);
         // The page may go on sending into the dying session; nothing breaks.
         for i in 1000..1100 {
@@ -149,7 +158,10 @@ async fn an_agent_killed_mid_stream_is_reported_and_the_socket_closes() {
         assert_eq!(exit["event"], "exit", "{events:?}");
         assert_eq!(exit["signal"], "SIGKILL");
         assert_eq!(close, Some((1011, "the agent was ended by SIGKILL".into())));
-        figure("killed agent: messages echoed before the kill was seen", frames.len() + 1);
+        figure(
+            "killed agent: messages echoed before the kill was seen",
+            frames.len() + 1,
+        );
         assert!(!alive(pid));
         assert_no_children(&relay).await;
     })
@@ -177,8 +189,14 @@ async fn a_page_gone_mid_stream_ends_its_agent() {
             assert!(!next_text(&mut ws).await.is_empty());
             let started = Instant::now();
             drop(ws);
-            assert!(gone_within(pid, REAP).await, "{agent}: agent {pid} outlived its page");
-            figure(&format!("page gone: {agent} agent gone after (ms)"), started.elapsed().as_millis());
+            assert!(
+                gone_within(pid, REAP).await,
+                "{agent}: agent {pid} outlived its page"
+            );
+            figure(
+                &format!("page gone: {agent} agent gone after (ms)"),
+                started.elapsed().as_millis(),
+            );
         }
         assert_no_children(&relay).await;
     })
@@ -206,14 +224,20 @@ async fn a_flooding_agent_and_a_page_that_does_not_read_keep_memory_bounded() {
         }
         assert!(alive(agent), "the agent is blocked, not ended");
         let growth = peak.saturating_sub(before);
-        figure("flood, page not reading 3 s: relay RSS before / peak / growth (KiB)", format!("{before} / {peak} / {growth}"));
+        figure(
+            "flood, page not reading 3 s: relay RSS before / peak / growth (KiB)",
+            format!("{before} / {peak} / {growth}"),
+        );
         assert!(growth < CEILING_KIB, "relay memory grew by {growth} KiB");
         // Then it reads again: the stream goes on, whole lines in order.
         let started = Instant::now();
         for _ in 0..100_000 {
             assert_eq!(next_text(&mut ws).await, line);
         }
-        figure("flood: 100000 frames read after the pause in (s)", format!("{:.2}", started.elapsed().as_secs_f64()));
+        figure(
+            "flood: 100000 frames read after the pause in (s)",
+            format!("{:.2}", started.elapsed().as_secs_f64()),
+        );
         ws.close(None).await.unwrap();
         assert!(gone_within(agent, REAP).await);
         assert_no_children(&relay).await;
@@ -228,14 +252,21 @@ async fn a_killed_relay_leaves_no_agent_behind_and_a_new_one_takes_its_port() {
     timeout(TEST_TIMEOUT, async {
         // The agent ignores SIGTERM and the EOF on its stdin: only the relay's own care ends it.
         let marker = format!("agentwire-load-marker-{}", std::process::id());
-        let stubborn = format!(r#"stubborn=sh -c 'trap "" TERM; echo "{{}}"; while :; do sleep 0.05; done' {marker}"#);
+        let stubborn = format!(
+            r#"stubborn=sh -c 'trap "" TERM; echo "{{}}"; while :; do sleep 0.05; done' {marker}"#
+        );
         assert!(with_marker(&marker).is_empty());
         for signal_name in ["SIGKILL", "SIGTERM"] {
             let mut relay = Relay::start(&["--agent", &stubborn, "--agent", "cat"]);
             let port = relay.port.to_string();
             // The relay's own command line holds the marker too.
             let relay_pid = relay.pid();
-            let agents = || with_marker(&marker).into_iter().filter(|&p| p != relay_pid).collect::<Vec<_>>();
+            let agents = || {
+                with_marker(&marker)
+                    .into_iter()
+                    .filter(|&p| p != relay_pid)
+                    .collect::<Vec<_>>()
+            };
             let mut pages = Vec::new();
             for _ in 0..3 {
                 let mut ws = relay.connect("stubborn").await;
@@ -248,13 +279,20 @@ async fn a_killed_relay_leaves_no_agent_behind_and_a_new_one_takes_its_port() {
             if signal_name == "SIGKILL" {
                 signal(relay.pid(), libc::SIGKILL);
             } else {
-                tokio::task::block_in_place(|| relay.terminate()).expect("the relay exits on SIGTERM");
+                tokio::task::block_in_place(|| relay.terminate())
+                    .expect("the relay exits on SIGTERM");
             }
             let left = none_left_within(REAP, || agents().len()).await;
             let orphans = agents();
             orphans.iter().for_each(|&p| signal(p, libc::SIGKILL)); // so a failure leaves nothing behind
-            assert_eq!(left, 0, "after {signal_name} of the relay, agents are left: {orphans:?}");
-            figure(&format!("relay ended by {signal_name}: its 3 agents gone after (ms)"), started.elapsed().as_millis());
+            assert_eq!(
+                left, 0,
+                "after {signal_name} of the relay, agents are left: {orphans:?}"
+            );
+            figure(
+                &format!("relay ended by {signal_name}: its 3 agents gone after (ms)"),
+                started.elapsed().as_millis(),
+            );
             // The pages see their socket end.
             for mut ws in pages {
                 let (_, _, _close) = drain(&mut ws).await;

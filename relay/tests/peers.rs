@@ -17,7 +17,10 @@ const EVERYTHING: &str = "node_modules/@modelcontextprotocol/server-everything/d
 fn node_agent(name: &str, script: &str, args: &str) -> Option<String> {
     let path = repo().join(script);
     if !path.is_file() {
-        eprintln!("SKIP: {} is absent; run `npm install` at the repository root", path.display());
+        eprintln!(
+            "SKIP: {} is absent; run `npm install` at the repository root",
+            path.display()
+        );
         return None;
     }
     let path = path.canonicalize().unwrap();
@@ -26,11 +29,18 @@ fn node_agent(name: &str, script: &str, args: &str) -> Option<String> {
 
 /// Reads frames until the response to `id`, answering the agent's requests with `answer`;
 /// returns (response, notifications seen on the way).
-async fn response_to(ws: &mut Ws, id: i64, answer: impl Fn(&Value) -> Value) -> (Value, Vec<Value>) {
+async fn response_to(
+    ws: &mut Ws,
+    id: i64,
+    answer: impl Fn(&Value) -> Value,
+) -> (Value, Vec<Value>) {
     let mut notifications = Vec::new();
     loop {
         let frame = next_json(ws).await;
-        assert!(frame.get("relay").is_none(), "unexpected relay event {frame}");
+        assert!(
+            frame.get("relay").is_none(),
+            "unexpected relay event {frame}"
+        );
         assert_eq!(frame["jsonrpc"], "2.0", "{frame}");
         if frame.get("method").is_some() && frame.get("id").is_some() {
             let reply = json!({"jsonrpc": "2.0", "id": frame["id"], "result": answer(&frame)});
@@ -47,7 +57,9 @@ async fn response_to(ws: &mut Ws, id: i64, answer: impl Fn(&Value) -> Value) -> 
 
 #[tokio::test]
 async fn acp_sdk_example_agent_initialize_new_session_and_prompt() {
-    let Some(agent) = node_agent("acp", ACP_AGENT, "") else { return };
+    let Some(agent) = node_agent("acp", ACP_AGENT, "") else {
+        return;
+    };
     timeout(TEST_TIMEOUT, async {
         let relay = Relay::start(&["--agent", &agent]);
         let mut ws = relay.connect("acp").await;
@@ -99,7 +111,9 @@ async fn acp_sdk_example_agent_initialize_new_session_and_prompt() {
 
 #[tokio::test]
 async fn mcp_server_everything_initialize_and_tools_list() {
-    let Some(agent) = node_agent("everything", EVERYTHING, "stdio") else { return };
+    let Some(agent) = node_agent("everything", EVERYTHING, "stdio") else {
+        return;
+    };
     timeout(TEST_TIMEOUT, async {
         let relay = Relay::start(&["--agent", &agent]);
         let mut ws = relay.connect("everything").await;
@@ -111,26 +125,44 @@ async fn mcp_server_everything_initialize_and_tools_list() {
             "clientInfo": {"name": "agentwire-relay-test", "version": "0.1.0"}}});
         send(&mut ws, &initialize.to_string()).await;
         let (response, _) = response_to(&mut ws, 1, no_requests).await;
-        assert_eq!(response["result"]["protocolVersion"], "2025-11-25", "{response}");
-        assert!(response["result"]["capabilities"]["tools"].is_object(), "{response}");
-        send(&mut ws, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+        assert_eq!(
+            response["result"]["protocolVersion"], "2025-11-25",
+            "{response}"
+        );
+        assert!(
+            response["result"]["capabilities"]["tools"].is_object(),
+            "{response}"
+        );
+        send(
+            &mut ws,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        )
+        .await;
 
         send(&mut ws, r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#).await;
         let (response, _) = response_to(&mut ws, 2, no_requests).await;
         let tools = response["result"]["tools"].as_array().expect("tools");
         let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
         assert!(names.contains(&"echo"), "{names:?}");
-        assert!(tools.iter().all(|t| t["inputSchema"]["type"] == "object"), "{response}");
+        assert!(
+            tools.iter().all(|t| t["inputSchema"]["type"] == "object"),
+            "{response}"
+        );
 
         let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
             "params": {"name": "echo", "arguments": {"message": "through the relay"}}});
         send(&mut ws, &call.to_string()).await;
         let (response, _) = response_to(&mut ws, 3, no_requests).await;
-        let text = response["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        let text = response["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
         assert!(text.contains("through the relay"), "{response}");
 
         drop(ws);
-        assert!(gone_within(pid, Duration::from_secs(10)).await, "server-everything is still there");
+        assert!(
+            gone_within(pid, Duration::from_secs(10)).await,
+            "server-everything is still there"
+        );
     })
     .await
     .expect("test timed out");

@@ -12,7 +12,11 @@ fn serves_the_folders_and_nothing_outside_them() {
     let pkg = dir.join("pkg");
     std::fs::create_dir_all(www.join("sub")).unwrap();
     std::fs::create_dir_all(&pkg).unwrap();
-    std::fs::write(www.join("index.html"), "<!doctype html><title>playground</title>").unwrap();
+    std::fs::write(
+        www.join("index.html"),
+        "<!doctype html><title>playground</title>",
+    )
+    .unwrap();
     std::fs::write(www.join("app.js"), "export {};").unwrap();
     std::fs::write(www.join("sub/index.html"), "sub").unwrap();
     std::fs::write(www.join(".env"), "SECRET").unwrap();
@@ -31,8 +35,16 @@ fn serves_the_folders_and_nothing_outside_them() {
     let get = |path: &str| http_get(relay.port, path, &[]);
 
     let served = [
-        ("/", "text/html; charset=utf-8", "<!doctype html><title>playground</title>"),
-        ("/?token=abc", "text/html; charset=utf-8", "<!doctype html><title>playground</title>"),
+        (
+            "/",
+            "text/html; charset=utf-8",
+            "<!doctype html><title>playground</title>",
+        ),
+        (
+            "/?token=abc",
+            "text/html; charset=utf-8",
+            "<!doctype html><title>playground</title>",
+        ),
         ("/app.js", "text/javascript; charset=utf-8", "export {};"),
         ("/sub/", "text/html; charset=utf-8", "sub"),
         ("/pkg/agentwire_bg.wasm", "application/wasm", "\0asm"),
@@ -40,7 +52,11 @@ fn serves_the_folders_and_nothing_outside_them() {
     for (path, content_type, body) in served {
         let (status, headers, got) = get(path);
         assert_eq!(status, 200, "{path}");
-        assert_eq!(header(&headers, "content-type"), Some(content_type), "{path}");
+        assert_eq!(
+            header(&headers, "content-type"),
+            Some(content_type),
+            "{path}"
+        );
         assert_eq!(got, body.as_bytes(), "{path}");
     }
 
@@ -48,8 +64,17 @@ fn serves_the_folders_and_nothing_outside_them() {
     assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
     assert_eq!(header(&headers, "referrer-policy"), Some("no-referrer"));
     let csp = header(&headers, "content-security-policy").expect("a CSP");
-    assert!(csp.contains("default-src 'self'") && csp.contains(&format!("ws://127.0.0.1:{}", relay.port)), "{csp}");
-    assert!(headers.iter().all(|(k, _)| !k.starts_with("access-control-")), "no CORS headers");
+    assert!(
+        csp.contains("default-src 'self'")
+            && csp.contains(&format!("ws://127.0.0.1:{}", relay.port)),
+        "{csp}"
+    );
+    assert!(
+        headers
+            .iter()
+            .all(|(k, _)| !k.starts_with("access-control-")),
+        "no CORS headers"
+    );
 
     let refused = [
         ("/../secret.txt", 403),

@@ -21,7 +21,9 @@ impl Answer {
         header(&self.headers, name)
     }
     pub fn events(&self) -> Vec<SseEvent> {
-        SseDecoder::new(1 << 20).feed(&self.body).expect("an event stream")
+        SseDecoder::new(1 << 20)
+            .feed(&self.body)
+            .expect("an event stream")
     }
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|_| panic!("JSON body: {}", self.body))
@@ -29,10 +31,19 @@ impl Answer {
 }
 
 /// One request; reads until the server closes (streams end once everything is answered).
-pub fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+pub fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Answer {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.set_read_timeout(Some(FRAME_TIMEOUT)).unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
         head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
     }
@@ -47,22 +58,37 @@ pub fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], bo
 }
 
 pub fn parse(raw: &[u8]) -> Answer {
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a full HTTP response");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a full HTTP response");
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut lines = head.lines();
-    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).unwrap();
-    let headers: Vec<(String, String)> = lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string())).collect();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
     let mut body = raw[split + 4..].to_vec();
     if header(&headers, "transfer-encoding") == Some("chunked") {
         body = dechunk(&body);
     }
-    Answer { status, headers, body: String::from_utf8(body).unwrap() }
+    Answer {
+        status,
+        headers,
+        body: String::from_utf8(body).unwrap(),
+    }
 }
 
 pub fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     while let Some(eol) = raw.windows(2).position(|w| w == b"\r\n") {
-        let size = usize::from_str_radix(std::str::from_utf8(&raw[..eol]).unwrap().trim(), 16).unwrap_or(0);
+        let size = usize::from_str_radix(std::str::from_utf8(&raw[..eol]).unwrap().trim(), 16)
+            .unwrap_or(0);
         if size == 0 {
             break;
         }
@@ -71,4 +97,3 @@ pub fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     }
     out
 }
-

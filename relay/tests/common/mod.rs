@@ -54,7 +54,10 @@ impl Relay {
             // SAFETY: setrlimit only, between fork and exec.
             unsafe {
                 command.pre_exec(move || {
-                    let limit = libc::rlimit { rlim_cur: files, rlim_max: files };
+                    let limit = libc::rlimit {
+                        rlim_cur: files,
+                        rlim_max: files,
+                    };
                     if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
                         return Err(std::io::Error::last_os_error());
                     }
@@ -81,7 +84,9 @@ impl Relay {
                 if n == 0 {
                     break;
                 }
-                sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
             }
         });
         let stdout = child.stdout.take().unwrap();
@@ -96,7 +101,10 @@ impl Relay {
         });
         let url = match rx.recv_timeout(Duration::from_secs(20)) {
             Ok(Some(Ok(line))) => line,
-            other => panic!("no URL from the relay: {other:?}; stderr: {}", stderr.lock().unwrap()),
+            other => panic!(
+                "no URL from the relay: {other:?}; stderr: {}",
+                stderr.lock().unwrap()
+            ),
         };
         let port = url
             .strip_prefix("http://127.0.0.1:")
@@ -104,7 +112,13 @@ impl Relay {
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("unexpected URL line {url:?}"));
         assert_eq!(url, format!("http://127.0.0.1:{port}/?token={TOKEN}"));
-        Relay { child, port, url, stderr, more_stdout }
+        Relay {
+            child,
+            port,
+            url,
+            stderr,
+            more_stdout,
+        }
     }
 
     pub fn origin(&self) -> String {
@@ -112,7 +126,10 @@ impl Relay {
     }
 
     pub fn ws_url(&self, agent: &str) -> String {
-        format!("ws://127.0.0.1:{}/ws?token={TOKEN}&agent={agent}", self.port)
+        format!(
+            "ws://127.0.0.1:{}/ws?token={TOKEN}&agent={agent}",
+            self.port
+        )
     }
 
     /// Connects as the relay's own page would (right token and Origin).
@@ -150,7 +167,10 @@ impl Drop for Relay {
         std::thread::sleep(Duration::from_millis(20));
         let more = self.more_stdout.lock().unwrap();
         if !std::thread::panicking() {
-            assert!(more.is_empty(), "the relay printed more than one stdout line: {more:?}");
+            assert!(
+                more.is_empty(),
+                "the relay printed more than one stdout line: {more:?}"
+            );
         }
     }
 }
@@ -168,11 +188,15 @@ pub async fn connect_with(url: &str, headers: &[(&'static str, &str)]) -> Result
 pub async fn connect_plain(url: &str, headers: &[(&'static str, &str)]) -> Result<Ws, u16> {
     let mut request = url.into_client_request().unwrap();
     for (name, value) in headers {
-        request.headers_mut().insert(*name, HeaderValue::from_str(value).unwrap());
+        request
+            .headers_mut()
+            .insert(*name, HeaderValue::from_str(value).unwrap());
     }
     match tokio_tungstenite::connect_async(request).await {
         Ok((ws, _)) => Ok(ws),
-        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            Err(response.status().as_u16())
+        }
         Err(e) => panic!("connect failed: {e}"),
     }
 }
@@ -186,11 +210,15 @@ pub enum Seen {
 
 pub async fn next(ws: &mut Ws) -> Seen {
     loop {
-        let message = tokio::time::timeout(FRAME_TIMEOUT, ws.next()).await.expect("a frame in time");
+        let message = tokio::time::timeout(FRAME_TIMEOUT, ws.next())
+            .await
+            .expect("a frame in time");
         match message {
             Some(Ok(Message::Text(t))) => return Seen::Text(t.to_string()),
             Some(Ok(Message::Close(frame))) => {
-                return Seen::Closed(frame.map(|f: CloseFrame| (u16::from(f.code), f.reason.to_string())))
+                return Seen::Closed(
+                    frame.map(|f: CloseFrame| (u16::from(f.code), f.reason.to_string())),
+                )
             }
             Some(Ok(_)) => continue,
             None | Some(Err(_)) => return Seen::Closed(None),
@@ -231,7 +259,9 @@ pub async fn send(ws: &mut Ws, text: &str) {
 pub fn alive(pid: u32) -> bool {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
     match stat {
-        Ok(s) => !s.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Ok(s) => !s
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
         Err(_) => false,
     }
 }
@@ -256,7 +286,11 @@ pub fn signal(pid: u32, signal: i32) {
 
 /// A raw HTTP/1.1 GET (so paths like `/../x` reach the server unnormalised).
 /// Returns (status, lower-cased headers, body).
-pub fn http_get(port: u16, path: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, String)>, Vec<u8>) {
+pub fn http_get(
+    port: u16,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
     http_request(([127, 0, 0, 1], port).into(), "GET", path, headers)
 }
 
@@ -269,7 +303,9 @@ pub fn http_request(
     headers: &[(&str, &str)],
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
     let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
         request.push_str(&format!("Host: {addr}\r\n"));
@@ -285,10 +321,17 @@ pub fn http_request(
     if raw.is_empty() {
         return (0, Vec::new(), Vec::new());
     }
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a full HTTP response");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a full HTTP response");
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut lines = head.lines();
-    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).unwrap();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap();
     let headers = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
@@ -298,7 +341,10 @@ pub fn http_request(
 }
 
 pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
 }
 
 /// A fresh scratch folder for one test.
@@ -326,30 +372,47 @@ pub fn rss_kib(pid: u32) -> u64 {
 
 /// Open file descriptors of a process (`/proc/PID/fd`); 0 once it is gone.
 pub fn fd_count(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0)
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|d| d.count())
+        .unwrap_or(0)
 }
 
 /// Children of `parent` that exited and were never reaped (zombies).
 pub fn zombies_of(parent: u32) -> Vec<u32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
     dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
-            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-            let Some((_, rest)) = stat.rsplit_once(')') else { return false };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                return false;
+            };
             let mut fields = rest.split_whitespace();
-            fields.next() == Some("Z") && fields.next().and_then(|p| p.parse::<u32>().ok()) == Some(parent)
+            fields.next() == Some("Z")
+                && fields.next().and_then(|p| p.parse::<u32>().ok()) == Some(parent)
         })
         .collect()
 }
 
 /// Every live process (zombies excluded) as (pid, parent pid, command line with spaces).
 fn processes() -> Vec<(u32, u32, String)> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
     dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|&pid| alive(pid))
         .filter_map(|pid| {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+            let ppid = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
             let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
             let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
             Some((pid, ppid, cmdline))
@@ -359,13 +422,20 @@ fn processes() -> Vec<(u32, u32, String)> {
 
 /// The live children of `parent`.
 pub fn children_of(parent: u32) -> Vec<u32> {
-    processes().into_iter().filter(|p| p.1 == parent).map(|p| p.0).collect()
+    processes()
+        .into_iter()
+        .filter(|p| p.1 == parent)
+        .map(|p| p.0)
+        .collect()
 }
 
 /// The live processes whose command line contains `marker` (found even once their parent is
 /// gone), less forks that have not exec'd yet (the parent's command line, unchanged).
 pub fn with_marker(marker: &str) -> Vec<u32> {
-    let marked: Vec<_> = processes().into_iter().filter(|p| p.2.contains(marker)).collect();
+    let marked: Vec<_> = processes()
+        .into_iter()
+        .filter(|p| p.2.contains(marker))
+        .collect();
     let fork = |p: &(u32, u32, String)| marked.iter().any(|q| q.0 == p.1 && q.2 == p.2);
     marked.iter().filter(|p| !fork(p)).map(|p| p.0).collect()
 }
@@ -385,7 +455,10 @@ pub async fn none_left_within(within: Duration, count: impl Fn() -> usize) -> us
 /// An agent that touches `marker` when it starts and then says so (`{"marked":true}`), so a
 /// test can tell that nothing was spawned, and, once told, that something was.
 pub fn marking_agent(name: &str, marker: &std::path::Path) -> String {
-    format!(r#"{name}=sh -c 'touch "{}"; echo "{{\"marked\":true}}"; exec cat'"#, marker.display())
+    format!(
+        r#"{name}=sh -c 'touch "{}"; echo "{{\"marked\":true}}"; exec cat'"#,
+        marker.display()
+    )
 }
 
 /// Waits for the marking agent's word that it touched its marker (after `spawned`).
