@@ -69,7 +69,13 @@ struct Versions(Vec<u16>);
 fn parse_versions(list: &str) -> Result<Versions, String> {
     let mut versions = list
         .split(',')
-        .map(|v| v.trim().parse::<u16>().ok().filter(|v| (1..=2).contains(v)).ok_or_else(|| format!("{v:?} is not 1 or 2")))
+        .map(|v| {
+            v.trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|v| (1..=2).contains(v))
+                .ok_or_else(|| format!("{v:?} is not 1 or 2"))
+        })
         .collect::<Result<Vec<u16>, String>>()?;
     versions.sort_unstable_by(|a, b| b.cmp(a));
     versions.dedup();
@@ -78,11 +84,16 @@ fn parse_versions(list: &str) -> Result<Versions, String> {
 
 /// The prompt keywords and the MCP server's catalogue, after the options in `--help`.
 fn after_help() -> String {
-    let mut h = String::from("ACP PROMPT KEYWORDS (case-insensitive; the first keyword in the prompt decides)\n");
+    let mut h = String::from(
+        "ACP PROMPT KEYWORDS (case-insensitive; the first keyword in the prompt decides)\n",
+    );
     for (k, what) in script::KEYWORDS {
         h.push_str(&format!("  {k:<16} {what}\n"));
     }
-    h.push_str(&format!("  (none)           {}\n", script::DEFAULT_BEHAVIOUR));
+    h.push_str(&format!(
+        "  (none)           {}\n",
+        script::DEFAULT_BEHAVIOUR
+    ));
     h.push_str(
         "
 MCP SERVER
@@ -104,18 +115,26 @@ fn help() -> String {
 
 /// The options, or `None` for `--help`; a bad command line says what is wrong (clap's words).
 fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    let cli = match Cli::try_parse_from(std::iter::once("agentwire-demo-agent").chain(args.iter().map(String::as_str))) {
+    let cli = match Cli::try_parse_from(
+        std::iter::once("agentwire-demo-agent").chain(args.iter().map(String::as_str)),
+    ) {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => return Ok(None),
         Err(e) => return Err(e.render().to_string().trim_end().to_string()),
     };
-    let negotiation = if cli.negotiation == "draft" { NegotiationRule::Draft } else { NegotiationRule::Seed };
+    let negotiation = if cli.negotiation == "draft" {
+        NegotiationRule::Draft
+    } else {
+        NegotiationRule::Seed
+    };
     Ok(Some(Options {
         mcp: cli.mcp,
         versions: cli.versions.0,
         negotiation,
         data_dir: cli.data_dir,
-        mcp_versions: cli.mcp_versions.map(|v| v.into_iter().map(|s| s.trim().to_owned()).collect()),
+        mcp_versions: cli
+            .mcp_versions
+            .map(|v| v.into_iter().map(|s| s.trim().to_owned()).collect()),
         conformance: cli.conformance,
     }))
 }
@@ -163,11 +182,16 @@ fn main() {
     };
     let mut out = runner::Out::stdout();
     if options.mcp {
-        let mut server = mcp_mode::McpDemo::new(options.mcp_versions.clone(), info(), options.conformance);
+        let mut server =
+            mcp_mode::McpDemo::new(options.mcp_versions.clone(), info(), options.conformance);
         runner::run(&mut server, &mut out);
         return;
     }
-    let opened = options.data_dir.clone().map_or_else(store::default_dir, Ok).and_then(|dir| Ok((store::Store::open(&dir)?, dir)));
+    let opened = options
+        .data_dir
+        .clone()
+        .map_or_else(store::default_dir, Ok)
+        .and_then(|dir| Ok((store::Store::open(&dir)?, dir)));
     let (store, dir) = match opened {
         Ok(s) => s,
         Err(e) => {
@@ -175,7 +199,11 @@ fn main() {
             std::process::exit(1);
         }
     };
-    runner::log(&format!("ACP v{:?}, sessions in {}", options.versions, dir.display()));
+    runner::log(&format!(
+        "ACP v{:?}, sessions in {}",
+        options.versions,
+        dir.display()
+    ));
     let mut agent = acp_mode::AcpDemo::new(acp_agent(&options), store);
     runner::run(&mut agent, &mut out);
 }
@@ -190,9 +218,17 @@ mod tests {
 
     #[test]
     fn flags_parse_or_say_what_is_wrong() {
-        let o = parse(&args("--versions 1 --negotiation draft --data-dir /d")).unwrap().unwrap();
-        assert_eq!((o.versions, o.negotiation, o.data_dir), (vec![1], NegotiationRule::Draft, Some(PathBuf::from("/d"))));
-        assert_eq!(parse(&args("--versions 1,2")).unwrap().unwrap().versions, vec![2, 1]);
+        let o = parse(&args("--versions 1 --negotiation draft --data-dir /d"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (o.versions, o.negotiation, o.data_dir),
+            (vec![1], NegotiationRule::Draft, Some(PathBuf::from("/d")))
+        );
+        assert_eq!(
+            parse(&args("--versions 1,2")).unwrap().unwrap().versions,
+            vec![2, 1]
+        );
         assert!(parse(&args("--mcp")).unwrap().unwrap().mcp);
         assert_eq!(parse(&args("--help")).unwrap(), None);
         for bad in ["--versions 3", "--versions", "--negotiation x", "--what"] {
@@ -205,7 +241,14 @@ mod tests {
         let o = parse(&[]).unwrap().unwrap();
         let agent = acp_agent(&o);
         let caps = agent.own_capabilities();
-        assert!(caps.session.load && caps.prompt.image && caps.prompt.audio && caps.prompt.embedded_context && caps.mcp.http && caps.mcp.sse);
+        assert!(
+            caps.session.load
+                && caps.prompt.image
+                && caps.prompt.audio
+                && caps.prompt.embedded_context
+                && caps.mcp.http
+                && caps.mcp.sse
+        );
     }
 
     #[test]
