@@ -140,7 +140,8 @@ pub fn encode_event(id: Option<&str>, event: Option<&str>, data: &str) -> String
         if end == rest.len() {
             break;
         }
-        rest = &rest[end + if rest[end..].starts_with("\r\n") { 2 } else { 1 }..];
+        let step = 1 + usize::from(rest[end..].starts_with("\r\n"));
+        rest = &rest[end + step..];
     }
     out.push('\n');
     out
@@ -197,8 +198,14 @@ mod tests {
     fn a_bare_cr_splits_data_like_lf_and_crlf() {
         // JSON may carry a bare CR as whitespace; it must neither cut the message nor end the event.
         let text = encode_event(Some("1"), None, "{\"a\":\r1,\r\r\"b\":2}\rid: x\r");
-        assert_eq!(text, "id: 1\ndata: {\"a\":\ndata: 1,\ndata: \ndata: \"b\":2}\ndata: id: x\ndata: \n\n");
-        assert_eq!(all(&[&text]), vec![ev("message", "{\"a\":\n1,\n\n\"b\":2}\nid: x\n", Some("1"))]);
+        assert_eq!(
+            text,
+            "id: 1\ndata: {\"a\":\ndata: 1,\ndata: \ndata: \"b\":2}\ndata: id: x\ndata: \n\n"
+        );
+        assert_eq!(
+            all(&[&text]),
+            vec![ev("message", "{\"a\":\n1,\n\n\"b\":2}\nid: x\n", Some("1"))]
+        );
     }
 
     #[test]
