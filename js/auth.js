@@ -5,15 +5,15 @@
 // client information and sends the user to the authorization server.
 //
 // The checks are written here rather than taken from oauth4webapi (3.8.8), measured: its ESM
-// build is 52,563 B minified, 14,310 B gzip, against 16,359 B / 5,857 B for this whole module
-// (flow, providers and checks; the checks add 1,734 B gzip). It would be the package's first
+// build is 52,563 B minified, 14,310 B gzip, against 16,386 B / 5,868 B for this whole module
+// (flow, providers and checks; the checks add 1,745 B gzip). It would be the package's first
 // runtime dependency, which a page without a bundler must map by hand (an import map); it
 // does not know MCP's discovery order (RFC 9728, then RFC 8414 or OpenID Connect, path-aware,
 // the 2025-03-26 defaults), and refuses `http:` servers (loopback, development) unless each
-// call opts out. The
-// checks of it that apply here are made exactly: the metadata's `issuer` (RFC 8414 §3.3),
-// the answer's `iss` (RFC 9207), PKCE S256, `state`, a Bearer token's form, no redirect of
-// a token request, the form encoding of client_secret_basic; plus bounds on every answer.
+// call opts out. The checks of it that apply here are made exactly: the metadata's `issuer`
+// (RFC 8414 §3.3), the answer's `iss` (RFC 9207), PKCE S256, `state`, a Bearer token's form,
+// no redirect of a token request, the form encoding of client_secret_basic; plus bounds on
+// every answer.
 
 import { ProtocolError, codes } from "./errors.js";
 
