@@ -8,7 +8,7 @@
 // Only what changed is rebuilt: a stamp in the output (.build-stamp) keeps a hash of the
 // wasm's inputs (src/, Cargo files, build.rs, wasm-pack.toml) and of the JS layer's (js/, this
 // script). Neither changed: nothing runs. Only the JS layer: the .wasm files and their glue
-// stay. `--force` rebuilds everything.
+// stay. `--force` rebuilds everything (a new toolchain is not in the stamp: force after one).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync, rmSync, readdirSync, copyFileSync, existsSync, statSync } from "node:fs";
