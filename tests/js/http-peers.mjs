@@ -12,11 +12,13 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ListResourcesRequestSche
 
 const require = createRequire(import.meta.url);
 
-/** The CORS headers a remote MCP server sends so that a page may talk to it (docs/mcp.md). */
+/** The CORS headers a remote MCP server sends so that a page may talk to it (docs/mcp.md), the
+ * 2026-07-28 request headers included (a handshake-era server then refuses `server/discover`
+ * with a 400 the page can read, rather than the browser blocking the probe). */
 export const CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, DELETE",
-  "access-control-allow-headers": "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id",
+  "access-control-allow-headers": "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name",
   "access-control-expose-headers": "mcp-session-id, mcp-protocol-version",
 };
 
