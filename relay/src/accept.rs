@@ -151,7 +151,9 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
                             return Ok(response);
                         }
                         if !lasting.granted() {
+                            // Answered: an idle period begins (the answer is written within it).
                             conn.busy.fetch_sub(1, Ordering::Relaxed);
+                            conn.restart();
                             return Ok::<_, Infallible>(response);
                         }
                         conn.lasting.fetch_add(1, Ordering::Relaxed);
