@@ -37,7 +37,11 @@ fn from_schema(path: &str) -> Option<(Listed, BTreeSet<(String, &'static str)>)>
     let mut methods = Listed::new();
     let mut kinds = BTreeSet::new();
     for (def, body) in schema["$defs"].as_object().expect("$defs") {
-        let (Some(Value::String(m)), Some(Value::String(s))) = (body.get("x-method"), body.get("x-side")) else { continue };
+        let (Some(Value::String(m)), Some(Value::String(s))) =
+            (body.get("x-method"), body.get("x-side"))
+        else {
+            continue;
+        };
         if s == "proxy" {
             continue;
         }
@@ -83,27 +87,55 @@ fn normalize(mut l: Listed) -> Listed {
 }
 
 #[test]
-#[cfg_attr(not(shared_oracle), ignore = "needs the official schemas and seed vectors: ../shared or AGENTWIRE_SHARED")]
+#[cfg_attr(
+    not(shared_oracle),
+    ignore = "needs the official schemas and seed vectors: ../shared or AGENTWIRE_SHARED"
+)]
 fn table_matches_the_official_sources() {
     for version in [1u16, 2] {
         let v = version.to_string();
-        let Some(meta) = from_meta(&format!("spec/acp/v{v}/meta.json")) else { return };
-        let Some(meta_unstable) = from_meta(&format!("spec/acp/v{v}/meta.unstable.json")) else { return };
-        let Some((npm, _)) = from_schema(&format!("spec/acp/npm-sdk-2.4.0/v{v}/schema.json")) else { return };
-        let Some((npm_unstable, _)) = from_schema(&format!("spec/acp/npm-sdk-2.4.0/v{v}/schema.unstable.json")) else { return };
-        let Some((snap_unstable, _)) = from_schema(&format!("spec/acp/v{v}/schema.unstable.json")) else { return };
+        let Some(meta) = from_meta(&format!("spec/acp/v{v}/meta.json")) else {
+            return;
+        };
+        let Some(meta_unstable) = from_meta(&format!("spec/acp/v{v}/meta.unstable.json")) else {
+            return;
+        };
+        let Some((npm, _)) = from_schema(&format!("spec/acp/npm-sdk-2.4.0/v{v}/schema.json"))
+        else {
+            return;
+        };
+        let Some((npm_unstable, _)) =
+            from_schema(&format!("spec/acp/npm-sdk-2.4.0/v{v}/schema.unstable.json"))
+        else {
+            return;
+        };
+        let Some((snap_unstable, _)) = from_schema(&format!("spec/acp/v{v}/schema.unstable.json"))
+        else {
+            return;
+        };
 
         // Stable: exactly what the stable meta file and the newest stable schema list.
         let stable: Listed = normalize(meta.union(&npm).cloned().collect());
         assert_eq!(ours(version, true), stable, "v{v} stable methods");
         // Everything: stable plus every unstable source.
-        let all: Listed = normalize(stable.iter().chain(&meta_unstable).chain(&npm_unstable).chain(&snap_unstable).cloned().collect());
+        let all: Listed = normalize(
+            stable
+                .iter()
+                .chain(&meta_unstable)
+                .chain(&npm_unstable)
+                .chain(&snap_unstable)
+                .cloned()
+                .collect(),
+        );
         assert_eq!(ours(version, false), all, "v{v} stable + unstable methods");
     }
 }
 
 #[test]
-#[cfg_attr(not(shared_oracle), ignore = "needs the official schemas and seed vectors: ../shared or AGENTWIRE_SHARED")]
+#[cfg_attr(
+    not(shared_oracle),
+    ignore = "needs the official schemas and seed vectors: ../shared or AGENTWIRE_SHARED"
+)]
 fn kinds_match_the_schemas() {
     for path in [
         "spec/acp/npm-sdk-2.4.0/v1/schema.unstable.json",
@@ -111,9 +143,12 @@ fn kinds_match_the_schemas() {
         "spec/acp/v1/schema.unstable.json",
         "spec/acp/v2/schema.unstable.json",
     ] {
-        let Some((_, kinds)) = from_schema(path) else { return };
+        let Some((_, kinds)) = from_schema(path) else {
+            return;
+        };
         for (name, kind) in &kinds {
-            let spec = agentwire::acp::methods::lookup(name).unwrap_or_else(|| panic!("{name} ({path}) is not in the table"));
+            let spec = agentwire::acp::methods::lookup(name)
+                .unwrap_or_else(|| panic!("{name} ({path}) is not in the table"));
             let ok = match spec.kind {
                 Kind::Request => *kind == "request",
                 Kind::Notification => *kind == "notification",
@@ -126,7 +161,11 @@ fn kinds_match_the_schemas() {
 
 #[test]
 fn seed_only_rows_are_the_documented_ones() {
-    let seed: Vec<&str> = METHODS.iter().filter(|m| m.v2 == Availability::Seed).map(|m| m.name).collect();
+    let seed: Vec<&str> = METHODS
+        .iter()
+        .filter(|m| m.v2 == Availability::Seed)
+        .map(|m| m.name)
+        .collect();
     assert_eq!(seed, ["session/load"]);
     let names: BTreeSet<&str> = METHODS.iter().map(|m| m.name).collect();
     assert_eq!(names.len(), METHODS.len(), "a method appears twice");

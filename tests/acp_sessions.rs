@@ -18,7 +18,12 @@ fn agent(config: Value) -> AcpAgent {
 
 /// Delivers text to the other side; returns its events, with every `Send` delivered
 /// back (and the replies' events appended to `back`).
-fn to_agent(a: &mut AcpAgent, c: &mut AcpClient, o: &Outbound, back: &mut Vec<Event>) -> Vec<Event> {
+fn to_agent(
+    a: &mut AcpAgent,
+    c: &mut AcpClient,
+    o: &Outbound,
+    back: &mut Vec<Event>,
+) -> Vec<Event> {
     let events = a.receive(&o.text, 0);
     for e in &events {
         if let Event::Send { text } = e {
@@ -28,7 +33,12 @@ fn to_agent(a: &mut AcpAgent, c: &mut AcpClient, o: &Outbound, back: &mut Vec<Ev
     events
 }
 
-fn to_client(c: &mut AcpClient, a: &mut AcpAgent, o: &Outbound, back: &mut Vec<Event>) -> Vec<Event> {
+fn to_client(
+    c: &mut AcpClient,
+    a: &mut AcpAgent,
+    o: &Outbound,
+    back: &mut Vec<Event>,
+) -> Vec<Event> {
     let events = c.receive(&o.text, 0);
     for e in &events {
         if let Event::Send { text } = e {
@@ -49,7 +59,12 @@ fn handshake(c: &mut AcpClient, a: &mut AcpAgent) -> Vec<Event> {
 fn pair(client_config: Value, agent_config: Value) -> (AcpClient, AcpAgent) {
     let (mut c, mut a) = (client(client_config), agent(agent_config));
     let events = handshake(&mut c, &mut a);
-    assert!(events.iter().any(|e| matches!(e, Event::Initialized { .. })), "{events:?}");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Initialized { .. })),
+        "{events:?}"
+    );
     (c, a)
 }
 
@@ -57,7 +72,11 @@ fn request_of(events: &[Event]) -> (Id, String, Value) {
     events
         .iter()
         .find_map(|e| match e {
-            Event::Request { id, method, params } => Some((id.clone(), method.clone(), params.clone().unwrap_or(Value::Null))),
+            Event::Request { id, method, params } => Some((
+                id.clone(),
+                method.clone(),
+                params.clone().unwrap_or(Value::Null),
+            )),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no request in {events:?}"))
@@ -86,7 +105,11 @@ fn error_of(events: &[Event]) -> ProtocolError {
 fn refused(r: Result<Outbound, ProtocolError>, capability: &str) {
     let e = r.expect_err("must be refused locally");
     assert_eq!(e.code, codes::LOCAL_REFUSAL, "{e:?}");
-    assert_eq!(e.data.as_ref().and_then(|d| d.get("capability")), Some(&json!(capability)), "{e:?}");
+    assert_eq!(
+        e.data.as_ref().and_then(|d| d.get("capability")),
+        Some(&json!(capability)),
+        "{e:?}"
+    );
     assert!(e.message.contains(capability), "{}", e.message);
 }
 
@@ -97,14 +120,20 @@ fn refused(r: Result<Outbound, ProtocolError>, capability: &str) {
 /// Returns the session id.
 fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
     let v2 = c.protocol_version() == Some(2);
-    let out = c.new_session(json!({"cwd": "/work", "mcpServers": []}), 1).expect("session/new");
+    let out = c
+        .new_session(json!({"cwd": "/work", "mcpServers": []}), 1)
+        .expect("session/new");
     let mut back = Vec::new();
     let (id, method, _) = request_of(&to_agent(a, c, &out, &mut back));
     assert_eq!(method, "session/new");
-    let reply = a.respond(&id, Ok(json!({"sessionId": "s1"}))).expect("respond");
+    let reply = a
+        .respond(&id, Ok(json!({"sessionId": "s1"})))
+        .expect("respond");
     assert_eq!(response_of(&c.receive(&reply.text, 1))["sessionId"], "s1");
 
-    let out = c.prompt("s1", json!([{"type": "text", "text": "hi"}]), 2).expect("prompt");
+    let out = c
+        .prompt("s1", json!([{"type": "text", "text": "hi"}]), 2)
+        .expect("prompt");
     let (prompt_id, _, _) = request_of(&to_agent(a, c, &out, &mut back));
     let chunk = |kind: &str, message_id: &str, text: &str| {
         let mut u = json!({"sessionUpdate": kind, "content": {"type": "text", "text": text}});
@@ -137,18 +166,36 @@ fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
     for u in &updates {
         let o = a.send_update("s1", u.clone()).expect("update");
         let events = to_client(c, a, &o, &mut back);
-        assert!(matches!(&events[..], [Event::SessionUpdate { replay: false, .. }]), "{events:?}");
+        assert!(
+            matches!(&events[..], [Event::SessionUpdate { replay: false, .. }]),
+            "{events:?}"
+        );
     }
     if !v2 {
         // v1's union is closed: the agent refuses to send an unknown kind; a client that
         // receives one anyway reports it and still keeps it.
-        assert_eq!(a.send_update("s1", custom.clone()).expect_err("not a v1 update").code, codes::LOCAL_REFUSAL);
+        assert_eq!(
+            a.send_update("s1", custom.clone())
+                .expect_err("not a v1 update")
+                .code,
+            codes::LOCAL_REFUSAL
+        );
         let raw = json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": custom}});
         let events = c.receive(&raw.to_string(), 2);
         match &events[..] {
             [Event::Violation { issues, .. }, Event::SessionUpdate { replay: false, .. }] => {
-                let found: Vec<(&str, &str, Severity)> = issues.iter().map(|i| (i.path.as_str(), i.code, i.severity)).collect();
-                assert_eq!(found, [("/params/update/sessionUpdate", "unknown_enum_value", Severity::Error)]);
+                let found: Vec<(&str, &str, Severity)> = issues
+                    .iter()
+                    .map(|i| (i.path.as_str(), i.code, i.severity))
+                    .collect();
+                assert_eq!(
+                    found,
+                    [(
+                        "/params/update/sessionUpdate",
+                        "unknown_enum_value",
+                        Severity::Error
+                    )]
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -163,18 +210,44 @@ fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
     let perm = a.request_permission(permission, 3).expect("permission");
     let (pid, method, _) = request_of(&to_client(c, a, &perm, &mut back));
     assert_eq!(method, "session/request_permission");
-    let answer = c.respond(&pid, Ok(json!({"outcome": {"outcome": "selected", "optionId": "ok"}}))).expect("answer");
-    assert_eq!(response_of(&a.receive(&answer.text, 4))["outcome"]["optionId"], "ok");
+    let answer = c
+        .respond(
+            &pid,
+            Ok(json!({"outcome": {"outcome": "selected", "optionId": "ok"}})),
+        )
+        .expect("answer");
+    assert_eq!(
+        response_of(&a.receive(&answer.text, 4))["outcome"]["optionId"],
+        "ok"
+    );
     // End of turn.
     if v2 {
-        let accepted = a.respond(&prompt_id, Ok(json!({"messageId": "u1"}))).expect("prompt accepted");
-        assert_eq!(response_of(&c.receive(&accepted.text, 5))["messageId"], "u1");
-        let idle = a.send_update("s1", json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})).expect("idle");
+        let accepted = a
+            .respond(&prompt_id, Ok(json!({"messageId": "u1"})))
+            .expect("prompt accepted");
+        assert_eq!(
+            response_of(&c.receive(&accepted.text, 5))["messageId"],
+            "u1"
+        );
+        let idle = a
+            .send_update(
+                "s1",
+                json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"}),
+            )
+            .expect("idle");
         let ended = c.receive(&idle.text, 5);
         match &ended[..] {
-            [Event::SessionUpdate { .. }, Event::TurnEnded { id, session_id, outcome, error: None }] => {
+            [Event::SessionUpdate { .. }, Event::TurnEnded {
+                id,
+                session_id,
+                outcome,
+                error: None,
+            }] => {
                 assert_eq!((id, session_id.as_str()), (&prompt_id, "s1"));
-                assert_eq!(outcome, &Some(json!({"stopReason": "end_turn", "messageId": "u1"})));
+                assert_eq!(
+                    outcome,
+                    &Some(json!({"stopReason": "end_turn", "messageId": "u1"}))
+                );
             }
             other => panic!("the idle update ends the turn: {other:?}"),
         }
@@ -183,7 +256,10 @@ fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
         assert_eq!(end.id, Some(prompt_id));
         let events = c.receive(&end.text, 5);
         assert_eq!(response_of(&events)["stopReason"], "end_turn");
-        assert!(matches!(events.last(), Some(Event::TurnEnded { outcome: Some(o), .. }) if o["stopReason"] == "end_turn"), "{events:?}");
+        assert!(
+            matches!(events.last(), Some(Event::TurnEnded { outcome: Some(o), .. }) if o["stopReason"] == "end_turn"),
+            "{events:?}"
+        );
     }
     let t = serde_json::to_value(c.transcript("s1").expect("transcript")).expect("json");
     let with_id = |mut entry: Value, id: &str| {
@@ -192,16 +268,37 @@ fn conversation(c: &mut AcpClient, a: &mut AcpAgent) -> String {
         }
         entry
     };
-    assert_eq!(t["entries"][0], with_id(json!({"kind": "thought", "content": [{"type": "text", "text": "thinking"}]}), "r1"));
-    assert_eq!(t["entries"][1], with_id(json!({"kind": "message", "role": "agent", "content": [{"type": "text", "text": "Hello"}]}), "m1"));
+    assert_eq!(
+        t["entries"][0],
+        with_id(
+            json!({"kind": "thought", "content": [{"type": "text", "text": "thinking"}]}),
+            "r1"
+        )
+    );
+    assert_eq!(
+        t["entries"][1],
+        with_id(
+            json!({"kind": "message", "role": "agent", "content": [{"type": "text", "text": "Hello"}]}),
+            "m1"
+        )
+    );
     assert_eq!(t["entries"][2]["kind"], "toolCall");
     assert_eq!(t["entries"][2]["call"]["status"], "completed");
     assert_eq!(t["entries"][2]["call"]["title"], "Read");
     assert_eq!(t["entries"][2]["updates"].as_array().map(Vec::len), Some(2));
-    assert_eq!(t["entries"][3], json!({"kind": "other", "update": {"sessionUpdate": "_custom_kind", "x": 1}}));
-    assert_eq!(t["entries"][4], json!({"kind": "turnEnded", "stopReason": "end_turn"}));
+    assert_eq!(
+        t["entries"][3],
+        json!({"kind": "other", "update": {"sessionUpdate": "_custom_kind", "x": 1}})
+    );
+    assert_eq!(
+        t["entries"][4],
+        json!({"kind": "turnEnded", "stopReason": "end_turn"})
+    );
     assert_eq!(t["entries"].as_array().map(Vec::len), Some(5));
-    assert_eq!(t["currentModeId"], if v2 { Value::Null } else { json!("code") });
+    assert_eq!(
+        t["currentModeId"],
+        if v2 { Value::Null } else { json!("code") }
+    );
     assert_eq!(t["plan"]["entries"][0]["content"], "x");
     assert_eq!(t["usage"], json!({"used": 5, "size": 100}));
     "s1".into()
@@ -218,26 +315,48 @@ fn v1_to_v1() {
     conversation(&mut c, &mut a);
     // fs/read_text_file was advertised, write was not.
     let mut back = Vec::new();
-    let r = a.read_text_file(json!({"sessionId": "s1", "path": "/work/a"}), 6).expect("read");
+    let r = a
+        .read_text_file(json!({"sessionId": "s1", "path": "/work/a"}), 6)
+        .expect("read");
     let (id, _, _) = request_of(&to_client(&mut c, &mut a, &r, &mut back));
     let reply = c.respond(&id, Ok(json!({"content": "x"}))).expect("reply");
     assert_eq!(response_of(&a.receive(&reply.text, 7))["content"], "x");
-    refused(a.write_text_file(json!({"sessionId": "s1", "path": "/work/a", "content": ""}), 8), "fs.writeTextFile");
+    refused(
+        a.write_text_file(
+            json!({"sessionId": "s1", "path": "/work/a", "content": ""}),
+            8,
+        ),
+        "fs.writeTextFile",
+    );
 }
 
 #[test]
 fn v2_to_v2() {
-    let (mut c, mut a) = pair(json!({"protocolVersions": [2]}), json!({"protocolVersions": [2]}));
+    let (mut c, mut a) = pair(
+        json!({"protocolVersions": [2]}),
+        json!({"protocolVersions": [2]}),
+    );
     assert_eq!(c.protocol_version(), Some(2));
-    assert_eq!(c.peer_capabilities_wire(), Some(&json!({"session": {"mcp": {"stdio": {}}}})));
+    assert_eq!(
+        c.peer_capabilities_wire(),
+        Some(&json!({"session": {"mcp": {"stdio": {}}}}))
+    );
     conversation(&mut c, &mut a);
     // v2 has no fs/*: the agent cannot send it, whatever the client says.
-    let e = a.read_text_file(json!({"sessionId": "s1", "path": "/a"}), 6).expect_err("no fs in v2");
-    assert!(e.message.contains("not a method of ACP v2"), "{}", e.message);
+    let e = a
+        .read_text_file(json!({"sessionId": "s1", "path": "/a"}), 6)
+        .expect_err("no fs in v2");
+    assert!(
+        e.message.contains("not a method of ACP v2"),
+        "{}",
+        e.message
+    );
     // v2 names: auth/login, session/resume; no session/set_mode.
     let e = c.set_mode("s1", "code", 7).expect_err("no set_mode in v2");
     assert!(e.message.contains("not a method of ACP v2"));
-    assert!(c.resume_session(json!({"sessionId": "s1", "cwd": "/work"}), 8).is_ok());
+    assert!(c
+        .resume_session(json!({"sessionId": "s1", "cwd": "/work"}), 8)
+        .is_ok());
 }
 
 #[test]
@@ -249,7 +368,10 @@ fn v2_client_with_v1_only_agent_ends_on_1() {
     assert_eq!(c.protocol_version(), Some(1));
     // The v1 agent understood the client's capabilities from `clientCapabilities`.
     assert!(a.peer_capabilities().fs.read_text_file && a.peer_capabilities().terminal);
-    assert_eq!(c.own_capabilities_wire(), Some(&json!({"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": true})));
+    assert_eq!(
+        c.own_capabilities_wire(),
+        Some(&json!({"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": true}))
+    );
     let mut a = a;
     conversation(&mut c, &mut a);
 }
@@ -259,7 +381,9 @@ fn violations(events: &[Event]) -> Vec<(String, &'static str, Severity)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Violation { issues, .. } => Some(issues.iter().map(|i| (i.path.clone(), i.code, i.severity))),
+            Event::Violation { issues, .. } => {
+                Some(issues.iter().map(|i| (i.path.clone(), i.code, i.severity)))
+            }
             _ => None,
         })
         .flatten()
@@ -283,7 +407,14 @@ fn handshake_messages_are_judged_by_the_version_they_name() {
     // After negotiation, an `initialize` is still judged by the version it requests.
     let again = json!({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {"protocolVersion": 2}});
     let events = a.receive(&again.to_string(), 0);
-    assert_eq!(violations(&events), [("/params/info".to_owned(), "missing_required", Severity::Error)]);
+    assert_eq!(
+        violations(&events),
+        [(
+            "/params/info".to_owned(),
+            "missing_required",
+            Severity::Error
+        )]
+    );
 }
 
 #[test]
@@ -291,7 +422,10 @@ fn unsupported_answer_ends_the_session() {
     let mut c = client(json!({"protocolVersions": [2]}));
     let init = c.initialize(0).expect("initialize");
     let pending = c.new_session(json!({"cwd": "/"}), 0);
-    assert!(pending.is_err(), "nothing but initialize before the handshake");
+    assert!(
+        pending.is_err(),
+        "nothing but initialize before the handshake"
+    );
     let mut a = agent(json!({"protocolVersions": [1]}));
     let mut events = Vec::new();
     to_agent(&mut a, &mut c, &init, &mut events);
@@ -300,10 +434,17 @@ fn unsupported_answer_ends_the_session() {
         _ => None,
     });
     let e = closed.unwrap_or_else(|| panic!("{events:?}"));
-    assert!(e.message.contains("version 1") && e.message.contains("for 2"), "{}", e.message);
+    assert!(
+        e.message.contains("version 1") && e.message.contains("for 2"),
+        "{}",
+        e.message
+    );
     assert_eq!(c.phase(), Phase::Closed);
     assert!(c.new_session(json!({"cwd": "/"}), 1).is_err());
-    assert!(matches!(&c.receive("{}", 2)[..], [Event::ProtocolError { .. }]));
+    assert!(matches!(
+        &c.receive("{}", 2)[..],
+        [Event::ProtocolError { .. }]
+    ));
 }
 
 #[test]
@@ -318,10 +459,20 @@ fn draft_rule_answers_32022_and_the_client_closes() {
         other => panic!("{other:?}"),
     };
     assert_eq!(reply["error"]["code"], -32022);
-    assert_eq!(reply["error"]["data"], json!({"requested": 1, "supported": [2]}));
+    assert_eq!(
+        reply["error"]["data"],
+        json!({"requested": 1, "supported": [2]})
+    );
     assert_eq!(error_of(&events).code, -32022);
-    assert!(matches!(events.last(), Some(Event::Closed { error: Some(_) })));
-    assert_eq!(a.phase(), Phase::Uninitialized, "the agent may still be initialized");
+    assert!(matches!(
+        events.last(),
+        Some(Event::Closed { error: Some(_) })
+    ));
+    assert_eq!(
+        a.phase(),
+        Phase::Uninitialized,
+        "the agent may still be initialized"
+    );
 }
 
 #[test]
@@ -334,50 +485,95 @@ fn lifecycle_gate_both_ways() {
         other => panic!("{other:?}"),
     };
     assert_eq!(reply["error"]["code"], codes::INVALID_REQUEST);
-    assert!(reply["error"]["message"].as_str().is_some_and(|m| m.contains("before initialize")));
-    assert!(a.send_update("s", json!({})).is_err(), "the agent sends nothing before initialize");
+    assert!(reply["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("before initialize")));
+    assert!(
+        a.send_update("s", json!({})).is_err(),
+        "the agent sends nothing before initialize"
+    );
     let mut c = client(json!({}));
     let init = c.initialize(0).expect("init");
-    assert!(c.initialize(0).is_err(), "second initialize refused locally");
+    assert!(
+        c.initialize(0).is_err(),
+        "second initialize refused locally"
+    );
     a.receive(&init.text, 0);
     let again = json!({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {"protocolVersion": 1}});
     let events = a.receive(&again.to_string(), 0);
-    assert!(matches!(&events[..], [Event::Send { text }] if text.contains("already")), "{events:?}");
+    assert!(
+        matches!(&events[..], [Event::Send { text }] if text.contains("already")),
+        "{events:?}"
+    );
     // Client: an agent request before the handshake completed is refused.
     let params = json!({"sessionId": "s", "title": "Run", "options": [{"optionId": "ok", "name": "OK", "kind": "allow_once"}]});
     let perm = json!({"jsonrpc": "2.0", "id": 1, "method": "session/request_permission", "params": params});
-    assert!(matches!(&c.receive(&perm.to_string(), 0)[..], [Event::Send { text }] if text.contains("-32600")));
+    assert!(
+        matches!(&c.receive(&perm.to_string(), 0)[..], [Event::Send { text }] if text.contains("-32600"))
+    );
 }
 
 #[test]
 fn client_side_gating() {
-    let (mut c, _) = pair(json!({"protocolVersions": [1]}), json!({"protocolVersions": [1]}));
+    let (mut c, _) = pair(
+        json!({"protocolVersions": [1]}),
+        json!({"protocolVersions": [1]}),
+    );
     let s = "s";
-    refused(c.load_session(json!({"sessionId": s, "cwd": "/", "mcpServers": []}), 1), "session.load");
-    for (kind, cap) in [("image", "prompt.image"), ("audio", "prompt.audio"), ("resource", "prompt.embeddedContext")] {
+    refused(
+        c.load_session(json!({"sessionId": s, "cwd": "/", "mcpServers": []}), 1),
+        "session.load",
+    );
+    for (kind, cap) in [
+        ("image", "prompt.image"),
+        ("audio", "prompt.audio"),
+        ("resource", "prompt.embeddedContext"),
+    ] {
         refused(c.prompt(s, json!([{"type": kind}]), 1), cap);
     }
     assert!(c.prompt(s, json!([{"type": "text", "text": "x"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}]), 1).is_ok());
     for (entry, cap) in [
-        (json!({"type": "http", "name": "h", "url": "https://x", "headers": []}), "mcp.http"),
-        (json!({"type": "sse", "name": "h", "url": "https://x", "headers": []}), "mcp.sse"),
+        (
+            json!({"type": "http", "name": "h", "url": "https://x", "headers": []}),
+            "mcp.http",
+        ),
+        (
+            json!({"type": "sse", "name": "h", "url": "https://x", "headers": []}),
+            "mcp.sse",
+        ),
     ] {
-        refused(c.new_session(json!({"cwd": "/", "mcpServers": [entry]}), 1), cap);
+        refused(
+            c.new_session(json!({"cwd": "/", "mcpServers": [entry]}), 1),
+            cap,
+        );
     }
-    refused(c.new_session(json!({"cwd": "/", "mcpServers": [], "additionalDirectories": ["/b"]}), 1), "session.additionalDirectories");
+    refused(
+        c.new_session(
+            json!({"cwd": "/", "mcpServers": [], "additionalDirectories": ["/b"]}),
+            1,
+        ),
+        "session.additionalDirectories",
+    );
     refused(c.delete_session(s, 1), "session.delete");
     refused(c.list_sessions(json!({}), 1), "session.list");
     refused(c.close_session(s, 1), "session.close");
     refused(c.logout(1), "auth.logout");
     refused(c.authenticate("x", 1), "authMethods");
     // v2 without stdio MCP: even stdio is gated.
-    let (mut c2, _) = pair(json!({"protocolVersions": [2]}), json!({"protocolVersions": [2], "capabilities": {"mcp": {"stdio": false}}}));
+    let (mut c2, _) = pair(
+        json!({"protocolVersions": [2]}),
+        json!({"protocolVersions": [2], "capabilities": {"mcp": {"stdio": false}}}),
+    );
     refused(c2.new_session(json!({"cwd": "/", "mcpServers": [{"type": "stdio", "name": "a", "command": "/bin/a"}]}), 1), "mcp.stdio");
     // Unknown non-extension methods are refused; extensions pass.
     assert!(c.request("session/unknown", None, 1).is_err());
     assert!(c.request("_vendor/x", Some(json!({})), 1).is_ok());
     // Unstable methods only with allowUnstable.
-    assert!(c.request("session/fork", Some(json!({"sessionId": s})), 1).unwrap_err().message.contains("allowUnstable"));
+    assert!(c
+        .request("session/fork", Some(json!({"sessionId": s})), 1)
+        .unwrap_err()
+        .message
+        .contains("allowUnstable"));
     // The client cannot send what the client serves.
     assert!(c.request("fs/read_text_file", Some(json!({})), 1).is_err());
 }
@@ -393,11 +589,19 @@ fn advertised_features_pass_the_gate() {
         );
         let load = json!({"sessionId": "s", "cwd": "C:\\work", "mcpServers": [{"type": "http", "name": "h", "url": "https://x", "headers": []}], "additionalDirectories": ["/b"]});
         assert!(c.load_session(load, 1).is_ok(), "v{v}");
-        assert!(c.prompt("s", json!([{"type": "image", "data": "", "mimeType": "image/png"}]), 1).is_ok());
+        assert!(c
+            .prompt(
+                "s",
+                json!([{"type": "image", "data": "", "mimeType": "image/png"}]),
+                1
+            )
+            .is_ok());
         assert!(c.delete_session("s", 1).is_ok());
         assert!(c.logout(1).is_ok());
         assert!(c.authenticate("key", 1).is_ok());
-        let e = c.authenticate("other", 1).expect_err("unknown auth method id");
+        let e = c
+            .authenticate("other", 1)
+            .expect_err("unknown auth method id");
         assert!(e.message.contains("other"));
         let matrix = c.methods();
         let row = |m: &str| matrix.iter().find(|r| r.method == m).map(|r| r.enabled);
@@ -410,11 +614,28 @@ fn advertised_features_pass_the_gate() {
 fn agent_side_gating_and_minus_32601() {
     // The client did not declare fs or terminal: the agent refuses to send, and a client
     // receiving such a call anyway answers -32601.
-    let (mut c, mut a) = pair(json!({"protocolVersions": [1]}), json!({"protocolVersions": [1]}));
-    refused(a.read_text_file(json!({"sessionId": "s", "path": "/a"}), 1), "fs.readTextFile");
-    refused(a.create_terminal(json!({"sessionId": "s", "command": "ls"}), 1), "terminal");
-    for method in ["fs/read_text_file", "fs/write_text_file", "terminal/create", "terminal/kill", "session/new", "nope"] {
-        let raw = json!({"jsonrpc": "2.0", "id": 77, "method": method, "params": {"sessionId": "s"}});
+    let (mut c, mut a) = pair(
+        json!({"protocolVersions": [1]}),
+        json!({"protocolVersions": [1]}),
+    );
+    refused(
+        a.read_text_file(json!({"sessionId": "s", "path": "/a"}), 1),
+        "fs.readTextFile",
+    );
+    refused(
+        a.create_terminal(json!({"sessionId": "s", "command": "ls"}), 1),
+        "terminal",
+    );
+    for method in [
+        "fs/read_text_file",
+        "fs/write_text_file",
+        "terminal/create",
+        "terminal/kill",
+        "session/new",
+        "nope",
+    ] {
+        let raw =
+            json!({"jsonrpc": "2.0", "id": 77, "method": method, "params": {"sessionId": "s"}});
         let reply: Value = match &c.receive(&raw.to_string(), 1)[..] {
             [.., Event::Send { text }] => serde_json::from_str(text).expect("json"),
             other => panic!("{method}: {other:?}"),
@@ -424,12 +645,27 @@ fn agent_side_gating_and_minus_32601() {
     }
     // The agent did not advertise load, image, http: it answers -32601 / -32602.
     let cases = [
-        (json!({"method": "session/load", "params": {"sessionId": "s", "cwd": "/", "mcpServers": []}}), -32601),
-        (json!({"method": "session/prompt", "params": {"sessionId": "s", "prompt": [{"type": "image", "data": "", "mimeType": "image/png"}]}}), -32602),
-        (json!({"method": "session/new", "params": {"cwd": "/", "mcpServers": [{"type": "http", "name": "h", "url": "u", "headers": []}]}}), -32602),
+        (
+            json!({"method": "session/load", "params": {"sessionId": "s", "cwd": "/", "mcpServers": []}}),
+            -32601,
+        ),
+        (
+            json!({"method": "session/prompt", "params": {"sessionId": "s", "prompt": [{"type": "image", "data": "", "mimeType": "image/png"}]}}),
+            -32602,
+        ),
+        (
+            json!({"method": "session/new", "params": {"cwd": "/", "mcpServers": [{"type": "http", "name": "h", "url": "u", "headers": []}]}}),
+            -32602,
+        ),
         (json!({"method": "logout", "params": {}}), -32601),
-        (json!({"method": "authenticate", "params": {"methodId": "x"}}), -32601),
-        (json!({"method": "session/request_permission", "params": {}}), -32601),
+        (
+            json!({"method": "authenticate", "params": {"methodId": "x"}}),
+            -32601,
+        ),
+        (
+            json!({"method": "session/request_permission", "params": {}}),
+            -32601,
+        ),
     ];
     for (i, (mut raw, code)) in cases.into_iter().enumerate() {
         raw["jsonrpc"] = json!("2.0");
@@ -444,34 +680,66 @@ fn agent_side_gating_and_minus_32601() {
         };
         assert_eq!(reply["error"]["code"], code, "{raw}");
         if let Some(cap) = reply["error"]["data"].get("capability") {
-            assert!(reply["error"]["message"].as_str().is_some_and(|m| m.contains(cap.as_str().unwrap_or("?"))));
+            assert!(reply["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(cap.as_str().unwrap_or("?"))));
         }
     }
 }
 
 #[test]
 fn cancel_ends_the_prompt_cancelled_and_answers_permissions() {
-    let (mut c, mut a) = pair(json!({"protocolVersions": [1]}), json!({"protocolVersions": [1]}));
+    let (mut c, mut a) = pair(
+        json!({"protocolVersions": [1]}),
+        json!({"protocolVersions": [1]}),
+    );
     let mut back = Vec::new();
-    let out = c.new_session(json!({"cwd": "/w", "mcpServers": []}), 0).expect("new");
+    let out = c
+        .new_session(json!({"cwd": "/w", "mcpServers": []}), 0)
+        .expect("new");
     let (id, _, _) = request_of(&to_agent(&mut a, &mut c, &out, &mut back));
-    c.receive(&a.respond(&id, Ok(json!({"sessionId": "s"}))).expect("r").text, 0);
-    let out = c.prompt("s", json!([{"type": "text", "text": "go"}]), 0).expect("prompt");
+    c.receive(
+        &a.respond(&id, Ok(json!({"sessionId": "s"})))
+            .expect("r")
+            .text,
+        0,
+    );
+    let out = c
+        .prompt("s", json!([{"type": "text", "text": "go"}]), 0)
+        .expect("prompt");
     let (prompt_id, _, _) = request_of(&to_agent(&mut a, &mut c, &out, &mut back));
-    let perm = a.request_permission(json!({"sessionId": "s", "toolCall": {"toolCallId": "t"}, "options": []}), 0).expect("perm");
+    let perm = a
+        .request_permission(
+            json!({"sessionId": "s", "toolCall": {"toolCallId": "t"}, "options": []}),
+            0,
+        )
+        .expect("perm");
     to_client(&mut c, &mut a, &perm, &mut back);
     // Cancel: the notification, then the pending permission answered `cancelled`.
     let outs = c.cancel("s").expect("cancel");
     assert_eq!(outs.len(), 2);
     let answered: Value = serde_json::from_str(&outs[1].text).expect("json");
-    assert_eq!(answered["result"], json!({"outcome": {"outcome": "cancelled"}}));
+    assert_eq!(
+        answered["result"],
+        json!({"outcome": {"outcome": "cancelled"}})
+    );
     let events = a.receive(&outs[0].text, 1);
-    assert!(matches!(&events[..], [Event::Notification { method, .. }] if method == "session/cancel"));
+    assert!(
+        matches!(&events[..], [Event::Notification { method, .. }] if method == "session/cancel")
+    );
     assert!(a.is_cancelled("s"));
-    assert_eq!(response_of(&a.receive(&outs[1].text, 1))["outcome"]["outcome"], "cancelled");
+    assert_eq!(
+        response_of(&a.receive(&outs[1].text, 1))["outcome"]["outcome"],
+        "cancelled"
+    );
     // Whatever the agent answers, the prompt ends `cancelled`.
-    let end = a.respond(&prompt_id, Err(ProtocolError::internal_error("aborted"))).expect("end");
-    assert_eq!(response_of(&c.receive(&end.text, 2))["stopReason"], "cancelled");
+    let end = a
+        .respond(&prompt_id, Err(ProtocolError::internal_error("aborted")))
+        .expect("end");
+    assert_eq!(
+        response_of(&c.receive(&end.text, 2))["stopReason"],
+        "cancelled"
+    );
     assert!(!a.is_cancelled("s"));
 }
 
@@ -484,28 +752,55 @@ fn cancel_request_and_timeouts() {
     let out = c.list_sessions(json!({}), 0).expect("list");
     let (id, _, _) = request_of(&a.receive(&out.text, 0));
     // $/cancel_request reaches the agent as a cancellation of the request it serves.
-    let cancel = c.cancel_request(out.id.as_ref().expect("id")).expect("cancel");
-    assert_eq!(a.receive(&cancel.text, 1), vec![Event::CancelRequested { id: id.clone() }]);
+    let cancel = c
+        .cancel_request(out.id.as_ref().expect("id"))
+        .expect("cancel");
+    assert_eq!(
+        a.receive(&cancel.text, 1),
+        vec![Event::CancelRequested { id: id.clone() }]
+    );
     // Unknown ids are ignored.
-    let stray = json!({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": 999}});
+    let stray =
+        json!({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": 999}});
     assert!(a.receive(&stray.to_string(), 1).is_empty());
     assert_eq!(c.next_deadline(), Some(100));
     assert!(c.tick(99).is_empty());
     let events = c.tick(100);
-    assert!(matches!(&events[..], [Event::Send { text }, Event::Timeout { method, .. }] if text.contains("$/cancel_request") && method == "session/list"), "{events:?}");
+    assert!(
+        matches!(&events[..], [Event::Send { text }, Event::Timeout { method, .. }] if text.contains("$/cancel_request") && method == "session/list"),
+        "{events:?}"
+    );
     // The late answer is a stray; prompts never time out.
-    let late = a.respond(&id, Err(ProtocolError::new(codes::REQUEST_CANCELLED, "cancelled"))).expect("late");
-    assert!(matches!(&c.receive(&late.text, 200)[..], [Event::Stray { already_answered: true, .. }]));
-    c.prompt("s", json!([{"type": "text", "text": "x"}]), 300).expect("prompt");
+    let late = a
+        .respond(
+            &id,
+            Err(ProtocolError::new(codes::REQUEST_CANCELLED, "cancelled")),
+        )
+        .expect("late");
+    assert!(matches!(
+        &c.receive(&late.text, 200)[..],
+        [Event::Stray {
+            already_answered: true,
+            ..
+        }]
+    ));
+    c.prompt("s", json!([{"type": "text", "text": "x"}]), 300)
+        .expect("prompt");
     assert!(c.tick(1_000_000).is_empty());
     // close(): the pending prompt fails, the session ends.
     let events = c.close();
-    assert!(matches!(&events[..], [Event::Error { error, .. }, Event::Closed { error: None }] if error.code == codes::CONNECTION_CLOSED), "{events:?}");
+    assert!(
+        matches!(&events[..], [Event::Error { error, .. }, Event::Closed { error: None }] if error.code == codes::CONNECTION_CLOSED),
+        "{events:?}"
+    );
 }
 
 #[test]
 fn v2_transcript_kinds() {
-    let (mut c, mut a) = pair(json!({"protocolVersions": [2]}), json!({"protocolVersions": [2]}));
+    let (mut c, mut a) = pair(
+        json!({"protocolVersions": [2]}),
+        json!({"protocolVersions": [2]}),
+    );
     let mut back = Vec::new();
     let updates = [
         json!({"sessionUpdate": "user_message", "messageId": "u1", "content": [{"type": "text", "text": "hi"}]}),
@@ -527,15 +822,33 @@ fn v2_transcript_kinds() {
         to_client(&mut c, &mut a, &o, &mut back);
     }
     let t = serde_json::to_value(c.transcript("s2").expect("t")).expect("json");
-    assert_eq!(t["entries"][0], json!({"kind": "message", "role": "user", "messageId": "u1", "content": [{"type": "text", "text": "hi"}]}));
-    assert_eq!(t["entries"][1]["content"], json!([{"type": "text", "text": "ab"}]));
-    assert_eq!(t["entries"][2]["call"]["content"].as_array().map(Vec::len), Some(1));
-    assert_eq!(t["entries"][3], json!({"kind": "turnEnded", "stopReason": "end_turn"}));
+    assert_eq!(
+        t["entries"][0],
+        json!({"kind": "message", "role": "user", "messageId": "u1", "content": [{"type": "text", "text": "hi"}]})
+    );
+    assert_eq!(
+        t["entries"][1]["content"],
+        json!([{"type": "text", "text": "ab"}])
+    );
+    assert_eq!(
+        t["entries"][2]["call"]["content"].as_array().map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(
+        t["entries"][3],
+        json!({"kind": "turnEnded", "stopReason": "end_turn"})
+    );
     assert_eq!(t["terminals"]["term"]["outputText"], "a\nb\n");
     assert_eq!(t["terminals"]["term"]["command"], "ls");
     assert_eq!(t["info"]["title"], "T");
-    assert_eq!(t["state"], json!({"state": "idle", "stopReason": "end_turn"}));
-    assert_eq!(t["configOptions"], json!([{"configId": "fast", "name": "Fast", "type": "boolean", "currentValue": true}]));
+    assert_eq!(
+        t["state"],
+        json!({"state": "idle", "stopReason": "end_turn"})
+    );
+    assert_eq!(
+        t["configOptions"],
+        json!([{"configId": "fast", "name": "Fast", "type": "boolean", "currentValue": true}])
+    );
 }
 
 /// Messages and tool calls are found by id however far back they are, and the newest entry of
@@ -558,18 +871,33 @@ fn transcript_finds_entries_by_id_far_back() {
     let v = serde_json::to_value(&t).unwrap();
     let entries = v["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 2 + 2 * 199 + 1);
-    assert_eq!(entries[0]["content"], json!([{"type": "text", "text": "edited"}]));
+    assert_eq!(
+        entries[0]["content"],
+        json!([{"type": "text", "text": "edited"}])
+    );
     assert_eq!(entries[1]["call"]["status"], "completed");
     assert_eq!(entries[1]["updates"].as_array().unwrap().len(), 2);
-    assert_eq!(entries[2]["content"], json!([{"type": "text", "text": "x"}]));
-    assert_eq!(entries.last().unwrap()["content"], json!([{"type": "text", "text": "whole"}]));
+    assert_eq!(
+        entries[2]["content"],
+        json!([{"type": "text", "text": "x"}])
+    );
+    assert_eq!(
+        entries.last().unwrap()["content"],
+        json!([{"type": "text", "text": "whole"}])
+    );
 }
 
 #[test]
 fn capabilities_round_trip_exactly() {
     let cases = [
-        (1, json!({"loadSession": true, "promptCapabilities": {"image": true, "audio": false}, "mcpCapabilities": {"http": true}, "sessionCapabilities": {"list": {}, "close": {"_meta": {"a": 1}}}, "auth": {"logout": {}}, "_meta": {"x": 1}, "future": [1]})),
-        (2, json!({"session": {"load": {}, "prompt": {"image": {"_meta": {}}, "audio": null}, "mcp": {"stdio": {}}, "delete": {}, "future": {}}, "auth": {"logout": {}}, "_meta": {"y": true}})),
+        (
+            1,
+            json!({"loadSession": true, "promptCapabilities": {"image": true, "audio": false}, "mcpCapabilities": {"http": true}, "sessionCapabilities": {"list": {}, "close": {"_meta": {"a": 1}}}, "auth": {"logout": {}}, "_meta": {"x": 1}, "future": [1]}),
+        ),
+        (
+            2,
+            json!({"session": {"load": {}, "prompt": {"image": {"_meta": {}}, "audio": null}, "mcp": {"stdio": {}}, "delete": {}, "future": {}}, "auth": {"logout": {}}, "_meta": {"y": true}}),
+        ),
         (2, json!({})),
         (1, json!({})),
     ];
@@ -580,7 +908,12 @@ fn capabilities_round_trip_exactly() {
     let c = json!({"fs": {"readTextFile": true, "writeTextFile": false}, "terminal": true, "auth": {"terminal": true}, "session": {"configOptions": {}}, "_meta": {}});
     assert_eq!(ClientCapabilities::from_wire(&c, 1).to_wire(1), c);
     // Not objects: nothing supported, never a panic.
-    for junk in [json!(null), json!([1]), json!("x"), json!({"session": 3, "loadSession": "yes"})] {
+    for junk in [
+        json!(null),
+        json!([1]),
+        json!("x"),
+        json!({"session": 3, "loadSession": "yes"}),
+    ] {
         let m = AgentCapabilities::from_wire(&junk, 2);
         assert!(!m.session.load);
         let _ = AgentCapabilities::from_wire(&junk, 1).to_wire(1);
@@ -590,42 +923,96 @@ fn capabilities_round_trip_exactly() {
 #[test]
 fn malformed_and_out_of_order_input() {
     let (mut c, mut a) = pair(json!({}), json!({}));
-    for junk in ["", "{", "[]", "[1,2]", "null", "42", r#"{"jsonrpc":"2.0"}"#, r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#] {
+    for junk in [
+        "",
+        "{",
+        "[]",
+        "[1,2]",
+        "null",
+        "42",
+        r#"{"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
+    ] {
         for events in [c.receive(junk, 0), a.receive(junk, 0)] {
-            assert!(events.iter().any(|e| matches!(e, Event::ProtocolError { .. })), "{junk}: {events:?}");
+            assert!(
+                events
+                    .iter()
+                    .any(|e| matches!(e, Event::ProtocolError { .. })),
+                "{junk}: {events:?}"
+            );
         }
     }
     // A response nobody asked for.
-    assert!(matches!(&c.receive(r#"{"jsonrpc":"2.0","id":4242,"result":{}}"#, 0)[..], [Event::Stray { already_answered: false, .. }]));
+    assert!(matches!(
+        &c.receive(r#"{"jsonrpc":"2.0","id":4242,"result":{}}"#, 0)[..],
+        [Event::Stray {
+            already_answered: false,
+            ..
+        }]
+    ));
     // Answering an unknown id, twice, or a notification.
     assert!(a.respond(&Id::Number(31337), Ok(json!({}))).is_err());
     // Duplicate incoming request ids.
     let req = json!({"jsonrpc": "2.0", "id": "dup", "method": "session/new", "params": {"cwd": "/", "mcpServers": []}}).to_string();
     assert!(matches!(&a.receive(&req, 0)[..], [Event::Request { .. }]));
-    assert!(matches!(&a.receive(&req, 0)[..], [Event::Send { .. }, Event::ProtocolError { .. }]));
+    assert!(matches!(
+        &a.receive(&req, 0)[..],
+        [Event::Send { .. }, Event::ProtocolError { .. }]
+    ));
     // A relative cwd is reported (and still delivered).
     let rel = json!({"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "rel", "mcpServers": []}}).to_string();
     let events = a.receive(&rel, 0);
-    assert!(matches!(&events[..], [Event::Violation { issues, .. }, Event::Request { .. }] if issues[0].code == "acp.cwd.notAbsolute"), "{events:?}");
+    assert!(
+        matches!(&events[..], [Event::Violation { issues, .. }, Event::Request { .. }] if issues[0].code == "acp.cwd.notAbsolute"),
+        "{events:?}"
+    );
     // ...and refused on the way out.
-    let e = c.new_session(json!({"cwd": "rel", "mcpServers": []}), 0).expect_err("relative cwd");
+    let e = c
+        .new_session(json!({"cwd": "rel", "mcpServers": []}), 0)
+        .expect_err("relative cwd");
     assert_eq!(e.code, codes::LOCAL_REFUSAL);
     // Unless validation of outgoing messages is off.
     let (mut lax, _) = pair(json!({"validateOutgoing": false}), json!({}));
-    assert!(lax.new_session(json!({"cwd": "rel", "mcpServers": []}), 0).is_ok());
+    assert!(lax
+        .new_session(json!({"cwd": "rel", "mcpServers": []}), 0)
+        .is_ok());
     // Updates with missing pieces do not panic and land somewhere.
-    for u in [json!(null), json!({}), json!({"sessionUpdate": 5}), json!({"sessionUpdate": "tool_call_update"}), json!({"sessionUpdate": "agent_message_chunk"})] {
+    for u in [
+        json!(null),
+        json!({}),
+        json!({"sessionUpdate": 5}),
+        json!({"sessionUpdate": "tool_call_update"}),
+        json!({"sessionUpdate": "agent_message_chunk"}),
+    ] {
         let n = json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "z", "update": u}});
-        assert!(c.receive(&n.to_string(), 0).iter().any(|e| matches!(e, Event::SessionUpdate { .. })));
+        assert!(c
+            .receive(&n.to_string(), 0)
+            .iter()
+            .any(|e| matches!(e, Event::SessionUpdate { .. })));
     }
 }
 
 #[test]
 fn events_serialize_flat_and_camel_case() {
-    let e = Event::SessionUpdate { session_id: "s".into(), update: json!({}), replay: true };
-    assert_eq!(serde_json::to_value(&e).expect("json"), json!({"type": "sessionUpdate", "sessionId": "s", "update": {}, "replay": true}));
-    let e = Event::Initialized { protocol_version: 2, peer_capabilities: json!({}), peer_info: None, auth_methods: vec![] };
-    assert_eq!(serde_json::to_value(&e).expect("json"), json!({"type": "initialized", "protocolVersion": 2, "peerCapabilities": {}, "authMethods": []}));
+    let e = Event::SessionUpdate {
+        session_id: "s".into(),
+        update: json!({}),
+        replay: true,
+    };
+    assert_eq!(
+        serde_json::to_value(&e).expect("json"),
+        json!({"type": "sessionUpdate", "sessionId": "s", "update": {}, "replay": true})
+    );
+    let e = Event::Initialized {
+        protocol_version: 2,
+        peer_capabilities: json!({}),
+        peer_info: None,
+        auth_methods: vec![],
+    };
+    assert_eq!(
+        serde_json::to_value(&e).expect("json"),
+        json!({"type": "initialized", "protocolVersion": 2, "peerCapabilities": {}, "authMethods": []})
+    );
 }
 
 proptest! {
@@ -664,14 +1051,32 @@ proptest! {
 
 fn frame() -> impl Strategy<Value = String> {
     let methods = prop::sample::select(vec![
-        "initialize", "session/new", "session/load", "session/prompt", "session/cancel", "session/update",
-        "session/request_permission", "fs/read_text_file", "$/cancel_request", "authenticate", "_x", "bogus",
+        "initialize",
+        "session/new",
+        "session/load",
+        "session/prompt",
+        "session/cancel",
+        "session/update",
+        "session/request_permission",
+        "fs/read_text_file",
+        "$/cancel_request",
+        "authenticate",
+        "_x",
+        "bogus",
     ]);
-    let id = prop_oneof![Just(json!(0)), Just(json!(1)), Just(json!("a")), Just(Value::Null), (0i64..5).prop_map(|n| json!(n))];
+    let id = prop_oneof![
+        Just(json!(0)),
+        Just(json!(1)),
+        Just(json!("a")),
+        Just(Value::Null),
+        (0i64..5).prop_map(|n| json!(n))
+    ];
     let params = prop_oneof![
         Just(json!({"protocolVersion": 1})),
         Just(json!({"protocolVersion": 2, "capabilities": {"session": {}}})),
-        Just(json!({"sessionId": "s", "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "x"}}})),
+        Just(
+            json!({"sessionId": "s", "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "x"}}})
+        ),
         Just(json!({"cwd": "/", "mcpServers": [{"type": "http"}]})),
         Just(json!({"requestId": 0})),
         Just(json!([1, 2])),
@@ -692,12 +1097,19 @@ fn replayed_updates_push_the_load_deadline() {
         json!({"protocolVersions": [1], "requestTimeoutMs": 100}),
         json!({"protocolVersions": [1], "capabilities": {"session": {"load": true}}}),
     );
-    c.load_session(json!({"sessionId": "s", "cwd": "/", "mcpServers": []}), 0).expect("load");
+    c.load_session(json!({"sessionId": "s", "cwd": "/", "mcpServers": []}), 0)
+        .expect("load");
     let update = json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "x"}}}});
-    assert!(matches!(&c.receive(&update.to_string(), 90)[..], [Event::SessionUpdate { replay: true, .. }]));
+    assert!(matches!(
+        &c.receive(&update.to_string(), 90)[..],
+        [Event::SessionUpdate { replay: true, .. }]
+    ));
     assert_eq!(c.next_deadline(), Some(190));
     assert!(c.tick(150).is_empty());
-    assert!(matches!(&c.tick(190)[..], [Event::Send { .. }, Event::Timeout { .. }]));
+    assert!(matches!(
+        &c.tick(190)[..],
+        [Event::Send { .. }, Event::Timeout { .. }]
+    ));
 }
 
 #[test]
@@ -710,33 +1122,70 @@ fn meta_is_accepted_in_capabilities_wherever_the_schema_allows_it() {
             json!({ "protocolVersions": [v], "capabilities": { "_meta": { "x": 1 }, "auth": { "logout": true, "_meta": { "gateway": true } } } }),
         );
         let sent = c.own_capabilities_wire().expect("sent").clone();
-        assert_eq!(sent["_meta"], json!({ "terminal_output": true }), "v{v}: {sent}");
+        assert_eq!(
+            sent["_meta"],
+            json!({ "terminal_output": true }),
+            "v{v}: {sent}"
+        );
         assert_eq!(sent["auth"]["_meta"], json!({ "a": 1 }), "v{v}: {sent}");
         if v == 1 {
-            assert_eq!(sent["fs"], json!({ "_meta": { "f": 1 }, "readTextFile": true }), "{sent}");
+            assert_eq!(
+                sent["fs"],
+                json!({ "_meta": { "f": 1 }, "readTextFile": true }),
+                "{sent}"
+            );
         }
         let agent_sent = a.own_capabilities_wire().expect("sent").clone();
-        assert_eq!(agent_sent["auth"]["_meta"], json!({ "gateway": true }), "v{v}: {agent_sent}");
+        assert_eq!(
+            agent_sent["auth"]["_meta"],
+            json!({ "gateway": true }),
+            "v{v}: {agent_sent}"
+        );
         assert_eq!(agent_sent["_meta"], json!({ "x": 1 }), "v{v}: {agent_sent}");
-        assert!(a.peer_capabilities().auth.terminal && c.peer_capabilities().auth.logout, "v{v}: flags beside _meta still read");
+        assert!(
+            a.peer_capabilities().auth.terminal && c.peer_capabilities().auth.logout,
+            "v{v}: flags beside _meta still read"
+        );
     }
     // A group spelled differently in v1 and v2 has no one place for `_meta`: a clear error.
-    let e = serde_json::from_value::<AgentConfig>(json!({ "capabilities": { "session": { "load": true, "_meta": {} } } })).unwrap_err().to_string();
-    assert!(e.contains("session._meta") && e.contains("extensions"), "{e}");
+    let e = serde_json::from_value::<AgentConfig>(
+        json!({ "capabilities": { "session": { "load": true, "_meta": {} } } }),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("session._meta") && e.contains("extensions"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_v2_turn_acknowledged_but_not_over_ends_with_an_error_when_the_session_closes() {
-    let (mut c, mut a) = pair(json!({ "protocolVersions": [2] }), json!({ "protocolVersions": [2] }));
+    let (mut c, mut a) = pair(
+        json!({ "protocolVersions": [2] }),
+        json!({ "protocolVersions": [2] }),
+    );
     let mut back = Vec::new();
-    let p = c.prompt("s1", json!([{ "type": "text", "text": "hi" }]), 1).expect("prompt");
+    let p = c
+        .prompt("s1", json!([{ "type": "text", "text": "hi" }]), 1)
+        .expect("prompt");
     let (id, _, _) = request_of(&to_agent(&mut a, &mut c, &p, &mut back));
-    let ack = a.respond(&id, Ok(json!({ "messageId": "u1" }))).expect("ack");
+    let ack = a
+        .respond(&id, Ok(json!({ "messageId": "u1" })))
+        .expect("ack");
     let events = c.receive(&ack.text, 2);
-    assert!(matches!(&events[..], [Event::Response { .. }]), "an acknowledgement does not end the turn: {events:?}");
+    assert!(
+        matches!(&events[..], [Event::Response { .. }]),
+        "an acknowledgement does not end the turn: {events:?}"
+    );
     let closed = c.close();
     match &closed[..] {
-        [Event::TurnEnded { id: i, outcome: None, error: Some(e), .. }, Event::Closed { .. }] => {
+        [Event::TurnEnded {
+            id: i,
+            outcome: None,
+            error: Some(e),
+            ..
+        }, Event::Closed { .. }] => {
             assert_eq!((i, e.code), (&id, codes::CONNECTION_CLOSED));
         }
         other => panic!("{other:?}"),
@@ -745,10 +1194,15 @@ fn a_v2_turn_acknowledged_but_not_over_ends_with_an_error_when_the_session_close
 
 #[test]
 fn an_error_response_without_id_is_a_violation_and_gets_no_answer() {
-    let (mut c, _) = pair(json!({ "protocolVersions": [1] }), json!({ "protocolVersions": [1] }));
+    let (mut c, _) = pair(
+        json!({ "protocolVersions": [1] }),
+        json!({ "protocolVersions": [1] }),
+    );
     let events = c.receive(r#"{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found: $/cancel_request"}}"#, 1);
     match &events[..] {
-        [Event::Violation { id: None, issues, .. }] => assert_eq!(issues[0].code, "invalid_envelope"),
+        [Event::Violation {
+            id: None, issues, ..
+        }] => assert_eq!(issues[0].code, "invalid_envelope"),
         other => panic!("reported, not answered: {other:?}"),
     }
 }
@@ -762,7 +1216,9 @@ fn a_request_without_params_sends_an_empty_object() {
     let out = c.request("session/list", None, 1).expect("session/list");
     let sent: Value = serde_json::from_str(&out.text).expect("json");
     assert_eq!(sent["params"], json!({}), "{}", out.text);
-    let e = c.request("session/new", None, 1).expect_err("session/new needs cwd");
+    let e = c
+        .request("session/new", None, 1)
+        .expect_err("session/new needs cwd");
     assert!(e.message.contains("cwd"), "{e:?}");
 }
 
@@ -774,19 +1230,49 @@ fn the_validator_and_the_sessions_agree_on_paths() {
             "cwd": cwd, "mcpServers": [{ "type": "stdio", "name": "fs", "command": command, "args": [], "env": [] }] } })
     };
     for v in ["1", "2"] {
-        let ctx = Context { protocol: Protocol::Acp, version: v, direction: Direction::ClientToServer, in_reply_to: None };
-        let report = validate_text(&request("relative/dir", "/usr/bin/mcp").to_string(), &ctx, &Limits::default());
-        assert!(!report.ok && report.issues.iter().any(|i| i.path == "/params/cwd" && i.severity == Severity::Error), "v{v}: {report:?}");
+        let ctx = Context {
+            protocol: Protocol::Acp,
+            version: v,
+            direction: Direction::ClientToServer,
+            in_reply_to: None,
+        };
+        let report = validate_text(
+            &request("relative/dir", "/usr/bin/mcp").to_string(),
+            &ctx,
+            &Limits::default(),
+        );
+        assert!(
+            !report.ok
+                && report
+                    .issues
+                    .iter()
+                    .any(|i| i.path == "/params/cwd" && i.severity == Severity::Error),
+            "v{v}: {report:?}"
+        );
         let report = validate_text(&request("/w", "npx").to_string(), &ctx, &Limits::default());
-        assert!(report.ok, "v{v}: a bare command is only a warning: {report:?}");
-        let warning = report.issues.iter().find(|i| i.path == "/params/mcpServers/0/command").expect("warned");
+        assert!(
+            report.ok,
+            "v{v}: a bare command is only a warning: {report:?}"
+        );
+        let warning = report
+            .issues
+            .iter()
+            .find(|i| i.path == "/params/mcpServers/0/command")
+            .expect("warned");
         assert_eq!(warning.severity, Severity::Warning);
     }
-    let (mut c, _) = pair(json!({ "protocolVersions": [1] }), json!({ "protocolVersions": [1] }));
+    let (mut c, _) = pair(
+        json!({ "protocolVersions": [1] }),
+        json!({ "protocolVersions": [1] }),
+    );
     let params = |cwd: &str, command: &str| request(cwd, command)["params"].clone();
-    let sent = c.new_session(params("/w", "npx"), 1).expect("a bare command is sent");
+    let sent = c
+        .new_session(params("/w", "npx"), 1)
+        .expect("a bare command is sent");
     assert!(sent.text.contains("\"npx\""));
-    let e = c.new_session(params("relative", "/bin/x"), 1).expect_err("a relative cwd is refused");
+    let e = c
+        .new_session(params("relative", "/bin/x"), 1)
+        .expect_err("a relative cwd is refused");
     assert!(e.message.contains("absolute"), "{e:?}");
 }
 
@@ -795,10 +1281,23 @@ fn a_v2_initialize_has_no_fs_even_when_fs_carries_meta() {
     // v2 has no fs methods and no `fs` capability: `_meta` given in `fs` goes out in v1 only.
     let config = json!({ "protocolVersions": [2, 1], "capabilities": { "fs": { "readTextFile": true, "_meta": { "f": 1 } }, "auth": { "_meta": { "a": 1 } } } });
     let mut c = client(config.clone());
-    let params = serde_json::from_str::<Value>(&c.initialize(0).expect("initialize").text).expect("json")["params"].clone();
+    let params = serde_json::from_str::<Value>(&c.initialize(0).expect("initialize").text)
+        .expect("json")["params"]
+        .clone();
     assert_eq!(params["capabilities"].get("fs"), None, "{params}");
-    assert_eq!(params["capabilities"]["auth"]["_meta"], json!({ "a": 1 }), "{params}");
-    assert_eq!(params["clientCapabilities"]["fs"], json!({ "_meta": { "f": 1 }, "readTextFile": true }), "{params}");
-    let (c, _) = pair(json!({ "protocolVersions": [2], "capabilities": config["capabilities"].clone() }), json!({ "protocolVersions": [2] }));
+    assert_eq!(
+        params["capabilities"]["auth"]["_meta"],
+        json!({ "a": 1 }),
+        "{params}"
+    );
+    assert_eq!(
+        params["clientCapabilities"]["fs"],
+        json!({ "_meta": { "f": 1 }, "readTextFile": true }),
+        "{params}"
+    );
+    let (c, _) = pair(
+        json!({ "protocolVersions": [2], "capabilities": config["capabilities"].clone() }),
+        json!({ "protocolVersions": [2] }),
+    );
     assert_eq!(c.own_capabilities_wire().expect("sent").get("fs"), None);
 }

@@ -4,7 +4,8 @@
 
 use agentwire::jsonrpc::{parse, Incoming, ParseOptions};
 use agentwire::schema::{
-    codes, validate_message, validate_text, validate_value, Context, Direction, Limits, Protocol, Severity,
+    codes, validate_message, validate_text, validate_value, Context, Direction, Limits, Protocol,
+    Severity,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -12,8 +13,18 @@ use serde_json::{json, Value};
 const C2S: Direction = Direction::ClientToServer;
 const S2C: Direction = Direction::ServerToClient;
 
-fn ctx(protocol: Protocol, version: &'static str, direction: Direction, in_reply_to: Option<&'static str>) -> Context<'static> {
-    Context { protocol, version, direction, in_reply_to }
+fn ctx(
+    protocol: Protocol,
+    version: &'static str,
+    direction: Direction,
+    in_reply_to: Option<&'static str>,
+) -> Context<'static> {
+    Context {
+        protocol,
+        version,
+        direction,
+        in_reply_to,
+    }
 }
 
 fn acp1(direction: Direction) -> Context<'static> {
@@ -22,11 +33,19 @@ fn acp1(direction: Direction) -> Context<'static> {
 
 /// (path, code, severity) of every issue.
 fn issues(v: &Value, c: &Context) -> Vec<(String, &'static str, Severity)> {
-    validate_value(v, c, &Limits::default()).issues.into_iter().map(|i| (i.path, i.code, i.severity)).collect()
+    validate_value(v, c, &Limits::default())
+        .issues
+        .into_iter()
+        .map(|i| (i.path, i.code, i.severity))
+        .collect()
 }
 
 fn errors(v: &Value, c: &Context) -> Vec<(String, &'static str)> {
-    issues(v, c).into_iter().filter(|i| i.2 == Severity::Error).map(|(p, c, _)| (p, c)).collect()
+    issues(v, c)
+        .into_iter()
+        .filter(|i| i.2 == Severity::Error)
+        .map(|(p, c, _)| (p, c))
+        .collect()
 }
 
 fn prompt(blocks: Value) -> Value {
@@ -38,16 +57,39 @@ fn codes_and_paths_for_acp_params() {
     let e = |blocks| errors(&prompt(blocks), &acp1(C2S));
     let cases: Vec<(Value, Vec<(&str, &str)>)> = vec![
         (json!([{"type": "text", "text": "hi"}]), vec![]),
-        (json!([{"type": "text"}]), vec![("/params/prompt/0/text", codes::MISSING_REQUIRED)]),
-        (json!([{"type": "text", "text": 5}]), vec![("/params/prompt/0/text", codes::WRONG_TYPE)]),
-        (json!([{"type": "txt", "text": "a"}]), vec![("/params/prompt/0/type", codes::UNKNOWN_ENUM_VALUE)]),
-        (json!([{"text": "a"}]), vec![("/params/prompt/0/type", codes::MISSING_REQUIRED)]),
-        (json!([{"type": "image", "data": "AA==", "mimeType": "image/png"}, {"type": "image"}]),
-         vec![("/params/prompt/1/data", codes::MISSING_REQUIRED), ("/params/prompt/1/mimeType", codes::MISSING_REQUIRED)]),
-        (json!([{"type": "resource_link", "uri": "file:///a", "name": "a"}]), vec![]),
+        (
+            json!([{"type": "text"}]),
+            vec![("/params/prompt/0/text", codes::MISSING_REQUIRED)],
+        ),
+        (
+            json!([{"type": "text", "text": 5}]),
+            vec![("/params/prompt/0/text", codes::WRONG_TYPE)],
+        ),
+        (
+            json!([{"type": "txt", "text": "a"}]),
+            vec![("/params/prompt/0/type", codes::UNKNOWN_ENUM_VALUE)],
+        ),
+        (
+            json!([{"text": "a"}]),
+            vec![("/params/prompt/0/type", codes::MISSING_REQUIRED)],
+        ),
+        (
+            json!([{"type": "image", "data": "AA==", "mimeType": "image/png"}, {"type": "image"}]),
+            vec![
+                ("/params/prompt/1/data", codes::MISSING_REQUIRED),
+                ("/params/prompt/1/mimeType", codes::MISSING_REQUIRED),
+            ],
+        ),
+        (
+            json!([{"type": "resource_link", "uri": "file:///a", "name": "a"}]),
+            vec![],
+        ),
         (json!("hi"), vec![("/params/prompt", codes::WRONG_TYPE)]),
         // Unknown members are allowed (no additionalProperties: false anywhere in ACP).
-        (json!([{"type": "text", "text": "hi", "future": 1, "_meta": {"x": 1}}]), vec![]),
+        (
+            json!([{"type": "text", "text": "hi", "future": 1, "_meta": {"x": 1}}]),
+            vec![],
+        ),
     ];
     for (blocks, want) in cases {
         let got = e(blocks.clone());
@@ -69,12 +111,31 @@ fn session_updates_and_tool_call_content() {
     for u in ok {
         assert_eq!(errors(&update(u.clone()), &acp1(S2C)), vec![], "{u}");
     }
-    let bad = update(json!({"sessionUpdate": "tool_call", "toolCallId": "t", "title": "x", "kind": "nope"}));
-    assert_eq!(errors(&bad, &acp1(S2C)), vec![("/params/update/kind".to_string(), codes::UNKNOWN_ENUM_VALUE)]);
-    let bad = update(json!({"sessionUpdate": "tool_call", "toolCallId": "t", "title": "x", "content": [{"type": "diff", "path": "/a"}]}));
-    assert_eq!(errors(&bad, &acp1(S2C)), vec![("/params/update/content/0/newText".to_string(), codes::MISSING_REQUIRED)]);
+    let bad = update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "t", "title": "x", "kind": "nope"}),
+    );
+    assert_eq!(
+        errors(&bad, &acp1(S2C)),
+        vec![("/params/update/kind".to_string(), codes::UNKNOWN_ENUM_VALUE)]
+    );
+    let bad = update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "t", "title": "x", "content": [{"type": "diff", "path": "/a"}]}),
+    );
+    assert_eq!(
+        errors(&bad, &acp1(S2C)),
+        vec![(
+            "/params/update/content/0/newText".to_string(),
+            codes::MISSING_REQUIRED
+        )]
+    );
     let bad = update(json!({"sessionUpdate": "telepathy"}));
-    assert_eq!(errors(&bad, &acp1(S2C)), vec![("/params/update/sessionUpdate".to_string(), codes::UNKNOWN_ENUM_VALUE)]);
+    assert_eq!(
+        errors(&bad, &acp1(S2C)),
+        vec![(
+            "/params/update/sessionUpdate".to_string(),
+            codes::UNKNOWN_ENUM_VALUE
+        )]
+    );
 }
 
 #[test]
@@ -84,7 +145,11 @@ fn json_pointer_escaping() {
         "io.modelcontextprotocol/protocolVersion": 5,
         "io.modelcontextprotocol/clientCapabilities": {}}}});
     let got = errors(&msg, &ctx(Protocol::Mcp, "2026-07-28", C2S, None));
-    assert!(got.iter().any(|(p, _)| p == "/params/_meta/io.modelcontextprotocol~1protocolVersion"), "{got:?}");
+    assert!(
+        got.iter()
+            .any(|(p, _)| p == "/params/_meta/io.modelcontextprotocol~1protocolVersion"),
+        "{got:?}"
+    );
     for (p, _) in &got {
         assert!(p.starts_with('/') && !p.contains("//"), "{p}");
     }
@@ -94,26 +159,95 @@ fn json_pointer_escaping() {
 fn envelope_methods_and_directions() {
     let a = |v: Value, d| errors(&v, &acp1(d));
     let one = |p: &str, c: &'static str| vec![(p.to_string(), c)];
-    assert_eq!(a(json!({"method": "session/cancel", "params": {"sessionId": "s"}}), C2S), one("/jsonrpc", codes::INVALID_ENVELOPE));
-    assert_eq!(a(json!({"jsonrpc": "2.0", "method": 7}), C2S), one("/method", codes::INVALID_ENVELOPE));
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1}), C2S), one("", codes::INVALID_ENVELOPE));
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "result": 1, "error": {}}), C2S), one("", codes::INVALID_ENVELOPE));
+    assert_eq!(
+        a(
+            json!({"method": "session/cancel", "params": {"sessionId": "s"}}),
+            C2S
+        ),
+        one("/jsonrpc", codes::INVALID_ENVELOPE)
+    );
+    assert_eq!(
+        a(json!({"jsonrpc": "2.0", "method": 7}), C2S),
+        one("/method", codes::INVALID_ENVELOPE)
+    );
+    assert_eq!(
+        a(json!({"jsonrpc": "2.0", "id": 1}), C2S),
+        one("", codes::INVALID_ENVELOPE)
+    );
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "result": 1, "error": {}}),
+            C2S
+        ),
+        one("", codes::INVALID_ENVELOPE)
+    );
     assert_eq!(a(json!([]), C2S), one("", codes::INVALID_ENVELOPE));
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "method": "session/teleport", "params": {}}), C2S), one("/method", codes::UNKNOWN_METHOD));
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "session/teleport", "params": {}}),
+            C2S
+        ),
+        one("/method", codes::UNKNOWN_METHOD)
+    );
     // Extension methods pass whatever they carry.
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "method": "_zed/anything", "params": [1]}), C2S), vec![]);
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "_zed/anything", "params": [1]}),
+            C2S
+        ),
+        vec![]
+    );
     // A client→agent request sent by the agent; a notification sent with an id.
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/", "mcpServers": []}}), S2C), one("/method", codes::NOT_ALLOWED_HERE));
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "method": "session/cancel", "params": {"sessionId": "s"}}), C2S), one("/method", codes::NOT_ALLOWED_HERE));
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/", "mcpServers": []}}),
+            S2C
+        ),
+        one("/method", codes::NOT_ALLOWED_HERE)
+    );
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "session/cancel", "params": {"sessionId": "s"}}),
+            C2S
+        ),
+        one("/method", codes::NOT_ALLOWED_HERE)
+    );
     // Error objects follow the schema's Error definition.
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "x", "message": "m"}}), S2C), one("/error/code", codes::WRONG_TYPE));
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "m"}}), S2C), vec![]);
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "x", "message": "m"}}),
+            S2C
+        ),
+        one("/error/code", codes::WRONG_TYPE)
+    );
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "m"}}),
+            S2C
+        ),
+        vec![]
+    );
     // Params omitted: fine where `{}` is valid (session/list), missing where it is not.
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "method": "session/list"}), C2S), vec![]);
-    assert_eq!(a(json!({"jsonrpc": "2.0", "id": 1, "method": "session/new"}), C2S), one("/params", codes::MISSING_REQUIRED));
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "session/list"}),
+            C2S
+        ),
+        vec![]
+    );
+    assert_eq!(
+        a(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "session/new"}),
+            C2S
+        ),
+        one("/params", codes::MISSING_REQUIRED)
+    );
     // MCP forbids null ids (RequestId is string or integer).
     let m = ctx(Protocol::Mcp, "2025-11-25", C2S, None);
-    assert_eq!(errors(&json!({"jsonrpc": "2.0", "id": null, "method": "ping"}), &m), one("/id", codes::WRONG_TYPE));
+    assert_eq!(
+        errors(&json!({"jsonrpc": "2.0", "id": null, "method": "ping"}), &m),
+        one("/id", codes::WRONG_TYPE)
+    );
 }
 
 #[test]
@@ -121,26 +255,85 @@ fn responses_by_the_method_they_answer() {
     let tools = |t: Value| json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [t]}});
     let c = ctx(Protocol::Mcp, "2025-11-25", S2C, Some("tools/list"));
     // The response travels server→client: the context's direction is the sender's.
-    let c = Context { direction: C2S, ..c };
+    let c = Context {
+        direction: C2S,
+        ..c
+    };
     let good = json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}});
-    assert_eq!(errors(&tools(good), &Context { direction: S2C, ..c.clone() }), vec![]);
-    assert_eq!(errors(&tools(json!({"name": "echo", "inputSchema": {"type": "object"}})), &c), vec![("".to_string(), codes::NOT_ALLOWED_HERE)]);
-    let c = Context { direction: S2C, ..c };
+    assert_eq!(
+        errors(
+            &tools(good),
+            &Context {
+                direction: S2C,
+                ..c.clone()
+            }
+        ),
+        vec![]
+    );
+    assert_eq!(
+        errors(
+            &tools(json!({"name": "echo", "inputSchema": {"type": "object"}})),
+            &c
+        ),
+        vec![("".to_string(), codes::NOT_ALLOWED_HERE)]
+    );
+    let c = Context {
+        direction: S2C,
+        ..c
+    };
     // JSON Schema fragments carried in the message: `type` must be "object".
     assert_eq!(
-        errors(&tools(json!({"name": "echo", "inputSchema": {"type": "array"}})), &c),
-        vec![("/result/tools/0/inputSchema/type".to_string(), codes::UNKNOWN_ENUM_VALUE)]
+        errors(
+            &tools(json!({"name": "echo", "inputSchema": {"type": "array"}})),
+            &c
+        ),
+        vec![(
+            "/result/tools/0/inputSchema/type".to_string(),
+            codes::UNKNOWN_ENUM_VALUE
+        )]
     );
-    assert_eq!(errors(&tools(json!({"inputSchema": {"type": "object"}})), &c), vec![("/result/tools/0/name".to_string(), codes::MISSING_REQUIRED)]);
+    assert_eq!(
+        errors(&tools(json!({"inputSchema": {"type": "object"}})), &c),
+        vec![("/result/tools/0/name".to_string(), codes::MISSING_REQUIRED)]
+    );
     // MCP content types in a tools/call result.
     let call = |content: Value| json!({"jsonrpc": "2.0", "id": 2, "result": {"content": content}});
-    let c = Context { in_reply_to: Some("tools/call"), ..c };
-    assert_eq!(errors(&call(json!([{"type": "text", "text": "a"}, {"type": "image", "data": "AA==", "mimeType": "image/png"}])), &c), vec![]);
-    assert_eq!(errors(&call(json!([{"type": "video"}])), &c), vec![("/result/content/0/type".to_string(), codes::UNKNOWN_ENUM_VALUE)]);
+    let c = Context {
+        in_reply_to: Some("tools/call"),
+        ..c
+    };
+    assert_eq!(
+        errors(
+            &call(
+                json!([{"type": "text", "text": "a"}, {"type": "image", "data": "AA==", "mimeType": "image/png"}])
+            ),
+            &c
+        ),
+        vec![]
+    );
+    assert_eq!(
+        errors(&call(json!([{"type": "video"}])), &c),
+        vec![(
+            "/result/content/0/type".to_string(),
+            codes::UNKNOWN_ENUM_VALUE
+        )]
+    );
     // Without in_reply_to a result is not judged; `_` extension methods neither.
-    let free = Context { in_reply_to: None, ..c.clone() };
+    let free = Context {
+        in_reply_to: None,
+        ..c.clone()
+    };
     assert_eq!(errors(&call(json!(5)), &free), vec![]);
-    assert_eq!(errors(&call(json!(5)), &Context { in_reply_to: Some("_x/y"), ..c }), vec![]);
+    assert_eq!(
+        errors(
+            &call(json!(5)),
+            &Context {
+                in_reply_to: Some("_x/y"),
+                ..c
+            }
+        ),
+        vec![]
+    );
 }
 
 #[test]
@@ -149,85 +342,182 @@ fn tolerated_deviations_are_warnings() {
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": 2, "clientInfo": {"name": "c", "version": "1"}}});
     let r = validate_value(&init, &v2, &Limits::default());
     assert!(r.ok);
-    assert_eq!(r.issues.iter().map(|i| (i.path.as_str(), i.code, i.severity)).collect::<Vec<_>>(), vec![("/params/clientInfo", codes::TOLERATED, Severity::Warning)]);
+    assert_eq!(
+        r.issues
+            .iter()
+            .map(|i| (i.path.as_str(), i.code, i.severity))
+            .collect::<Vec<_>>(),
+        vec![("/params/clientInfo", codes::TOLERATED, Severity::Warning)]
+    );
     // Neither name: the newest draft's `info` is what is missing.
     let bare = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": 2}});
-    assert_eq!(errors(&bare, &v2), vec![("/params/info".to_string(), codes::MISSING_REQUIRED)]);
+    assert_eq!(
+        errors(&bare, &v2),
+        vec![("/params/info".to_string(), codes::MISSING_REQUIRED)]
+    );
     // v2 session/load: the earlier draft's name of session/resume.
     let load = json!({"jsonrpc": "2.0", "id": 1, "method": "session/load", "params": {"sessionId": "s", "cwd": "/a"}});
     let got = issues(&load, &v2);
-    assert_eq!(got, vec![("/method".to_string(), codes::TOLERATED, Severity::Warning)]);
+    assert_eq!(
+        got,
+        vec![("/method".to_string(), codes::TOLERATED, Severity::Warning)]
+    );
     // session/load answered with null (seed 002) in v1; a wrong shape is still an error.
     let c = ctx(Protocol::Acp, "1", S2C, Some("session/load"));
-    assert_eq!(issues(&json!({"jsonrpc": "2.0", "id": 1, "result": null}), &c), vec![("/result".to_string(), codes::TOLERATED, Severity::Warning)]);
-    assert_eq!(errors(&json!({"jsonrpc": "2.0", "id": 1, "result": 3}), &c), vec![("/result".to_string(), codes::WRONG_TYPE)]);
+    assert_eq!(
+        issues(&json!({"jsonrpc": "2.0", "id": 1, "result": null}), &c),
+        vec![("/result".to_string(), codes::TOLERATED, Severity::Warning)]
+    );
+    assert_eq!(
+        errors(&json!({"jsonrpc": "2.0", "id": 1, "result": 3}), &c),
+        vec![("/result".to_string(), codes::WRONG_TYPE)]
+    );
 }
 
 #[test]
 fn mcp_versions_differ_where_the_schemas_do() {
     // `elicitation/create` exists from 2025-06-18; server/discover only in 2026-07-28.
     let elicit = json!({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": {"message": "m", "requestedSchema": {"type": "object", "properties": {}}}});
-    assert_eq!(errors(&elicit, &ctx(Protocol::Mcp, "2025-03-26", S2C, None)), vec![("/method".to_string(), codes::UNKNOWN_METHOD)]);
-    assert_eq!(errors(&elicit, &ctx(Protocol::Mcp, "2025-06-18", S2C, None)), vec![]);
+    assert_eq!(
+        errors(&elicit, &ctx(Protocol::Mcp, "2025-03-26", S2C, None)),
+        vec![("/method".to_string(), codes::UNKNOWN_METHOD)]
+    );
+    assert_eq!(
+        errors(&elicit, &ctx(Protocol::Mcp, "2025-06-18", S2C, None)),
+        vec![]
+    );
     let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
-    assert_eq!(errors(&discover, &ctx(Protocol::Mcp, "2026-07-28", C2S, None)), vec![]);
-    assert_eq!(errors(&discover, &ctx(Protocol::Mcp, "2025-11-25", C2S, None)), vec![("/method".to_string(), codes::UNKNOWN_METHOD)]);
+    assert_eq!(
+        errors(&discover, &ctx(Protocol::Mcp, "2026-07-28", C2S, None)),
+        vec![]
+    );
+    assert_eq!(
+        errors(&discover, &ctx(Protocol::Mcp, "2025-11-25", C2S, None)),
+        vec![("/method".to_string(), codes::UNKNOWN_METHOD)]
+    );
     // Batches only where the version has them.
     let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
-    assert!(validate_text(batch, &ctx(Protocol::Mcp, "2025-03-26", C2S, None), &Limits::default()).ok);
-    let r = validate_text(batch, &ctx(Protocol::Mcp, "2025-06-18", C2S, None), &Limits::default());
+    assert!(
+        validate_text(
+            batch,
+            &ctx(Protocol::Mcp, "2025-03-26", C2S, None),
+            &Limits::default()
+        )
+        .ok
+    );
+    let r = validate_text(
+        batch,
+        &ctx(Protocol::Mcp, "2025-06-18", C2S, None),
+        &Limits::default(),
+    );
     assert_eq!(r.issues[0].code, codes::INVALID_ENVELOPE);
-    let r = validate_text("[1]", &ctx(Protocol::Mcp, "2025-03-26", C2S, None), &Limits::default());
-    assert_eq!((r.issues[0].path.as_str(), r.issues[0].code), ("/0", codes::INVALID_ENVELOPE));
-    let r = validate_text("{}", &ctx(Protocol::Mcp, "1999-01-01", C2S, None), &Limits::default());
+    let r = validate_text(
+        "[1]",
+        &ctx(Protocol::Mcp, "2025-03-26", C2S, None),
+        &Limits::default(),
+    );
+    assert_eq!(
+        (r.issues[0].path.as_str(), r.issues[0].code),
+        ("/0", codes::INVALID_ENVELOPE)
+    );
+    let r = validate_text(
+        "{}",
+        &ctx(Protocol::Mcp, "1999-01-01", C2S, None),
+        &Limits::default(),
+    );
     assert_eq!(r.issues[0].code, codes::UNKNOWN_VERSION);
 }
 
 #[test]
 fn limits() {
     let c = acp1(C2S);
-    let small = Limits { max_bytes: 64, max_depth: 4 };
-    let big = format!(r#"{{"jsonrpc":"2.0","method":"_x","params":{{"a":"{}"}}}}"#, "x".repeat(100));
+    let small = Limits {
+        max_bytes: 64,
+        max_depth: 4,
+    };
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","method":"_x","params":{{"a":"{}"}}}}"#,
+        "x".repeat(100)
+    );
     let r = validate_text(&big, &c, &small);
     assert_eq!((r.ok, r.issues[0].code), (false, codes::TOO_LARGE));
-    let r = validate_text(r#"{"jsonrpc":"2.0","method":"_x","params":[[[[1]]]]}"#, &c, &small);
+    let r = validate_text(
+        r#"{"jsonrpc":"2.0","method":"_x","params":[[[[1]]]]}"#,
+        &c,
+        &small,
+    );
     assert_eq!((r.ok, r.issues[0].code), (false, codes::TOO_DEEP));
     // 10^5 levels: refused by the limit, no stack used for it.
-    let deep = format!(r#"{{"jsonrpc":"2.0","method":"_x","params":{}1{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","method":"_x","params":{}1{}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
     let r = validate_text(&deep, &c, &Limits::default());
     assert_eq!(r.issues[0].code, codes::TOO_DEEP);
-    let r = validate_text(&deep, &c, &Limits { max_bytes: usize::MAX, max_depth: usize::MAX });
-    assert_eq!(r.issues[0].code, codes::TOO_DEEP, "depth is capped whatever the limits say");
+    let r = validate_text(
+        &deep,
+        &c,
+        &Limits {
+            max_bytes: usize::MAX,
+            max_depth: usize::MAX,
+        },
+    );
+    assert_eq!(
+        r.issues[0].code,
+        codes::TOO_DEEP,
+        "depth is capped whatever the limits say"
+    );
     // Deeper than serde_json's 128 and within ours: checked, here against MCP 2026's
     // recursive JSONValue (capabilities.experimental.*.*), which has no null.
     let mcp = ctx(Protocol::Mcp, "2026-07-28", C2S, None);
     let with = |levels: usize, leaf: &str| {
         let nested = format!("{}{leaf}{}", "[".repeat(levels), "]".repeat(levels));
-        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"experimental":{{"x":{{"y":{nested}}}}}}}}}}}}}"#)
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"experimental":{{"x":{{"y":{nested}}}}}}}}}}}}}"#
+        )
     };
     assert!(validate_text(&with(200, "1"), &mcp, &Limits::default()).ok);
     let r = validate_text(&with(200, "null"), &mcp, &Limits::default());
-    assert!(!r.ok && r.issues[0].path.ends_with(&"/0".repeat(200)), "{:?}", r.issues);
+    assert!(
+        !r.ok && r.issues[0].path.ends_with(&"/0".repeat(200)),
+        "{:?}",
+        r.issues
+    );
     // At the hard cap, walked to the bottom within the 2 MiB stack of a test thread, in a
     // debug build.
-    let wide = Limits { max_bytes: 1 << 20, max_depth: 2000 };
+    let wide = Limits {
+        max_bytes: 1 << 20,
+        max_depth: 2000,
+    };
     assert!(validate_text(&with(500, "1"), &mcp, &wide).ok);
     let r = validate_text(&with(500, "null"), &mcp, &wide);
     assert_eq!(r.issues[0].code, codes::WRONG_TYPE);
-    assert_eq!(validate_text(&with(600, "1"), &mcp, &wide).issues[0].code, codes::TOO_DEEP);
+    assert_eq!(
+        validate_text(&with(600, "1"), &mcp, &wide).issues[0].code,
+        codes::TOO_DEEP
+    );
     // A 16 MiB-class message in linear time (a big text block).
     let huge = prompt(json!([{"type": "text", "text": "y".repeat(8 << 20)}])).to_string();
     assert!(validate_text(&huge, &c, &Limits::default()).ok);
-    assert_eq!(validate_text("{\"a\":", &c, &Limits::default()).issues[0].code, codes::INVALID_JSON);
+    assert_eq!(
+        validate_text("{\"a\":", &c, &Limits::default()).issues[0].code,
+        codes::INVALID_JSON
+    );
 }
 
 #[test]
 fn validate_message_matches_validate_text() {
     let text = r#"{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text"}]}}"#;
-    let Ok(Incoming::Single(m)) = parse(text, &ParseOptions::default()) else { panic!("parses") };
+    let Ok(Incoming::Single(m)) = parse(text, &ParseOptions::default()) else {
+        panic!("parses")
+    };
     let c = acp1(C2S);
-    assert_eq!(validate_message(&m, &c), validate_text(text, &c, &Limits::default()).issues);
+    assert_eq!(
+        validate_message(&m, &c),
+        validate_text(text, &c, &Limits::default()).issues
+    );
     assert_eq!(validate_message(&m, &c)[0].path, "/params/prompt/0/text");
 }
 
@@ -237,14 +527,46 @@ fn arb_json() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
         (-1e9f64..1e9).prop_map(Value::from),
-        prop::sample::select(vec!["text", "image", "session/update", "2.0", "tool_call", "", "/a", "~/"]).prop_map(Value::from),
+        prop::sample::select(vec![
+            "text",
+            "image",
+            "session/update",
+            "2.0",
+            "tool_call",
+            "",
+            "/a",
+            "~/"
+        ])
+        .prop_map(Value::from),
         ".*".prop_map(Value::from),
     ];
     leaf.prop_recursive(6, 64, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
             prop::collection::btree_map(
-                prop::sample::select(vec!["type", "text", "sessionId", "update", "sessionUpdate", "content", "params", "method", "id", "jsonrpc", "result", "error", "code", "message", "prompt", "tools", "name", "inputSchema", "_meta", "x"]).prop_map(String::from),
+                prop::sample::select(vec![
+                    "type",
+                    "text",
+                    "sessionId",
+                    "update",
+                    "sessionUpdate",
+                    "content",
+                    "params",
+                    "method",
+                    "id",
+                    "jsonrpc",
+                    "result",
+                    "error",
+                    "code",
+                    "message",
+                    "prompt",
+                    "tools",
+                    "name",
+                    "inputSchema",
+                    "_meta",
+                    "x"
+                ])
+                .prop_map(String::from),
                 inner,
                 0..6,
             )
@@ -297,19 +619,48 @@ proptest! {
 fn a_task_augmented_request_may_be_answered_with_create_task_result() {
     let task = json!({"jsonrpc": "2.0", "id": 3, "result": {"task": {
         "taskId": "t1", "status": "working", "ttl": 60000, "createdAt": "2025-11-25T10:00:00Z", "lastUpdatedAt": "2025-11-25T10:00:00Z"}}});
-    let plain = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "ok"}]}});
-    for (method, dir) in [("tools/call", S2C), ("sampling/createMessage", C2S), ("elicitation/create", C2S)] {
-        let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: dir, in_reply_to: Some(method) };
+    let plain =
+        json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "ok"}]}});
+    for (method, dir) in [
+        ("tools/call", S2C),
+        ("sampling/createMessage", C2S),
+        ("elicitation/create", C2S),
+    ] {
+        let c = Context {
+            protocol: Protocol::Mcp,
+            version: "2025-11-25",
+            direction: dir,
+            in_reply_to: Some(method),
+        };
         let r = validate_value(&task, &c, &Limits::default());
         assert!(r.ok && r.issues.is_empty(), "{method}: {r:?}");
     }
-    let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: S2C, in_reply_to: Some("tools/call") };
+    let c = Context {
+        protocol: Protocol::Mcp,
+        version: "2025-11-25",
+        direction: S2C,
+        in_reply_to: Some("tools/call"),
+    };
     assert!(validate_value(&plain, &c, &Limits::default()).ok);
     // Neither shape: the usual result's issue is told.
-    let r = validate_value(&json!({"jsonrpc": "2.0", "id": 3, "result": {}}), &c, &Limits::default());
-    assert_eq!(r.issues.iter().map(|i| (i.path.as_str(), i.code)).collect::<Vec<_>>(), [("/result/content", "missing_required")], "{r:?}");
+    let r = validate_value(
+        &json!({"jsonrpc": "2.0", "id": 3, "result": {}}),
+        &c,
+        &Limits::default(),
+    );
+    assert_eq!(
+        r.issues
+            .iter()
+            .map(|i| (i.path.as_str(), i.code))
+            .collect::<Vec<_>>(),
+        [("/result/content", "missing_required")],
+        "{r:?}"
+    );
     // Only 2025-11-25 has tasks.
-    let c = Context { version: "2025-06-18", ..c };
+    let c = Context {
+        version: "2025-06-18",
+        ..c
+    };
     assert!(!validate_value(&task, &c, &Limits::default()).ok);
 }
 
@@ -318,10 +669,22 @@ fn a_number_in_an_elicitation_answer_is_tolerated_as_sep_1034_number_fields_give
     let answer = json!({"jsonrpc": "2.0", "id": 4, "result": {"action": "accept", "content": {"score": 95.5, "name": "x", "n": 3}}});
     // (2026-07-28 answers elicitations inside other requests' input responses, with the same rule.)
     for version in ["2025-06-18", "2025-11-25"] {
-        let c = Context { protocol: Protocol::Mcp, version, direction: C2S, in_reply_to: Some("elicitation/create") };
+        let c = Context {
+            protocol: Protocol::Mcp,
+            version,
+            direction: C2S,
+            in_reply_to: Some("elicitation/create"),
+        };
         let r = validate_value(&answer, &c, &Limits::default());
         assert!(r.ok, "{version}: {r:?}");
-        assert_eq!(r.issues.iter().map(|i| (i.path.as_str(), i.code, i.severity)).collect::<Vec<_>>(), [("/result/content/score", "tolerated", Severity::Warning)], "{version}");
+        assert_eq!(
+            r.issues
+                .iter()
+                .map(|i| (i.path.as_str(), i.code, i.severity))
+                .collect::<Vec<_>>(),
+            [("/result/content/score", "tolerated", Severity::Warning)],
+            "{version}"
+        );
     }
 }
 
@@ -330,20 +693,58 @@ fn an_invalid_answer_to_a_task_augmentable_request_is_told_against_the_usual_res
     // The answer recognises members of the usual result, not of CreateTaskResult: the usual
     // result's issues are told, never `/result/task missing_required`.
     let cases = [
-        ("elicitation/create", json!({"action": "bogus"}), "/result/action"),
-        ("sampling/createMessage", json!({"role": "assistant", "content": {"type": "text"}, "model": 5}), "/result/"),
+        (
+            "elicitation/create",
+            json!({"action": "bogus"}),
+            "/result/action",
+        ),
+        (
+            "sampling/createMessage",
+            json!({"role": "assistant", "content": {"type": "text"}, "model": 5}),
+            "/result/",
+        ),
         ("sampling/createMessage", json!({}), "/result/"),
-        ("tools/call", json!({"content": [{"type": "text"}], "isError": "no"}), "/result/"),
+        (
+            "tools/call",
+            json!({"content": [{"type": "text"}], "isError": "no"}),
+            "/result/",
+        ),
     ];
     for (method, result, prefix) in cases {
         let dir = if method == "tools/call" { S2C } else { C2S };
-        let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: dir, in_reply_to: Some(method) };
-        let r = validate_value(&json!({"jsonrpc": "2.0", "id": 3, "result": result}), &c, &Limits::default());
+        let c = Context {
+            protocol: Protocol::Mcp,
+            version: "2025-11-25",
+            direction: dir,
+            in_reply_to: Some(method),
+        };
+        let r = validate_value(
+            &json!({"jsonrpc": "2.0", "id": 3, "result": result}),
+            &c,
+            &Limits::default(),
+        );
         assert!(!r.ok, "{method}: {r:?}");
-        assert!(r.issues.iter().all(|i| i.path.starts_with(prefix) && !i.path.starts_with("/result/task")), "{method} {result}: {r:?}");
+        assert!(
+            r.issues
+                .iter()
+                .all(|i| i.path.starts_with(prefix) && !i.path.starts_with("/result/task")),
+            "{method} {result}: {r:?}"
+        );
     }
     // A task answer with a broken task is told against CreateTaskResult.
-    let c = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: C2S, in_reply_to: Some("elicitation/create") };
-    let r = validate_value(&json!({"jsonrpc": "2.0", "id": 3, "result": {"task": {"taskId": 1}}}), &c, &Limits::default());
-    assert!(r.issues.iter().all(|i| i.path.starts_with("/result/task")), "{r:?}");
+    let c = Context {
+        protocol: Protocol::Mcp,
+        version: "2025-11-25",
+        direction: C2S,
+        in_reply_to: Some("elicitation/create"),
+    };
+    let r = validate_value(
+        &json!({"jsonrpc": "2.0", "id": 3, "result": {"task": {"taskId": 1}}}),
+        &c,
+        &Limits::default(),
+    );
+    assert!(
+        r.issues.iter().all(|i| i.path.starts_with("/result/task")),
+        "{r:?}"
+    );
 }

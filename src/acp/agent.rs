@@ -31,7 +31,10 @@ impl AcpAgent {
 
     /// A `session/update` notification.
     pub fn send_update(&mut self, session_id: &str, update: Value) -> Sent {
-        self.session.notify("session/update", Some(object! { "sessionId": session_id, "update": update }))
+        self.session.notify(
+            "session/update",
+            Some(object! { "sessionId": session_id, "update": update }),
+        )
     }
 
     /// Ends the pending prompt turn of a session: answers its `session/prompt` with
@@ -39,10 +42,18 @@ impl AcpAgent {
     /// v1's answer; in v2 `respond` with `{messageId}` and end the turn with an idle
     /// `state_update`.
     pub fn end_turn(&mut self, session_id: &str, stop_reason: &str) -> Sent {
-        let Some(id) = self.session.serving_ids("session/prompt", session_id).into_iter().next() else {
-            return Err(ProtocolError::local_refusal(format!("no prompt of session {session_id:?} is waiting for an answer")));
+        let Some(id) = self
+            .session
+            .serving_ids("session/prompt", session_id)
+            .into_iter()
+            .next()
+        else {
+            return Err(ProtocolError::local_refusal(format!(
+                "no prompt of session {session_id:?} is waiting for an answer"
+            )));
         };
-        self.session.respond(&id, Ok(object! { "stopReason": stop_reason }))
+        self.session
+            .respond(&id, Ok(object! { "stopReason": stop_reason }))
     }
 
     /// Whether the client cancelled the pending prompt of this session.
@@ -51,20 +62,24 @@ impl AcpAgent {
     }
 
     pub fn request_permission(&mut self, params: Value, now_ms: u64) -> Sent {
-        self.session.request("session/request_permission", Some(params), now_ms)
+        self.session
+            .request("session/request_permission", Some(params), now_ms)
     }
 
     /// `fs/read_text_file`, only if the client advertised `fs.readTextFile`.
     pub fn read_text_file(&mut self, params: Value, now_ms: u64) -> Sent {
-        self.session.request("fs/read_text_file", Some(params), now_ms)
+        self.session
+            .request("fs/read_text_file", Some(params), now_ms)
     }
 
     pub fn write_text_file(&mut self, params: Value, now_ms: u64) -> Sent {
-        self.session.request("fs/write_text_file", Some(params), now_ms)
+        self.session
+            .request("fs/write_text_file", Some(params), now_ms)
     }
 
     /// `terminal/create`; the other `terminal/*` calls go through `request`.
     pub fn create_terminal(&mut self, params: Value, now_ms: u64) -> Sent {
-        self.session.request("terminal/create", Some(params), now_ms)
+        self.session
+            .request("terminal/create", Some(params), now_ms)
     }
 }

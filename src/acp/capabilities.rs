@@ -128,8 +128,12 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
         let mut out = self.to_wire(version);
         if let Value::Object(m) = &mut out {
             for group in META_GROUPS {
-                let mut flags = Self::FLAGS.iter().filter(|f| f.name.split_once('.').is_some_and(|(g, _)| g == group)).peekable();
-                if flags.peek().is_some() && flags.all(|f| f.spelling(version) == Spelling::Absent) {
+                let mut flags = Self::FLAGS
+                    .iter()
+                    .filter(|f| f.name.split_once('.').is_some_and(|(g, _)| g == group))
+                    .peekable();
+                if flags.peek().is_some() && flags.all(|f| f.spelling(version) == Spelling::Absent)
+                {
                     m.remove(group);
                 }
             }
@@ -147,7 +151,10 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
             set(&mut out, &path, Value::Bool(*(spec.field)(&mut copy)));
         }
         if !self.extensions().is_empty() {
-            out.insert("extensions".into(), Value::Object(self.extensions().clone()));
+            out.insert(
+                "extensions".into(),
+                Value::Object(self.extensions().clone()),
+            );
         }
         Value::Object(out)
     }
@@ -168,7 +175,10 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
                 metas.push(("", v));
             } else if let Some(flag) = spec(key).filter(|_| !key.contains('.')) {
                 top.bool(key, (flag.field)(&mut model))?;
-            } else if Self::FLAGS.iter().any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key)) {
+            } else if Self::FLAGS
+                .iter()
+                .any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key))
+            {
                 let group = Fields::of(v).map_err(|e| format!("{key}: {e}"))?;
                 for (inner, value) in group.0 {
                     if inner == "_meta" {
@@ -178,8 +188,11 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
                         metas.push((key, value));
                         continue;
                     }
-                    let flag = spec(&format!("{key}.{inner}")).ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
-                    group.bool(inner, (flag.field)(&mut model)).map_err(|e| format!("{key}: {e}"))?;
+                    let flag = spec(&format!("{key}.{inner}"))
+                        .ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
+                    group
+                        .bool(inner, (flag.field)(&mut model))
+                        .map_err(|e| format!("{key}: {e}"))?;
                 }
             } else {
                 return Err(format!("unknown member `{key}`"));
@@ -189,7 +202,10 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
             let ext = model.extensions_mut();
             let place = match group {
                 "" => Some(ext),
-                g => ext.entry(g).or_insert_with(|| Value::Object(Map::new())).as_object_mut(),
+                g => ext
+                    .entry(g)
+                    .or_insert_with(|| Value::Object(Map::new()))
+                    .as_object_mut(),
             };
             if let Some(place) = place {
                 place.insert("_meta".into(), meta.clone());
@@ -232,7 +248,9 @@ fn get<'a>(map: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
 
 /// Removes a leaf, and the parent objects that this removal left empty.
 fn remove(map: &mut Map<String, Value>, path: &[&str]) {
-    let Some((first, rest)) = path.split_first() else { return };
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
     if rest.is_empty() {
         map.remove(*first);
         return;
@@ -247,12 +265,16 @@ fn remove(map: &mut Map<String, Value>, path: &[&str]) {
 
 /// Sets a leaf, creating (or replacing non-object) parents.
 fn set(map: &mut Map<String, Value>, path: &[&str], value: Value) {
-    let Some((first, rest)) = path.split_first() else { return };
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
     if rest.is_empty() {
         map.insert((*first).to_owned(), value);
         return;
     }
-    let child = map.entry((*first).to_owned()).or_insert_with(|| Value::Object(Map::new()));
+    let child = map
+        .entry((*first).to_owned())
+        .or_insert_with(|| Value::Object(Map::new()));
     if !child.is_object() {
         *child = Value::Object(Map::new());
     }
@@ -312,7 +334,12 @@ impl CapabilityModel for ClientCapabilities {
             v1: Spelling::Bool(&["fs", "writeTextFile"]),
             v2: Spelling::Absent,
         },
-        FlagSpec { name: "terminal", field: |c| &mut c.terminal, v1: Spelling::Bool(&["terminal"]), v2: Spelling::Absent },
+        FlagSpec {
+            name: "terminal",
+            field: |c| &mut c.terminal,
+            v1: Spelling::Bool(&["terminal"]),
+            v2: Spelling::Absent,
+        },
         FlagSpec {
             name: "auth.terminal",
             field: |c| &mut c.auth.terminal,
@@ -416,13 +443,23 @@ impl Default for SessionCapabilities {
 
 impl Default for McpCapabilities {
     fn default() -> Self {
-        McpCapabilities { stdio: true, http: false, sse: false, acp: false }
+        McpCapabilities {
+            stdio: true,
+            http: false,
+            sse: false,
+            acp: false,
+        }
     }
 }
 
 impl CapabilityModel for AgentCapabilities {
     const FLAGS: &'static [FlagSpec<Self>] = &[
-        FlagSpec { name: "session.new", field: |c| &mut c.session.new, v1: Spelling::Always, v2: Spelling::Marker(&["session"]) },
+        FlagSpec {
+            name: "session.new",
+            field: |c| &mut c.session.new,
+            v1: Spelling::Always,
+            v2: Spelling::Marker(&["session"]),
+        },
         FlagSpec {
             name: "session.load",
             field: |c| &mut c.session.load,
@@ -483,15 +520,30 @@ impl CapabilityModel for AgentCapabilities {
             v1: Spelling::Bool(&["promptCapabilities", "embeddedContext"]),
             v2: Spelling::Marker(&["session", "prompt", "embeddedContext"]),
         },
-        FlagSpec { name: "mcp.stdio", field: |c| &mut c.mcp.stdio, v1: Spelling::Always, v2: Spelling::Marker(&["session", "mcp", "stdio"]) },
+        FlagSpec {
+            name: "mcp.stdio",
+            field: |c| &mut c.mcp.stdio,
+            v1: Spelling::Always,
+            v2: Spelling::Marker(&["session", "mcp", "stdio"]),
+        },
         FlagSpec {
             name: "mcp.http",
             field: |c| &mut c.mcp.http,
             v1: Spelling::Bool(&["mcpCapabilities", "http"]),
             v2: Spelling::Marker(&["session", "mcp", "http"]),
         },
-        FlagSpec { name: "mcp.sse", field: |c| &mut c.mcp.sse, v1: Spelling::Bool(&["mcpCapabilities", "sse"]), v2: Spelling::Absent },
-        FlagSpec { name: "mcp.acp", field: |c| &mut c.mcp.acp, v1: Spelling::Bool(&["mcpCapabilities", "acp"]), v2: Spelling::Marker(&["session", "mcp", "acp"]) },
+        FlagSpec {
+            name: "mcp.sse",
+            field: |c| &mut c.mcp.sse,
+            v1: Spelling::Bool(&["mcpCapabilities", "sse"]),
+            v2: Spelling::Absent,
+        },
+        FlagSpec {
+            name: "mcp.acp",
+            field: |c| &mut c.mcp.acp,
+            v1: Spelling::Bool(&["mcpCapabilities", "acp"]),
+            v2: Spelling::Marker(&["session", "mcp", "acp"]),
+        },
         FlagSpec {
             name: "auth.logout",
             field: |c| &mut c.auth.logout,
@@ -530,15 +582,21 @@ mod tests {
 
     /// The groups whose every flag lives under an object of the group's name, in each version.
     fn wire_object_groups<T: CapabilityModel>() -> Vec<&'static str> {
-        let mut groups: Vec<&str> = T::FLAGS.iter().filter_map(|f| f.name.split_once('.').map(|(g, _)| g)).collect();
+        let mut groups: Vec<&str> = T::FLAGS
+            .iter()
+            .filter_map(|f| f.name.split_once('.').map(|(g, _)| g))
+            .collect();
         groups.dedup();
         groups.retain(|g| {
-            T::FLAGS.iter().filter(|f| f.name.starts_with(&format!("{g}."))).all(|f| {
-                [f.v1, f.v2].iter().all(|s| match s {
-                    Spelling::Bool(p) | Spelling::Marker(p) => p.first() == Some(g),
-                    _ => true,
+            T::FLAGS
+                .iter()
+                .filter(|f| f.name.starts_with(&format!("{g}.")))
+                .all(|f| {
+                    [f.v1, f.v2].iter().all(|s| match s {
+                        Spelling::Bool(p) | Spelling::Marker(p) => p.first() == Some(g),
+                        _ => true,
+                    })
                 })
-            })
         });
         groups
     }

@@ -55,40 +55,70 @@ impl AcpClient {
     }
 
     pub fn close_session(&mut self, session_id: &str, now_ms: u64) -> Sent {
-        self.session.request("session/close", Some(object! { "sessionId": session_id }), now_ms)
+        self.session.request(
+            "session/close",
+            Some(object! { "sessionId": session_id }),
+            now_ms,
+        )
     }
 
     pub fn delete_session(&mut self, session_id: &str, now_ms: u64) -> Sent {
-        self.session.request("session/delete", Some(object! { "sessionId": session_id }), now_ms)
+        self.session.request(
+            "session/delete",
+            Some(object! { "sessionId": session_id }),
+            now_ms,
+        )
     }
 
     /// `session/prompt`; image, audio and embedded resources only if advertised.
     pub fn prompt(&mut self, session_id: &str, prompt: Value, now_ms: u64) -> Sent {
-        self.session.request("session/prompt", Some(object! { "sessionId": session_id, "prompt": prompt }), now_ms)
+        self.session.request(
+            "session/prompt",
+            Some(object! { "sessionId": session_id, "prompt": prompt }),
+            now_ms,
+        )
     }
 
     /// `session/cancel`, then the `cancelled` outcome for every permission request of that
     /// session still waiting for an answer, as the protocol requires of the client.
     pub fn cancel(&mut self, session_id: &str) -> Result<Vec<Outbound>, ProtocolError> {
-        let mut out = vec![self.session.notify("session/cancel", Some(object! { "sessionId": session_id }))?];
-        for id in self.session.serving_ids("session/request_permission", session_id) {
-            out.push(self.session.respond(&id, Ok(object! { "outcome": object! { "outcome": "cancelled" } }))?);
+        let mut out = vec![self
+            .session
+            .notify("session/cancel", Some(object! { "sessionId": session_id }))?];
+        for id in self
+            .session
+            .serving_ids("session/request_permission", session_id)
+        {
+            out.push(self.session.respond(
+                &id,
+                Ok(object! { "outcome": object! { "outcome": "cancelled" } }),
+            )?);
         }
         Ok(out)
     }
 
     pub fn set_mode(&mut self, session_id: &str, mode_id: &str, now_ms: u64) -> Sent {
-        self.session.request("session/set_mode", Some(object! { "sessionId": session_id, "modeId": mode_id }), now_ms)
+        self.session.request(
+            "session/set_mode",
+            Some(object! { "sessionId": session_id, "modeId": mode_id }),
+            now_ms,
+        )
     }
 
     pub fn set_config_option(&mut self, params: Value, now_ms: u64) -> Sent {
-        self.session.request("session/set_config_option", Some(params), now_ms)
+        self.session
+            .request("session/set_config_option", Some(params), now_ms)
     }
 
     /// `authenticate` (v1) or `auth/login` (v2), with one of the advertised method ids.
     pub fn authenticate(&mut self, method_id: &str, now_ms: u64) -> Sent {
-        let method = if self.session.version.unwrap_or(1) >= 2 { "auth/login" } else { "authenticate" };
-        self.session.request(method, Some(object! { "methodId": method_id }), now_ms)
+        let method = if self.session.version.unwrap_or(1) >= 2 {
+            "auth/login"
+        } else {
+            "authenticate"
+        };
+        self.session
+            .request(method, Some(object! { "methodId": method_id }), now_ms)
     }
 
     /// The v2 name of `authenticate`.
@@ -98,7 +128,11 @@ impl AcpClient {
 
     /// `logout` (v1) or `auth/logout` (v2), only when advertised.
     pub fn logout(&mut self, now_ms: u64) -> Sent {
-        let method = if self.session.version.unwrap_or(1) >= 2 { "auth/logout" } else { "logout" };
+        let method = if self.session.version.unwrap_or(1) >= 2 {
+            "auth/logout"
+        } else {
+            "logout"
+        };
         self.session.request(method, Some(object! {}), now_ms)
     }
 
@@ -108,6 +142,10 @@ impl AcpClient {
     }
 
     pub fn session_ids(&self) -> Vec<&str> {
-        self.session.transcripts.keys().map(String::as_str).collect()
+        self.session
+            .transcripts
+            .keys()
+            .map(String::as_str)
+            .collect()
     }
 }

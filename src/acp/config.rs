@@ -35,19 +35,33 @@ impl FromOptions for Implementation {
     fn from_options(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value)?;
         f.required(&["name", "version"])?;
-        let mut info = Implementation { name: String::new(), title: None, version: String::new(), extra: Map::new() };
+        let mut info = Implementation {
+            name: String::new(),
+            title: None,
+            version: String::new(),
+            extra: Map::new(),
+        };
         f.string("name", &mut info.name)?;
         f.opt_string("title", &mut info.title)?;
         f.string("version", &mut info.version)?;
         let named = |k: &str| matches!(k, "name" | "title" | "version");
-        info.extra = f.0.iter().filter(|(k, _)| !named(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        info.extra =
+            f.0.iter()
+                .filter(|(k, _)| !named(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
         Ok(info)
     }
 }
 
 impl Default for Implementation {
     fn default() -> Self {
-        Implementation { name: "agentwire".into(), title: None, version: env!("CARGO_PKG_VERSION").into(), extra: Map::new() }
+        Implementation {
+            name: "agentwire".into(),
+            title: None,
+            version: env!("CARGO_PKG_VERSION").into(),
+            extra: Map::new(),
+        }
     }
 }
 
@@ -88,11 +102,20 @@ impl FromOptions for Common {
         let f = Fields::of(value)?;
         let mut c = Common::default();
         let u16 = |v: &Value| v.as_u64().and_then(|n| u16::try_from(n).ok());
-        f.list("protocolVersions", &mut c.protocol_versions, "an array of integers from 0 to 65535", u16)?;
-        let mut given = ["info", "clientInfo", "agentInfo"].into_iter().filter(|k| f.get(k).is_some());
+        f.list(
+            "protocolVersions",
+            &mut c.protocol_versions,
+            "an array of integers from 0 to 65535",
+            u16,
+        )?;
+        let mut given = ["info", "clientInfo", "agentInfo"]
+            .into_iter()
+            .filter(|k| f.get(k).is_some());
         if let Some(key) = given.next() {
             if let Some(other) = given.next() {
-                return Err(format!("`{key}` and `{other}` are the same option; give one"));
+                return Err(format!(
+                    "`{key}` and `{other}` are the same option; give one"
+                ));
             }
             f.nested(key, &mut c.info)?;
         }
@@ -122,12 +145,24 @@ pub struct AgentConfig {
 }
 
 /// The options both roles share (`Common`) and their capabilities.
-const COMMON: [&str; 9] =
-    ["protocolVersions", "info", "clientInfo", "agentInfo", "requestTimeoutMs", "validateOutgoing", "allowUnstable", "strict", "capabilities"];
+const COMMON: [&str; 9] = [
+    "protocolVersions",
+    "info",
+    "clientInfo",
+    "agentInfo",
+    "requestTimeoutMs",
+    "validateOutgoing",
+    "allowUnstable",
+    "strict",
+    "capabilities",
+];
 
 impl FromOptions for ClientConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
-        let mut c = ClientConfig { common: Common::from_options(value)?, ..Default::default() };
+        let mut c = ClientConfig {
+            common: Common::from_options(value)?,
+            ..Default::default()
+        };
         let f = Fields::of(value)?;
         f.only(&COMMON)?;
         f.nested("capabilities", &mut c.capabilities)?;
@@ -137,14 +172,24 @@ impl FromOptions for ClientConfig {
 
 impl FromOptions for AgentConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
-        let mut c = AgentConfig { common: Common::from_options(value)?, ..Default::default() };
+        let mut c = AgentConfig {
+            common: Common::from_options(value)?,
+            ..Default::default()
+        };
         let f = Fields::of(value)?;
         let mut known = COMMON.to_vec();
         known.extend(["authMethods", "negotiation"]);
         f.only(&known)?;
         f.nested("capabilities", &mut c.capabilities)?;
         f.array("authMethods", &mut c.auth_methods)?;
-        f.choice("negotiation", &mut c.negotiation, &[("seed", NegotiationRule::Seed), ("draft", NegotiationRule::Draft)])?;
+        f.choice(
+            "negotiation",
+            &mut c.negotiation,
+            &[
+                ("seed", NegotiationRule::Seed),
+                ("draft", NegotiationRule::Draft),
+            ],
+        )?;
         Ok(c)
     }
 }

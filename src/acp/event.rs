@@ -6,7 +6,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Event {
     /// Text the session answers by itself (refusals, -32601, -32600/-32700 replies,
     /// `$/cancel_request` after a timeout): hand it to the transport.
@@ -21,11 +25,23 @@ pub enum Event {
         auth_methods: Vec<Value>,
     },
     /// A response to one of our requests.
-    Response { id: Id, method: String, result: Value },
+    Response {
+        id: Id,
+        method: String,
+        result: Value,
+    },
     /// An error response to one of our requests (or the request failed locally: closed).
-    Error { id: Id, method: String, error: ProtocolError },
+    Error {
+        id: Id,
+        method: String,
+        error: ProtocolError,
+    },
     /// One of our requests passed its deadline; `$/cancel_request` was sent for it.
-    Timeout { id: Id, method: String, error: ProtocolError },
+    Timeout {
+        id: Id,
+        method: String,
+        error: ProtocolError,
+    },
     /// A request for the application to answer with `respond`.
     Request {
         id: Id,
@@ -40,7 +56,11 @@ pub enum Event {
     },
     /// A `session/update` (client side), already applied to the session's transcript.
     /// `replay` is set while a `session/load` or `session/resume` of that session is pending.
-    SessionUpdate { session_id: String, update: Value, replay: bool },
+    SessionUpdate {
+        session_id: String,
+        update: Value,
+        replay: bool,
+    },
     /// A prompt turn is over (client side): in v1 with the `session/prompt` response, in v2
     /// with the `idle` state update that follows the acknowledgement. `outcome` is
     /// `{stopReason?, messageId?, usage?, …}`: the v1 response, or the v2 idle update's

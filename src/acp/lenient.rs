@@ -50,7 +50,11 @@ fn index(s: &str) -> u16 {
 
 fn read_node(line: &'static str) -> Node {
     let mut parts = line.split('|');
-    let (props, items, variants) = (parts.next().unwrap_or(""), parts.next().unwrap_or("-"), parts.next().unwrap_or(""));
+    let (props, items, variants) = (
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or("-"),
+        parts.next().unwrap_or(""),
+    );
     let props = props
         .split(' ')
         .filter(|p| !p.is_empty())
@@ -59,8 +63,16 @@ fn read_node(line: &'static str) -> Node {
             let name = f.next().unwrap_or("");
             let flags = f.next().and_then(|x| x.parse().ok()).unwrap_or(0);
             let node = index(f.next().unwrap_or("-"));
-            let default = f.next().and_then(|d| d.parse::<usize>().ok()).and_then(|d| DEFAULTS.get(d).copied());
-            Prop { name, flags, node, default }
+            let default = f
+                .next()
+                .and_then(|d| d.parse::<usize>().ok())
+                .and_then(|d| DEFAULTS.get(d).copied());
+            Prop {
+                name,
+                flags,
+                node,
+                default,
+            }
         })
         .collect();
     let variants = variants
@@ -69,10 +81,18 @@ fn read_node(line: &'static str) -> Node {
         .map(|v| {
             let (tagged, node) = v.rsplit_once(':').unwrap_or((v, "-"));
             let (tag, value) = tagged.split_once('=').unwrap_or(("", ""));
-            Variant { tag, value, node: index(node) }
+            Variant {
+                tag,
+                value,
+                node: index(node),
+            }
         })
         .collect();
-    Node { props, items: index(items), variants }
+    Node {
+        props,
+        items: index(items),
+        variants,
+    }
 }
 
 /// One repair: where, and what.
@@ -110,16 +130,25 @@ fn items(at: u16, depth: u32) -> Option<u16> {
     if depth > 32 {
         return None;
     }
-    n.variants.iter().filter(|v| v.tag.is_empty()).find_map(|v| items(v.node, depth + 1))
+    n.variants
+        .iter()
+        .filter(|v| v.tag.is_empty())
+        .find_map(|v| items(v.node, depth + 1))
 }
 
 /// JSON pointer segments, unescaped.
 fn segments(pointer: &str) -> Vec<String> {
-    pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect()
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect()
 }
 
 fn pointer(segs: &[String]) -> String {
-    segs.iter().map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1"))).collect()
+    segs.iter()
+        .map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1")))
+        .collect()
 }
 
 /// Whether the repair at `a` must be made before the one at `b`: a path inside another, or a
@@ -145,10 +174,14 @@ fn action_for(root: u16, value: &Value, path: &[String]) -> Option<(usize, Actio
     for (i, seg) in path.iter().enumerate() {
         match cur {
             Value::Object(m) => {
-                let Some(p) = prop(at, cur, seg, 0) else { break };
+                let Some(p) = prop(at, cur, seg, 0) else {
+                    break;
+                };
                 // A missing member is not repaired (a required one stays an error, as in the SDK).
                 let Some(child) = m.get(seg) else { break };
-                if p.flags & DEFAULT_ON_ERROR != 0 || (p.flags & DEFAULT_ON_NULL != 0 && child.is_null() && i + 1 == path.len()) {
+                if p.flags & DEFAULT_ON_ERROR != 0
+                    || (p.flags & DEFAULT_ON_NULL != 0 && child.is_null() && i + 1 == path.len())
+                {
                     best = Some((i + 1, Action::Default(p.default)));
                 }
                 skip_items = p.flags & SKIP_INVALID_ITEMS != 0;
@@ -160,7 +193,9 @@ fn action_for(root: u16, value: &Value, path: &[String]) -> Option<(usize, Actio
                 at = p.node;
             }
             Value::Array(a) => {
-                let Some(item) = seg.parse::<usize>().ok().and_then(|i| a.get(i)) else { break };
+                let Some(item) = seg.parse::<usize>().ok().and_then(|i| a.get(i)) else {
+                    break;
+                };
                 if skip_items {
                     best = Some((i + 1, Action::Skip));
                 }
@@ -178,16 +213,31 @@ fn action_for(root: u16, value: &Value, path: &[String]) -> Option<(usize, Actio
 /// Repairs `value` (the params or result of `method`, at `base` in the message: "/params",
 /// "/result") where the marks of the schema cover an error issue. Returns the repairs, as
 /// warnings naming the path and what was done; none when nothing was covered.
-pub(crate) fn repair(version: u16, method: &str, part_is_result: bool, base: &str, value: &mut Value, issues: &[Issue]) -> Vec<Issue> {
-    let (v, part) = (if version >= 2 { "2" } else { "1" }, if part_is_result { "result" } else { "params" });
+pub(crate) fn repair(
+    version: u16,
+    method: &str,
+    part_is_result: bool,
+    base: &str,
+    value: &mut Value,
+    issues: &[Issue],
+) -> Vec<Issue> {
+    let (v, part) = (
+        if version >= 2 { "2" } else { "1" },
+        if part_is_result { "result" } else { "params" },
+    );
     let root = ROOTS.lines().find_map(|l| {
         let mut f = l.split(' ');
-        (f.next() == Some(v) && f.next() == Some(method) && f.next() == Some(part)).then(|| index(f.next().unwrap_or("-")))
+        (f.next() == Some(v) && f.next() == Some(method) && f.next() == Some(part))
+            .then(|| index(f.next().unwrap_or("-")))
     });
-    let Some(root) = root.filter(|r| *r != NONE) else { return Vec::new() };
+    let Some(root) = root.filter(|r| *r != NONE) else {
+        return Vec::new();
+    };
     let mut actions: Vec<(Vec<String>, Action)> = Vec::new();
     for issue in issues.iter().filter(|i| i.severity == Severity::Error) {
-        let Some(rest) = issue.path.strip_prefix(base) else { continue };
+        let Some(rest) = issue.path.strip_prefix(base) else {
+            continue;
+        };
         if !(rest.is_empty() || rest.starts_with('/')) {
             continue;
         }
@@ -197,7 +247,10 @@ pub(crate) fn repair(version: u16, method: &str, part_is_result: bool, base: &st
             // Deepest and last first, so that a removal leaves the other paths valid (a few
             // actions: placed by hand, which costs the module far less than a generic sort).
             if !actions.iter().any(|(p, _)| *p == at) {
-                let place = actions.iter().position(|(p, _)| goes_first(&at, p)).unwrap_or(actions.len());
+                let place = actions
+                    .iter()
+                    .position(|(p, _)| goes_first(&at, p))
+                    .unwrap_or(actions.len());
                 actions.insert(place, (at, action));
             }
         }
@@ -205,7 +258,9 @@ pub(crate) fn repair(version: u16, method: &str, part_is_result: bool, base: &st
     // An action inside a member or item removed by another is moot.
     let mut out = Vec::new();
     for (path, action) in &actions {
-        let Some((last, parent)) = path.split_last() else { continue };
+        let Some((last, parent)) = path.split_last() else {
+            continue;
+        };
         let Some(container) = parent.iter().try_fold(&mut *value, |v, s| match v {
             Value::Object(m) => m.get_mut(s),
             Value::Array(a) => s.parse::<usize>().ok().and_then(|i| a.get_mut(i)),
@@ -217,22 +272,33 @@ pub(crate) fn repair(version: u16, method: &str, part_is_result: bool, base: &st
             (Action::Skip, Value::Array(a)) => match last.parse::<usize>() {
                 Ok(i) if i < a.len() => {
                     a.remove(i);
-                    "an invalid item of a list the schema marks skip-invalid-items; skipped".to_owned()
+                    "an invalid item of a list the schema marks skip-invalid-items; skipped"
+                        .to_owned()
                 }
                 _ => continue,
             },
             (Action::Default(d), Value::Object(m)) => {
                 let default = d.and_then(|d| serde_json::from_str::<Value>(d).ok());
-                let was = if m.get(last).is_some_and(Value::is_null) { "null" } else { "invalid" };
+                let was = if m.get(last).is_some_and(Value::is_null) {
+                    "null"
+                } else {
+                    "invalid"
+                };
                 match default {
                     Some(d) => {
                         let text = d.to_string();
                         m.insert(last.clone(), d);
-                        format!("{was}, and marked default-on-{}; set to its default {text}", if was == "null" { "null" } else { "error" })
+                        format!(
+                            "{was}, and marked default-on-{}; set to its default {text}",
+                            if was == "null" { "null" } else { "error" }
+                        )
                     }
                     None => {
                         m.shift_remove(last);
-                        format!("{was}, and marked default-on-{}; left out (its default)", if was == "null" { "null" } else { "error" })
+                        format!(
+                            "{was}, and marked default-on-{}; left out (its default)",
+                            if was == "null" { "null" } else { "error" }
+                        )
                     }
                 }
             }
@@ -240,7 +306,11 @@ pub(crate) fn repair(version: u16, method: &str, part_is_result: bool, base: &st
         };
         out.push(Issue {
             path: format!("{base}{}", pointer(path)),
-            code: if *action == Action::Skip { "skipped_invalid_item" } else { "defaulted" },
+            code: if *action == Action::Skip {
+                "skipped_invalid_item"
+            } else {
+                "defaulted"
+            },
             message: what,
             severity: Severity::Warning,
         });
@@ -255,18 +325,37 @@ mod tests {
     use serde_json::json;
 
     fn err(path: &str) -> Issue {
-        Issue { path: path.into(), code: "wrong_type", message: String::new(), severity: Severity::Error }
+        Issue {
+            path: path.into(),
+            code: "wrong_type",
+            message: String::new(),
+            severity: Severity::Error,
+        }
     }
 
     #[test]
     fn a_tool_call_is_repaired_where_the_schema_marks_it() {
         let mut p = json!({"sessionId": "s", "update": {"sessionUpdate": "tool_call", "toolCallId": "t", "title": "x", "status": "paused",
             "locations": [{"path": "/a", "line": -5}, {"line": 3}]}});
-        let issues = [err("/params/update/status"), err("/params/update/locations/0/line"), err("/params/update/locations/1/path")];
+        let issues = [
+            err("/params/update/status"),
+            err("/params/update/locations/0/line"),
+            err("/params/update/locations/1/path"),
+        ];
         let done = repair(1, "session/update", false, "/params", &mut p, &issues);
-        assert_eq!(p["update"], json!({"sessionUpdate": "tool_call", "toolCallId": "t", "title": "x", "locations": [{"path": "/a"}]}));
+        assert_eq!(
+            p["update"],
+            json!({"sessionUpdate": "tool_call", "toolCallId": "t", "title": "x", "locations": [{"path": "/a"}]})
+        );
         let codes: Vec<_> = done.iter().map(|i| (i.path.as_str(), i.code)).collect();
-        assert_eq!(codes, [("/params/update/locations/0/line", "defaulted"), ("/params/update/locations/1", "skipped_invalid_item"), ("/params/update/status", "defaulted")]);
+        assert_eq!(
+            codes,
+            [
+                ("/params/update/locations/0/line", "defaulted"),
+                ("/params/update/locations/1", "skipped_invalid_item"),
+                ("/params/update/status", "defaulted")
+            ]
+        );
         assert!(done.iter().all(|i| i.severity == Severity::Warning));
     }
 
@@ -274,7 +363,15 @@ mod tests {
     fn what_no_mark_covers_is_left_alone() {
         let mut p = json!({"sessionId": 5, "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": 1}}});
         let before = p.clone();
-        assert!(repair(1, "session/update", false, "/params", &mut p, &[err("/params/sessionId"), err("/params/update/content/text")]).is_empty());
+        assert!(repair(
+            1,
+            "session/update",
+            false,
+            "/params",
+            &mut p,
+            &[err("/params/sessionId"), err("/params/update/content/text")]
+        )
+        .is_empty());
         assert_eq!(p, before);
     }
 }

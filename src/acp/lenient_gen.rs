@@ -11,18 +11,31 @@ use std::fmt::Write;
 
 pub const COMMAND: &str = "cargo run --example acp_lenient_table";
 /// The schemas, per ACP version, inside the SDK's `schema` folder.
-pub const SOURCES: [(u16, &str); 2] = [(1, "v1/schema.unstable.json"), (2, "v2/schema.unstable.json")];
+pub const SOURCES: [(u16, &str); 2] = [
+    (1, "v1/schema.unstable.json"),
+    (2, "v2/schema.unstable.json"),
+];
 
 /// Where the SDK's schemas are: the npm package pinned in package.json (`acp-sdk-v2`), or the
 /// verbatim copy among the shared specifications (`$AGENTWIRE_SHARED`, default `../shared`).
 pub fn schema_dirs() -> Vec<std::path::PathBuf> {
-    let shared = std::env::var_os("AGENTWIRE_SHARED").map(std::path::PathBuf::from).unwrap_or_else(|| "../shared".into());
-    vec!["node_modules/acp-sdk-v2/schema".into(), shared.join("spec/acp/npm-sdk-2.4.0")]
+    let shared = std::env::var_os("AGENTWIRE_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "../shared".into());
+    vec![
+        "node_modules/acp-sdk-v2/schema".into(),
+        shared.join("spec/acp/npm-sdk-2.4.0"),
+    ]
 }
 
 /// The schemas' text, from the first folder that has them all.
 pub fn read_sources() -> Option<Vec<(u16, String)>> {
-    schema_dirs().into_iter().find_map(|dir| SOURCES.iter().map(|(v, p)| std::fs::read_to_string(dir.join(p)).ok().map(|t| (*v, t))).collect())
+    schema_dirs().into_iter().find_map(|dir| {
+        SOURCES
+            .iter()
+            .map(|(v, p)| std::fs::read_to_string(dir.join(p)).ok().map(|t| (*v, t)))
+            .collect()
+    })
 }
 
 const DEFAULT_ON_ERROR: u8 = 1;
@@ -51,7 +64,10 @@ impl Builder<'_> {
             return i;
         }
         let i = self.nodes.len();
-        self.nodes.push(Node { items: NONE, ..Node::default() });
+        self.nodes.push(Node {
+            items: NONE,
+            ..Node::default()
+        });
         self.by_def.insert(name.to_owned(), i);
         let schema = self.defs.get(name).cloned().unwrap_or(Value::Null);
         let node = self.build(&schema);
@@ -69,31 +85,58 @@ impl Builder<'_> {
     }
 
     fn build(&mut self, schema: &Value) -> Node {
-        let mut node = Node { items: NONE, ..Node::default() };
-        let Some(obj) = schema.as_object() else { return node };
+        let mut node = Node {
+            items: NONE,
+            ..Node::default()
+        };
+        let Some(obj) = schema.as_object() else {
+            return node;
+        };
         if let Some(name) = ref_name(schema) {
-            node.variants.push((String::new(), String::new(), self.def(name)));
+            node.variants
+                .push((String::new(), String::new(), self.def(name)));
         }
-        let required: Vec<&str> = obj.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let required: Vec<&str> = obj
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         if let Some(Value::Object(props)) = obj.get("properties") {
             for (name, p) in props {
                 let flag = |k: &str| p.get(k) == Some(&Value::Bool(true));
-                let flags = if flag("x-deserialize-default-on-error") { DEFAULT_ON_ERROR } else { 0 }
-                    | if flag("x-deserialize-default-on-null") { DEFAULT_ON_NULL } else { 0 }
-                    | if flag("x-deserialize-skip-invalid-items") { SKIP_INVALID_ITEMS } else { 0 };
+                let flags = if flag("x-deserialize-default-on-error") {
+                    DEFAULT_ON_ERROR
+                } else {
+                    0
+                } | if flag("x-deserialize-default-on-null") {
+                    DEFAULT_ON_NULL
+                } else {
+                    0
+                } | if flag("x-deserialize-skip-invalid-items") {
+                    SKIP_INVALID_ITEMS
+                } else {
+                    0
+                };
                 // As the SDK falls back: the schema's default; a required list, or one read item
                 // by item that may not be null, is empty; `null` becomes the type's empty value
                 // where only default-on-null is marked; else left out.
-                let is = |t: &str| p.get("type").is_some_and(|ty| ty == t || ty.as_array().is_some_and(|a| a.iter().any(|x| x == t)));
-                let default = p.get("default").map(Value::to_string).or_else(|| match flags {
-                    0 => None,
-                    // A list that may be null is left out (`Option<Vec>` becomes `None`).
-                    _ if required.contains(&name.as_str()) => Some("[]".to_owned()),
-                    f if f & SKIP_INVALID_ITEMS != 0 && !is("null") => Some("[]".to_owned()),
-                    f if f & DEFAULT_ON_NULL != 0 && is("array") => Some("[]".to_owned()),
-                    f if f & DEFAULT_ON_NULL != 0 && is("object") => Some("{}".to_owned()),
-                    _ => None,
-                });
+                let is = |t: &str| {
+                    p.get("type").is_some_and(|ty| {
+                        ty == t || ty.as_array().is_some_and(|a| a.iter().any(|x| x == t))
+                    })
+                };
+                let default = p
+                    .get("default")
+                    .map(Value::to_string)
+                    .or_else(|| match flags {
+                        0 => None,
+                        // A list that may be null is left out (`Option<Vec>` becomes `None`).
+                        _ if required.contains(&name.as_str()) => Some("[]".to_owned()),
+                        f if f & SKIP_INVALID_ITEMS != 0 && !is("null") => Some("[]".to_owned()),
+                        f if f & DEFAULT_ON_NULL != 0 && is("array") => Some("[]".to_owned()),
+                        f if f & DEFAULT_ON_NULL != 0 && is("object") => Some("{}".to_owned()),
+                        _ => None,
+                    });
                 let child = self.node(p);
                 node.props.insert(name.clone(), (flags, child, default));
             }
@@ -118,7 +161,9 @@ impl Builder<'_> {
             None => v,
         };
         let props = v.get("properties")?.as_object()?;
-        props.iter().find_map(|(k, p)| Some((k.clone(), p.get("const")?.as_str()?.to_owned())))
+        props
+            .iter()
+            .find_map(|(k, p)| Some((k.clone(), p.get("const")?.as_str()?.to_owned())))
     }
 
     /// Whether a node leads to an annotation; prunes what does not.
@@ -131,7 +176,9 @@ impl Builder<'_> {
                     continue;
                 }
                 let on = |c: usize| c != NONE && useful[c];
-                let u = n.props.values().any(|(f, c, _)| *f != 0 || on(*c)) || on(n.items) || n.variants.iter().any(|(_, _, c)| on(*c));
+                let u = n.props.values().any(|(f, c, _)| *f != 0 || on(*c))
+                    || on(n.items)
+                    || n.variants.iter().any(|(_, _, c)| on(*c));
                 if u {
                     useful[i] = true;
                     changed = true;
@@ -156,23 +203,49 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
     let mut counts = BTreeMap::new();
     for (version, text) in schemas {
         let schema: Value = serde_json::from_str(text).map_err(|e| format!("v{version}: {e}"))?;
-        let defs = schema.get("$defs").and_then(Value::as_object).ok_or(format!("v{version}: no $defs"))?;
-        for key in ["x-deserialize-default-on-error", "x-deserialize-default-on-null", "x-deserialize-skip-invalid-items"] {
-            *counts.entry((*version, key)).or_insert(0) += text.matches(&format!("\"{key}\"")).count();
+        let defs = schema
+            .get("$defs")
+            .and_then(Value::as_object)
+            .ok_or(format!("v{version}: no $defs"))?;
+        for key in [
+            "x-deserialize-default-on-error",
+            "x-deserialize-default-on-null",
+            "x-deserialize-skip-invalid-items",
+        ] {
+            *counts.entry((*version, key)).or_insert(0) +=
+                text.matches(&format!("\"{key}\"")).count();
         }
-        let mut b = Builder { defs, nodes: Vec::new(), by_def: HashMap::new() };
+        let mut b = Builder {
+            defs,
+            nodes: Vec::new(),
+            by_def: HashMap::new(),
+        };
         let mut methods = Vec::new();
         for (name, def) in defs {
-            let (Some(method), Some(side)) = (def.get("x-method").and_then(Value::as_str), def.get("x-side").and_then(Value::as_str)) else { continue };
+            let (Some(method), Some(side)) = (
+                def.get("x-method").and_then(Value::as_str),
+                def.get("x-side").and_then(Value::as_str),
+            ) else {
+                continue;
+            };
             if side == "proxy" {
                 continue;
             }
-            let part = if name.ends_with("Response") { "Result" } else { "Params" };
+            let part = if name.ends_with("Response") {
+                "Result"
+            } else {
+                "Params"
+            };
             methods.push((method.to_owned(), part, b.def(name)));
         }
         let useful = b.useful();
         // No member or item that leads anywhere.
-        let bare = |n: &Node| n.props.values().all(|(f, c, _)| *f == 0 && (*c == NONE || !useful[*c])) && (n.items == NONE || !useful[n.items]);
+        let bare = |n: &Node| {
+            n.props
+                .values()
+                .all(|(f, c, _)| *f == 0 && (*c == NONE || !useful[*c]))
+                && (n.items == NONE || !useful[n.items])
+        };
         // Renumber the useful nodes after those of the earlier versions.
         let base = all.len();
         let mut index = vec![NONE; b.nodes.len()];
@@ -180,7 +253,9 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
         let mut kept = vec![false; b.nodes.len()];
         for (i, u) in useful.iter().enumerate() {
             let n_ = &b.nodes[i];
-            let forwards = bare(n_) && n_.variants.iter().filter(|v| useful[v.2]).count() == 1 && n_.variants.iter().any(|v| useful[v.2] && v.0.is_empty());
+            let forwards = bare(n_)
+                && n_.variants.iter().filter(|v| useful[v.2]).count() == 1
+                && n_.variants.iter().any(|v| useful[v.2] && v.0.is_empty());
             if *u && !forwards {
                 index[i] = base + n;
                 kept[i] = true;
@@ -203,7 +278,13 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
             }
             c
         };
-        let map = |c: usize| if c == NONE || !useful[c] { NONE } else { index[forward(c)] };
+        let map = |c: usize| {
+            if c == NONE || !useful[c] {
+                NONE
+            } else {
+                index[forward(c)]
+            }
+        };
         for (i, node) in b.nodes.iter().enumerate() {
             if !kept[i] {
                 continue;
@@ -214,8 +295,17 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
                 .filter(|(_, (f, c, _))| *f != 0 || map(*c) != NONE)
                 .map(|(k, (f, c, d))| (k.clone(), (*f, map(*c), d.clone())))
                 .collect();
-            let variants = node.variants.iter().filter(|(_, _, c)| map(*c) != NONE).map(|(k, v, c)| (k.clone(), v.clone(), map(*c))).collect();
-            all.push(Node { props, items: map(node.items), variants });
+            let variants = node
+                .variants
+                .iter()
+                .filter(|(_, _, c)| map(*c) != NONE)
+                .map(|(k, v, c)| (k.clone(), v.clone(), map(*c)))
+                .collect();
+            all.push(Node {
+                props,
+                items: map(node.items),
+                variants,
+            });
         }
         methods.sort();
         for (method, part, i) in methods {
@@ -234,7 +324,20 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
             if rep[i] != i {
                 continue;
             }
-            let key = format!("{:?}", (n.props.iter().map(|(k, (f, c, d))| (k, f, r(*c), d)).collect::<Vec<_>>(), r(n.items), n.variants.iter().map(|(k, v, c)| (k, v, r(*c))).collect::<Vec<_>>()));
+            let key = format!(
+                "{:?}",
+                (
+                    n.props
+                        .iter()
+                        .map(|(k, (f, c, d))| (k, f, r(*c), d))
+                        .collect::<Vec<_>>(),
+                    r(n.items),
+                    n.variants
+                        .iter()
+                        .map(|(k, v, c)| (k, v, r(*c)))
+                        .collect::<Vec<_>>()
+                )
+            );
             let first = *seen.entry(key).or_insert(i);
             next[i] = first;
         }
@@ -254,10 +357,27 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
             kept.push(i);
         }
     }
-    let at = |c: usize| if c == NONE { "-".to_owned() } else { number[rep[c]].to_string() };
+    let at = |c: usize| {
+        if c == NONE {
+            "-".to_owned()
+        } else {
+            number[rep[c]].to_string()
+        }
+    };
     let mut defaults: Vec<String> = Vec::new();
-    let _ = writeln!(out, "// @generated by `{COMMAND}` from the ACP schemas of the official SDK 2.4.0");
-    let _ = writeln!(out, "// (package.json's `acp-sdk-v2`, schema/{}).", SOURCES.iter().map(|(_, p)| *p).collect::<Vec<_>>().join(", schema/"));
+    let _ = writeln!(
+        out,
+        "// @generated by `{COMMAND}` from the ACP schemas of the official SDK 2.4.0"
+    );
+    let _ = writeln!(
+        out,
+        "// (package.json's `acp-sdk-v2`, schema/{}).",
+        SOURCES
+            .iter()
+            .map(|(_, p)| *p)
+            .collect::<Vec<_>>()
+            .join(", schema/")
+    );
     let _ = writeln!(out, "// Do not edit: run the command again. `tests/acp_lenient.rs` fails when this differs from what it writes.");
     let _ = writeln!(out, "// Annotations read:");
     for ((v, key), n) in &counts {
@@ -266,10 +386,22 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
     let _ = writeln!(out, "\n/// Where a message of each method starts, one a line: `version method params|result node`.");
     let _ = writeln!(out, "pub(super) const ROOTS: &str = \"\\");
     for (v, m, part, i) in &roots {
-        let _ = writeln!(out, "{v} {m} {} {}\\n\\", if *part == "Result" { "result" } else { "params" }, at(*i));
+        let _ = writeln!(
+            out,
+            "{v} {m} {} {}\\n\\",
+            if *part == "Result" {
+                "result"
+            } else {
+                "params"
+            },
+            at(*i)
+        );
     }
     let _ = writeln!(out, "\";\n");
-    let _ = writeln!(out, "/// One node a line: `members|items|alternatives`. A member is `name:flags:node:default`");
+    let _ = writeln!(
+        out,
+        "/// One node a line: `members|items|alternatives`. A member is `name:flags:node:default`"
+    );
     let _ = writeln!(out, "/// (flags: 1 default-on-error, 2 default-on-null, 4 skip-invalid-items; `-` none; the default");
     let _ = writeln!(out, "/// an index into DEFAULTS); an alternative `tag=value:node` (an empty tag: tried in order).");
     let _ = writeln!(out, "/// Text, read once when a repair is first needed: a third of the size of Rust tables in the .wasm.");
@@ -293,8 +425,18 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
                 format!("{k}:{f}:{}:{d}", at(*c))
             })
             .collect();
-        let variants: Vec<String> = n.variants.iter().map(|(k, v, c)| format!("{k}={v}:{}", at(*c))).collect();
-        let _ = writeln!(out, "{}|{}|{}\\n\\", props.join(" "), at(n.items), variants.join(" "));
+        let variants: Vec<String> = n
+            .variants
+            .iter()
+            .map(|(k, v, c)| format!("{k}={v}:{}", at(*c)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{}|{}|{}\\n\\",
+            props.join(" "),
+            at(n.items),
+            variants.join(" ")
+        );
     }
     let _ = writeln!(out, "\";\n");
     let _ = writeln!(out, "/// The values defaulted members take (JSON).");

@@ -33,19 +33,38 @@ macro_rules! session_common {
         impl $t {
             /// A request with the session's gating and validation; a `_`-prefixed method is
             /// an extension and passes the table.
-            pub fn request(&mut self, method: &str, params: Option<serde_json::Value>, now_ms: u64) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+            pub fn request(
+                &mut self,
+                method: &str,
+                params: Option<serde_json::Value>,
+                now_ms: u64,
+            ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
                 self.session.request(method, params, now_ms)
             }
-            pub fn notify(&mut self, method: &str, params: Option<serde_json::Value>) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+            pub fn notify(
+                &mut self,
+                method: &str,
+                params: Option<serde_json::Value>,
+            ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
                 self.session.notify(method, params)
             }
             /// Answers an incoming request delivered as `Event::Request`.
-            pub fn respond(&mut self, id: &crate::jsonrpc::Id, outcome: Result<serde_json::Value, crate::jsonrpc::ProtocolError>) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+            pub fn respond(
+                &mut self,
+                id: &crate::jsonrpc::Id,
+                outcome: Result<serde_json::Value, crate::jsonrpc::ProtocolError>,
+            ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
                 self.session.respond(id, outcome)
             }
             /// Asks the peer to stop serving one of our requests (`$/cancel_request`).
-            pub fn cancel_request(&mut self, id: &crate::jsonrpc::Id) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
-                self.session.notify("$/cancel_request", Some(crate::jsonrpc::object! { "requestId": id }))
+            pub fn cancel_request(
+                &mut self,
+                id: &crate::jsonrpc::Id,
+            ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.notify(
+                    "$/cancel_request",
+                    Some(crate::jsonrpc::object! { "requestId": id }),
+                )
             }
             /// One incoming frame of text.
             pub fn receive(&mut self, text: &str, now_ms: u64) -> Vec<crate::acp::Event> {
@@ -72,7 +91,9 @@ macro_rules! session_common {
             }
             /// The negotiated protocol version, once initialized.
             pub fn protocol_version(&self) -> Option<u16> {
-                (self.session.phase == crate::acp::Phase::Ready).then_some(self.session.version).flatten()
+                (self.session.phase == crate::acp::Phase::Ready)
+                    .then_some(self.session.version)
+                    .flatten()
             }
             pub fn own_capabilities(&self) -> &$own_ty {
                 &self.session.$own

@@ -6,13 +6,15 @@ use super::capabilities::{AgentCapabilities, CapabilityModel, ClientCapabilities
 use super::checks::required_flags;
 use super::config::{Common, Implementation};
 use super::event::Event;
-use super::methods::{self, direction, Availability, Gate, Kind, MethodSpec, MethodStatus, Server, METHODS};
+use super::methods::{
+    self, direction, Availability, Gate, Kind, MethodSpec, MethodStatus, Server, METHODS,
+};
 use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
-    codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, ParseOptions, ProtocolError, Received, Request, Timeout, VecMap,
-    VecSet,
+    codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, ParseOptions,
+    ProtocolError, Received, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
@@ -28,7 +30,10 @@ pub enum Role {
 
 impl Role {
     fn serves(self, server: Server) -> bool {
-        matches!((self, server), (_, Server::Both) | (Role::Client, Server::Client) | (Role::Agent, Server::Agent))
+        matches!(
+            (self, server),
+            (_, Server::Both) | (Role::Client, Server::Client) | (Role::Agent, Server::Agent)
+        )
     }
     fn name(self) -> &'static str {
         match self {
@@ -63,7 +68,11 @@ pub enum Phase {
 }
 
 /// Methods a person answers: no deadline.
-const HUMAN_PACED: &[&str] = &["session/prompt", "session/request_permission", "elicitation/create"];
+const HUMAN_PACED: &[&str] = &[
+    "session/prompt",
+    "session/request_permission",
+    "elicitation/create",
+];
 /// Requests whose answer says something about a session the client keeps a transcript of.
 const REPLAYING: &[&str] = &["session/load", "session/resume"];
 
@@ -112,7 +121,11 @@ struct Refusal {
 
 impl Refusal {
     fn new(code: i64, message: String) -> Self {
-        Refusal { code, message, capability: None }
+        Refusal {
+            code,
+            message,
+            capability: None,
+        }
     }
     fn to_error(&self, method: &str, code: i64) -> ProtocolError {
         let mut data = object! { "method": method };
@@ -134,7 +147,10 @@ impl Session {
     ) -> Self {
         Session {
             role,
-            endpoint: Endpoint::new(ParseOptions { allow_batch: false, allow_null_id: true }),
+            endpoint: Endpoint::new(ParseOptions {
+                allow_batch: false,
+                allow_null_id: true,
+            }),
             wire: None,
             phase: Phase::Uninitialized,
             common,
@@ -167,13 +183,23 @@ impl Session {
     /// `initialize` by the version it requests, its answer by the version it answers with
     /// when we speak it (else the requested one), everything else by the negotiated one.
     fn judged_by(&self, message: &Message, in_reply_to: Option<&str>) -> &'static str {
-        let named = |v: Option<&Value>| v?.get("protocolVersion")?.as_u64().and_then(|v| u16::try_from(v).ok());
+        let named = |v: Option<&Value>| {
+            v?.get("protocolVersion")?
+                .as_u64()
+                .and_then(|v| u16::try_from(v).ok())
+        };
         // Until negotiated, the version our `initialize` requests.
-        let current = self.version.unwrap_or_else(|| version::latest(self.supported()));
+        let current = self
+            .version
+            .unwrap_or_else(|| version::latest(self.supported()));
         let version = match message {
-            Message::Request(r) if r.method == "initialize" => named(r.params.as_ref()).unwrap_or(current),
+            Message::Request(r) if r.method == "initialize" => {
+                named(r.params.as_ref()).unwrap_or(current)
+            }
             Message::Response(r) if in_reply_to == Some("initialize") => {
-                named(r.outcome.as_ref().ok()).filter(|v| self.supported().contains(v)).unwrap_or(current)
+                named(r.outcome.as_ref().ok())
+                    .filter(|v| self.supported().contains(v))
+                    .unwrap_or(current)
             }
             _ => current,
         };
@@ -201,21 +227,52 @@ impl Session {
     fn gate(&self, spec: &MethodSpec, sender: Role) -> Result<(), Refusal> {
         let not_found = codes::METHOD_NOT_FOUND;
         if !sender_can_send(spec, sender) {
-            return Err(Refusal::new(not_found, format!("{} is served by the {}, not sent by it", spec.name, sender.name())));
+            return Err(Refusal::new(
+                not_found,
+                format!(
+                    "{} is served by the {}, not sent by it",
+                    spec.name,
+                    sender.name()
+                ),
+            ));
         }
-        let version = self.version.unwrap_or_else(|| version::latest(self.supported()));
+        let version = self
+            .version
+            .unwrap_or_else(|| version::latest(self.supported()));
         match spec.availability(version) {
-            Availability::No => return Err(Refusal::new(not_found, format!("{} is not a method of ACP v{version}", spec.name))),
+            Availability::No => {
+                return Err(Refusal::new(
+                    not_found,
+                    format!("{} is not a method of ACP v{version}", spec.name),
+                ))
+            }
             Availability::Unstable if !self.common.allow_unstable => {
-                return Err(Refusal::new(not_found, format!("{} is unstable in ACP v{version}; allowUnstable is off", spec.name)))
+                return Err(Refusal::new(
+                    not_found,
+                    format!(
+                        "{} is unstable in ACP v{version}; allowUnstable is off",
+                        spec.name
+                    ),
+                ))
             }
             _ => {}
         }
-        let server = if sender == Role::Client { Server::Agent } else { Server::Client };
-        let side = if server == Server::Agent { "agent" } else { "client" };
+        let server = if sender == Role::Client {
+            Server::Agent
+        } else {
+            Server::Client
+        };
+        let side = if server == Server::Agent {
+            "agent"
+        } else {
+            "client"
+        };
         let missing = |cap: &'static str| Refusal {
             code: not_found,
-            message: format!("{} needs the {side} capability {cap}, which was not advertised", spec.name),
+            message: format!(
+                "{} needs the {side} capability {cap}, which was not advertised",
+                spec.name
+            ),
             capability: Some(cap),
         };
         match spec.gate {
@@ -225,11 +282,16 @@ impl Session {
             Gate::AnyFlag(a, b) if self.flag(server, a) || self.flag(server, b) => Ok(()),
             Gate::AnyFlag(a, _) => Err(missing(a)),
             Gate::AuthMethods if !self.auth_methods.is_empty() => Ok(()),
-            Gate::FlagOrAuthMethods(f) if self.flag(server, f) || !self.auth_methods.is_empty() => Ok(()),
+            Gate::FlagOrAuthMethods(f) if self.flag(server, f) || !self.auth_methods.is_empty() => {
+                Ok(())
+            }
             Gate::FlagOrAuthMethods(f) => Err(missing(f)),
             Gate::AuthMethods => Err(Refusal {
                 code: not_found,
-                message: format!("{} needs an advertised auth method; authMethods is empty", spec.name),
+                message: format!(
+                    "{} needs an advertised auth method; authMethods is empty",
+                    spec.name
+                ),
                 capability: Some("authMethods"),
             }),
         }
@@ -242,7 +304,9 @@ impl Session {
             if !self.agent_caps.flag(flag).unwrap_or(false) {
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
-                    message: format!("{what} needs the agent capability {flag}, which was not advertised"),
+                    message: format!(
+                        "{what} needs the agent capability {flag}, which was not advertised"
+                    ),
                     capability: Some(flag),
                 });
             }
@@ -251,12 +315,19 @@ impl Session {
             let wanted = params.and_then(|p| p.get("methodId"));
             // v1 names an auth method's id `id`, v2 `methodId`.
             let id_of = |m: &Value| m.get("id").or_else(|| m.get("methodId")).cloned();
-            let known = self.auth_methods.iter().any(|m| id_of(m).is_some() && id_of(m).as_ref() == wanted);
+            let known = self
+                .auth_methods
+                .iter()
+                .any(|m| id_of(m).is_some() && id_of(m).as_ref() == wanted);
             if !known {
                 let ids: Vec<Value> = self.auth_methods.iter().filter_map(id_of).collect();
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
-                    message: format!("{method}: methodId {} is not one of the advertised auth methods {}", wanted.unwrap_or(&Value::Null), Value::Array(ids)),
+                    message: format!(
+                        "{method}: methodId {} is not one of the advertised auth methods {}",
+                        wanted.unwrap_or(&Value::Null),
+                        Value::Array(ids)
+                    ),
                     capability: Some("authMethods"),
                 });
             }
@@ -266,7 +337,9 @@ impl Session {
 
     /// The capability matrix: every method of the current (or preferred) version.
     pub(crate) fn method_table(&self) -> Vec<MethodStatus> {
-        let version = self.version.unwrap_or_else(|| version::latest(self.supported()));
+        let version = self
+            .version
+            .unwrap_or_else(|| version::latest(self.supported()));
         METHODS
             .iter()
             .filter(|m| m.availability(version) != Availability::No)
@@ -276,7 +349,11 @@ impl Session {
                     Server::Client => Role::Agent,
                     Server::Both => self.role,
                 };
-                let reason = self.phase_rule(spec.name).and_then(|_| self.gate(spec, sender)).err().map(|r| r.message);
+                let reason = self
+                    .phase_rule(spec.name)
+                    .and_then(|_| self.gate(spec, sender))
+                    .err()
+                    .map(|r| r.message);
                 MethodStatus {
                     method: spec.name,
                     direction: direction(spec.server),
@@ -296,16 +373,26 @@ impl Session {
         match (self.phase, method) {
             (Phase::Closed, _) => Err(Refusal::new(invalid, "the session is closed".into())),
             (Phase::Uninitialized, "initialize") => Ok(()),
-            (_, "initialize") => Err(Refusal::new(invalid, "initialize was already sent; a session is initialized once".into())),
+            (_, "initialize") => Err(Refusal::new(
+                invalid,
+                "initialize was already sent; a session is initialized once".into(),
+            )),
             (Phase::Ready, _) => Ok(()),
-            (_, m) => Err(Refusal::new(invalid, format!("{m} before initialize completed; only initialize may come first"))),
+            (_, m) => Err(Refusal::new(
+                invalid,
+                format!("{m} before initialize completed; only initialize may come first"),
+            )),
         }
     }
 
     // -----------------------------------------------------------------------------------
     // Sending.
 
-    fn validate_outgoing(&self, message: &Message, in_reply_to: Option<&str>) -> Result<(), ProtocolError> {
+    fn validate_outgoing(
+        &self,
+        message: &Message,
+        in_reply_to: Option<&str>,
+    ) -> Result<(), ProtocolError> {
         let mut issues = self.validate(message, self.role.sending(), in_reply_to);
         if !self.common.validate_outgoing {
             return Ok(());
@@ -316,27 +403,54 @@ impl Session {
         }
         let what = message.method().or(in_reply_to).unwrap_or("message");
         let first = issues[0].message.clone();
-        Err(ProtocolError::local_refusal(format!("refusing to send an invalid {what}: {first}"))
-            .with_data(object! { "method": what, "issues": serialized(&issues) }))
+        Err(
+            ProtocolError::local_refusal(format!("refusing to send an invalid {what}: {first}"))
+                .with_data(object! { "method": what, "issues": serialized(&issues) }),
+        )
     }
 
-    fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
-        let ctx = Context { protocol: Protocol::Acp, version: self.judged_by(message, in_reply_to), direction, in_reply_to };
+    fn validate(
+        &self,
+        message: &Message,
+        direction: Direction,
+        in_reply_to: Option<&str>,
+    ) -> Vec<Issue> {
+        let ctx = Context {
+            protocol: Protocol::Acp,
+            version: self.judged_by(message, in_reply_to),
+            direction,
+            in_reply_to,
+        };
         // The schema and ACP's own parameter rules (absolute paths), as the Validator checks them.
-        let wire = self.wire.as_deref().filter(|_| direction == self.role.receiving());
+        let wire = self
+            .wire
+            .as_deref()
+            .filter(|_| direction == self.role.receiving());
         schema::validate_received(wire, message, &ctx)
     }
 
     /// Checks everything an outgoing call must satisfy, from the lifecycle to validation.
-    fn check_outgoing(&self, method: &str, params: Option<&Value>, kind: Kind) -> Result<(), ProtocolError> {
+    fn check_outgoing(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        kind: Kind,
+    ) -> Result<(), ProtocolError> {
         let local = |r: Refusal| r.to_error(method, codes::LOCAL_REFUSAL);
         self.phase_rule(method).map_err(local)?;
         if !methods::is_extension(method) {
             let Some(spec) = methods::lookup(method) else {
-                return Err(local(Refusal::new(0, format!("{method} is not an ACP method (extension methods start with \"_\")"))));
+                return Err(local(Refusal::new(
+                    0,
+                    format!("{method} is not an ACP method (extension methods start with \"_\")"),
+                )));
             };
             if spec.kind != kind && spec.kind != Kind::Either {
-                let k = if kind == Kind::Request { "notification" } else { "request" };
+                let k = if kind == Kind::Request {
+                    "notification"
+                } else {
+                    "request"
+                };
                 return Err(local(Refusal::new(0, format!("{method} is a {k}"))));
             }
             self.gate(spec, self.role).map_err(local)?;
@@ -351,13 +465,22 @@ impl Session {
         self.validate_outgoing(&probe, None)
     }
 
-    pub(crate) fn request(&mut self, method: &str, params: Option<Value>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub(crate) fn request(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         // Every ACP request takes an object: none given is `{}` (agents refuse a missing
         // `params`), and a method with required members then names what is missing.
         let params = Some(params.unwrap_or_else(|| Value::Object(Map::new())));
         self.check_outgoing(method, params.as_ref(), Kind::Request)?;
         let timeout = Timeout {
-            timeout_ms: if HUMAN_PACED.contains(&method) { None } else { self.common.request_timeout_ms },
+            timeout_ms: if HUMAN_PACED.contains(&method) {
+                None
+            } else {
+                self.common.request_timeout_ms
+            },
             max_total_ms: None,
         };
         let session_id = session_id_of(params.as_ref());
@@ -377,18 +500,36 @@ impl Session {
         if method == "initialize" {
             self.phase = Phase::Initializing;
         }
-        Ok(Outbound { id: Some(id), method: Some(method.to_owned()), text })
+        Ok(Outbound {
+            id: Some(id),
+            method: Some(method.to_owned()),
+            text,
+        })
     }
 
-    pub(crate) fn notify(&mut self, method: &str, params: Option<Value>) -> Result<Outbound, ProtocolError> {
+    pub(crate) fn notify(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<Outbound, ProtocolError> {
         self.check_outgoing(method, params.as_ref(), Kind::Notification)?;
-        Ok(Outbound { id: None, method: Some(method.to_owned()), text: self.endpoint.notify(method, params) })
+        Ok(Outbound {
+            id: None,
+            method: Some(method.to_owned()),
+            text: self.endpoint.notify(method, params),
+        })
     }
 
     /// Answers an incoming request the application was given.
-    pub(crate) fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<Outbound, ProtocolError> {
+    pub(crate) fn respond(
+        &mut self,
+        id: &Id,
+        outcome: Result<Value, ProtocolError>,
+    ) -> Result<Outbound, ProtocolError> {
         let Some(serving) = self.serving.get(id).cloned() else {
-            return Err(ProtocolError::local_refusal(format!("no incoming request {id} is waiting for an answer")));
+            return Err(ProtocolError::local_refusal(format!(
+                "no incoming request {id} is waiting for an answer"
+            )));
         };
         let outcome = self.enforce_cancelled(&serving, outcome);
         let message = match &outcome {
@@ -403,14 +544,25 @@ impl Session {
                 self.cancelled.remove(s);
             }
         }
-        Ok(Outbound { id: Some(id.clone()), method: Some(serving.method), text })
+        Ok(Outbound {
+            id: Some(id.clone()),
+            method: Some(serving.method),
+            text,
+        })
     }
 
     /// Agent side: after `session/cancel`, the pending prompt of that session ends with
     /// `stopReason: "cancelled"`, whatever the application answers (an error included).
-    fn enforce_cancelled(&self, serving: &Serving, outcome: Result<Value, ProtocolError>) -> Result<Value, ProtocolError> {
+    fn enforce_cancelled(
+        &self,
+        serving: &Serving,
+        outcome: Result<Value, ProtocolError>,
+    ) -> Result<Value, ProtocolError> {
         let cancelled = serving.method == "session/prompt"
-            && serving.session_id.as_ref().is_some_and(|s| self.cancelled.contains(s))
+            && serving
+                .session_id
+                .as_ref()
+                .is_some_and(|s| self.cancelled.contains(s))
             && self.version.unwrap_or(1) < 2;
         if !cancelled {
             return outcome;
@@ -447,9 +599,15 @@ impl Session {
         self.take_frame(crate::jsonrpc::frame_text(bytes), now_ms)
     }
 
-    fn take_frame(&mut self, frame: Result<&str, crate::jsonrpc::ParseFailure>, now_ms: u64) -> Vec<Event> {
+    fn take_frame(
+        &mut self,
+        frame: Result<&str, crate::jsonrpc::ParseFailure>,
+        now_ms: u64,
+    ) -> Vec<Event> {
         if self.phase == Phase::Closed {
-            return vec![Event::ProtocolError { error: ProtocolError::local_refusal("the session is closed; input ignored") }];
+            return vec![Event::ProtocolError {
+                error: ProtocolError::local_refusal("the session is closed; input ignored"),
+            }];
         }
         let mut events = Vec::new();
         let received = match frame {
@@ -469,27 +627,54 @@ impl Session {
 
     fn dispatch(&mut self, received: Received, now_ms: u64, events: &mut Vec<Event>) {
         match received {
-            Received::Invalid { failure, reply: Some(text) } => {
+            Received::Invalid {
+                failure,
+                reply: Some(text),
+            } => {
                 events.push(Event::Send { text });
-                events.push(Event::ProtocolError { error: failure.error });
+                events.push(Event::ProtocolError {
+                    error: failure.error,
+                });
             }
             // A malformed response (an error without `id`, say): reported, never answered.
-            Received::Invalid { failure, reply: None } => events.push(Event::Violation {
+            Received::Invalid {
+                failure,
+                reply: None,
+            } => events.push(Event::Violation {
                 id: Some(failure.id).filter(|id| *id != Id::Null),
                 method: None,
                 direction: Flow::In,
-                issues: vec![Issue { path: String::new(), code: "invalid_envelope", message: failure.error.message, severity: Severity::Error }],
+                issues: vec![Issue {
+                    path: String::new(),
+                    code: "invalid_envelope",
+                    message: failure.error.message,
+                    severity: Severity::Error,
+                }],
             }),
             Received::DuplicateRequest { request, reply } => {
                 events.push(Event::Send { text: reply });
                 events.push(Event::ProtocolError {
-                    error: ProtocolError::invalid_request(format!("duplicate request id {} ({})", request.id, request.method)),
+                    error: ProtocolError::invalid_request(format!(
+                        "duplicate request id {} ({})",
+                        request.id, request.method
+                    )),
                 });
             }
-            Received::Stray { id, already_answered, outcome } => events.push(Event::Stray { id, already_answered, error: outcome.err() }),
+            Received::Stray {
+                id,
+                already_answered,
+                outcome,
+            } => events.push(Event::Stray {
+                id,
+                already_answered,
+                error: outcome.err(),
+            }),
             Received::Request(r) => self.on_request(r, events),
             Received::Notification(n) => self.on_notification(n, now_ms, events),
-            Received::Response { request, mut outcome } => {
+            Received::Response {
+                request,
+                mut outcome,
+            } => {
                 let message = match &outcome {
                     Ok(v) => Message::response(request.id.clone(), v.clone()),
                     Err(e) => Message::error(request.id.clone(), e.clone()),
@@ -509,11 +694,18 @@ impl Session {
     /// Validates a received message and reports its issues. Unless `strict`, what the schema
     /// marks to be read leniently is repaired first (the repairs are warnings); the message is
     /// given back, repaired, when it was.
-    fn report(&self, message: &mut Message, in_reply_to: Option<&str>, events: &mut Vec<Event>) -> bool {
+    fn report(
+        &self,
+        message: &mut Message,
+        in_reply_to: Option<&str>,
+        events: &mut Vec<Event>,
+    ) -> bool {
         let mut issues = self.validate(message, self.role.receiving(), in_reply_to);
         let mut repaired = false;
         if !self.common.strict && issues.iter().any(|i| i.severity == Severity::Error) {
-            let version = self.version.unwrap_or_else(|| version::latest(self.supported()));
+            let version = self
+                .version
+                .unwrap_or_else(|| version::latest(self.supported()));
             let method = message.method().or(in_reply_to).unwrap_or("").to_owned();
             let (value, base, is_result) = match &mut *message {
                 Message::Request(r) => (r.params.as_mut(), "/params", false),
@@ -521,10 +713,16 @@ impl Session {
                 Message::Response(r) => (r.outcome.as_mut().ok(), "/result", true),
             };
             if let Some(value) = value {
-                let repairs = super::lenient::repair(version, &method, is_result, base, value, &issues);
+                let repairs =
+                    super::lenient::repair(version, &method, is_result, base, value, &issues);
                 if !repairs.is_empty() {
                     // What is left after the repairs, judged again.
-                    let ctx = Context { protocol: Protocol::Acp, version: self.judged_by(message, in_reply_to), direction: self.role.receiving(), in_reply_to };
+                    let ctx = Context {
+                        protocol: Protocol::Acp,
+                        version: self.judged_by(message, in_reply_to),
+                        direction: self.role.receiving(),
+                        in_reply_to,
+                    };
                     issues = repairs;
                     issues.extend(schema::validate_received(None, message, &ctx));
                     repaired = true;
@@ -543,24 +741,41 @@ impl Session {
     }
 
     /// Gating of an incoming call: phase, table, capabilities of our own side.
-    fn gate_incoming(&self, method: &str, params: Option<&Value>, kind: Kind) -> Result<(), ProtocolError> {
-        let peer = if self.role == Role::Client { Role::Agent } else { Role::Client };
-        self.phase_rule(method).map_err(|r| r.to_error(method, r.code))?;
+    fn gate_incoming(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        kind: Kind,
+    ) -> Result<(), ProtocolError> {
+        let peer = if self.role == Role::Client {
+            Role::Agent
+        } else {
+            Role::Client
+        };
+        self.phase_rule(method)
+            .map_err(|r| r.to_error(method, r.code))?;
         if methods::is_extension(method) {
             return Ok(());
         }
-        let Some(spec) = methods::lookup(method).filter(|s| s.kind == kind || s.kind == Kind::Either) else {
+        let Some(spec) =
+            methods::lookup(method).filter(|s| s.kind == kind || s.kind == Kind::Either)
+        else {
             return Err(ProtocolError::method_not_found(method));
         };
-        self.gate(spec, peer).map_err(|r| r.to_error(method, r.code))?;
+        self.gate(spec, peer)
+            .map_err(|r| r.to_error(method, r.code))?;
         if self.role == Role::Agent && spec.server == Server::Agent {
-            self.gate_params(method, params).map_err(|r| r.to_error(method, r.code))?;
+            self.gate_params(method, params)
+                .map_err(|r| r.to_error(method, r.code))?;
         }
         Ok(())
     }
 
     fn on_request(&mut self, r: Request, events: &mut Vec<Event>) {
-        if self.role == Role::Agent && r.method == "initialize" && self.phase == Phase::Uninitialized {
+        if self.role == Role::Agent
+            && r.method == "initialize"
+            && self.phase == Phase::Uninitialized
+        {
             return self.answer_initialize(r, events);
         }
         let mut message = Message::Request(r);
@@ -573,14 +788,26 @@ impl Session {
             return;
         }
         let session_id = session_id_of(r.params.as_ref());
-        self.serving.insert(r.id.clone(), Serving { method: r.method.clone(), session_id });
-        events.push(Event::Request { id: r.id, method: r.method, params: r.params });
+        self.serving.insert(
+            r.id.clone(),
+            Serving {
+                method: r.method.clone(),
+                session_id,
+            },
+        );
+        events.push(Event::Request {
+            id: r.id,
+            method: r.method,
+            params: r.params,
+        });
     }
 
     fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
         let mut message = Message::Notification(n);
         self.report(&mut message, None, events);
-        let Message::Notification(mut n) = message else { return };
+        let Message::Notification(mut n) = message else {
+            return;
+        };
         if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
             // Notifications are never answered: report and drop.
             return events.push(Event::ProtocolError { error });
@@ -590,7 +817,9 @@ impl Session {
             "$/cancel_request" => {
                 let id = params.and_then(|p| p.get("requestId")).map(Id::from_value);
                 match id {
-                    Some(Ok(id)) if self.serving.contains_key(&id) => events.push(Event::CancelRequested { id }),
+                    Some(Ok(id)) if self.serving.contains_key(&id) => {
+                        events.push(Event::CancelRequested { id })
+                    }
                     // A request already answered, or never seen: nothing to cancel.
                     _ => {}
                 }
@@ -598,12 +827,25 @@ impl Session {
             "session/update" if self.role == Role::Client => {
                 let session_id = session_id_of(params).unwrap_or_default();
                 // Taken, not copied: the params go no further than this event.
-                let update = n.params.as_mut().and_then(|p| p.get_mut("update")).map(Value::take).unwrap_or(Value::Null);
-                self.transcripts.entry(session_id.clone()).or_insert_with(|| Transcript::new(&session_id)).apply(&update);
+                let update = n
+                    .params
+                    .as_mut()
+                    .and_then(|p| p.get_mut("update"))
+                    .map(Value::take)
+                    .unwrap_or(Value::Null);
+                self.transcripts
+                    .entry(session_id.clone())
+                    .or_insert_with(|| Transcript::new(&session_id))
+                    .apply(&update);
                 let replay = self.replaying.contains(&session_id);
                 if replay {
                     // A long replay is progress: it pushes the load's deadline out.
-                    let loads: Vec<Id> = self.about_session.iter().filter(|(_, s)| **s == session_id).map(|(id, _)| id.clone()).collect();
+                    let loads: Vec<Id> = self
+                        .about_session
+                        .iter()
+                        .filter(|(_, s)| **s == session_id)
+                        .map(|(id, _)| id.clone())
+                        .collect();
                     for id in loads {
                         self.endpoint.pending_mut().touch(&id, now_ms);
                     }
@@ -612,7 +854,11 @@ impl Session {
                     Some("state_update") if !replay => self.turns.on_state(&session_id, &update),
                     _ => Vec::new(),
                 };
-                events.push(Event::SessionUpdate { session_id, update, replay });
+                events.push(Event::SessionUpdate {
+                    session_id,
+                    update,
+                    replay,
+                });
                 push_ended(ended, events);
             }
             "session/cancel" if self.role == Role::Agent => {
@@ -621,9 +867,15 @@ impl Session {
                         self.cancelled.insert(s);
                     }
                 }
-                events.push(Event::Notification { method: n.method, params: n.params });
+                events.push(Event::Notification {
+                    method: n.method,
+                    params: n.params,
+                });
             }
-            _ => events.push(Event::Notification { method: n.method, params: n.params }),
+            _ => events.push(Event::Notification {
+                method: n.method,
+                params: n.params,
+            }),
         }
     }
 
@@ -649,23 +901,33 @@ impl Session {
             }
         };
         let ended = match method.as_str() {
-            "session/prompt" => self.turns.on_response(&id, &result, self.version.unwrap_or(1)),
+            "session/prompt" => self
+                .turns
+                .on_response(&id, &result, self.version.unwrap_or(1)),
             _ => Vec::new(),
         };
         if self.role == Role::Client {
             let target = match method.as_str() {
-                "session/new" | "session/fork" => result.get("sessionId").and_then(Value::as_str).map(str::to_owned),
+                "session/new" | "session/fork" => result
+                    .get("sessionId")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
                 _ => session,
             };
             if let Some(s) = target {
-                let t = self.transcripts.entry(s.clone()).or_insert_with(|| Transcript::new(&s));
+                let t = self
+                    .transcripts
+                    .entry(s.clone())
+                    .or_insert_with(|| Transcript::new(&s));
                 match method.as_str() {
                     "session/prompt" if self.version.unwrap_or(1) < 2 => {
                         if let Some(reason) = result.get("stopReason") {
                             t.end_turn(reason);
                         }
                     }
-                    "session/new" | "session/fork" | "session/load" | "session/resume" => t.apply_session_result(&result),
+                    "session/new" | "session/fork" | "session/load" | "session/resume" => {
+                        t.apply_session_result(&result)
+                    }
                     _ => {}
                 }
             }
@@ -689,36 +951,65 @@ impl Session {
             p.insert("capabilities".into(), self.client_caps.to_wire_sent(2));
             p.insert("info".into(), info.clone());
             if self.supported().contains(&1) {
-                p.insert("clientCapabilities".into(), self.client_caps.to_wire_sent(1));
+                p.insert(
+                    "clientCapabilities".into(),
+                    self.client_caps.to_wire_sent(1),
+                );
             }
         } else {
-            p.insert("clientCapabilities".into(), self.client_caps.to_wire_sent(1));
+            p.insert(
+                "clientCapabilities".into(),
+                self.client_caps.to_wire_sent(1),
+            );
         }
         p.insert("clientInfo".into(), info);
         Value::Object(p)
     }
 
-    fn on_initialize_response(&mut self, id: Id, outcome: Result<Value, ProtocolError>, events: &mut Vec<Event>) {
+    fn on_initialize_response(
+        &mut self,
+        id: Id,
+        outcome: Result<Value, ProtocolError>,
+        events: &mut Vec<Event>,
+    ) {
         let requested = version::latest(self.supported());
         let result = match outcome {
             Ok(r) => r,
             Err(error) => {
-                events.push(Event::Error { id, method: "initialize".into(), error: error.clone() });
-                let reason = ProtocolError::new(error.code, format!("initialize failed: {}", error.message));
-                return self.shut(Some(reason.with_data(error.data.unwrap_or(Value::Null))), events);
+                events.push(Event::Error {
+                    id,
+                    method: "initialize".into(),
+                    error: error.clone(),
+                });
+                let reason =
+                    ProtocolError::new(error.code, format!("initialize failed: {}", error.message));
+                return self.shut(
+                    Some(reason.with_data(error.data.unwrap_or(Value::Null))),
+                    events,
+                );
             }
         };
-        let answered = result.get("protocolVersion").cloned().unwrap_or(Value::Null);
+        let answered = result
+            .get("protocolVersion")
+            .cloned()
+            .unwrap_or(Value::Null);
         let v = match version::client_accept(requested, &answered, self.supported()) {
             Ok(v) => v,
             Err(error) => {
-                events.push(Event::Error { id, method: "initialize".into(), error: error.clone() });
+                events.push(Event::Error {
+                    id,
+                    method: "initialize".into(),
+                    error: error.clone(),
+                });
                 return self.shut(Some(error), events);
             }
         };
         self.version = Some(v);
         // v2's RequestId is a string or an integer: a null id is refused from then on (-32600).
-        self.endpoint.set_options(ParseOptions { allow_batch: false, allow_null_id: v < 2 });
+        self.endpoint.set_options(ParseOptions {
+            allow_batch: false,
+            allow_null_id: v < 2,
+        });
         let (wire, read_as) = pick_capabilities(&result, v, "agentCapabilities");
         self.agent_caps = AgentCapabilities::from_wire(&wire, read_as);
         self.peer_wire = Some(wire);
@@ -729,7 +1020,11 @@ impl Session {
             _ => Vec::new(),
         };
         self.phase = Phase::Ready;
-        events.push(Event::Response { id, method: "initialize".into(), result });
+        events.push(Event::Response {
+            id,
+            method: "initialize".into(),
+            result,
+        });
         events.push(self.initialized_event());
     }
 
@@ -751,9 +1046,13 @@ impl Session {
             _ => None,
         }
         .unwrap_or(Value::Null);
-        let requested = params.get("protocolVersion").and_then(Value::as_u64).and_then(|v| u16::try_from(v).ok());
+        let requested = params
+            .get("protocolVersion")
+            .and_then(Value::as_u64)
+            .and_then(|v| u16::try_from(v).ok());
         let Some(requested) = requested else {
-            let e = ProtocolError::invalid_params("protocolVersion must be an integer from 0 to 65535");
+            let e =
+                ProtocolError::invalid_params("protocolVersion must be an integer from 0 to 65535");
             if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
                 events.push(Event::Send { text });
             }
@@ -770,7 +1069,10 @@ impl Session {
         };
         self.version = Some(v);
         // v2's RequestId is a string or an integer: a null id is refused from then on (-32600).
-        self.endpoint.set_options(ParseOptions { allow_batch: false, allow_null_id: v < 2 });
+        self.endpoint.set_options(ParseOptions {
+            allow_batch: false,
+            allow_null_id: v < 2,
+        });
         let (wire, read_as) = pick_capabilities(&params, v, "clientCapabilities");
         self.client_caps = ClientCapabilities::from_wire(&wire, read_as);
         self.peer_wire = Some(wire);
@@ -787,12 +1089,20 @@ impl Session {
             result.insert("agentCapabilities".into(), own);
         }
         result.insert("agentInfo".into(), info);
-        result.insert("authMethods".into(), Value::Array(self.auth_methods.clone()));
+        result.insert(
+            "authMethods".into(),
+            Value::Array(self.auth_methods.clone()),
+        );
         let result = Value::Object(result);
         let message = Message::response(r.id.clone(), result.clone());
         let issues = self.validate(&message, Direction::ServerToClient, Some("initialize"));
         if !issues.is_empty() {
-            events.push(Event::Violation { id: Some(r.id.clone()), method: Some("initialize".into()), direction: Flow::Out, issues });
+            events.push(Event::Violation {
+                id: Some(r.id.clone()),
+                method: Some("initialize".into()),
+                direction: Flow::Out,
+                issues,
+            });
         }
         if let Ok(text) = self.endpoint.respond(&r.id, Ok(result)) {
             events.push(Event::Send { text });
@@ -813,10 +1123,16 @@ impl Session {
             self.turns.forget(&gone.id);
             let error = ProtocolError::timeout(&gone.method, gone.timeout_ms.unwrap_or(0));
             if self.phase == Phase::Ready {
-                let text = self.endpoint.notify("$/cancel_request", Some(object! { "requestId": &gone.id }));
+                let text = self
+                    .endpoint
+                    .notify("$/cancel_request", Some(object! { "requestId": &gone.id }));
                 events.push(Event::Send { text });
             }
-            events.push(Event::Timeout { id: gone.id.clone(), method: gone.method.clone(), error: error.clone() });
+            events.push(Event::Timeout {
+                id: gone.id.clone(),
+                method: gone.method.clone(),
+                error: error.clone(),
+            });
             if gone.method == "initialize" {
                 self.shut(Some(error), &mut events);
             }
@@ -840,11 +1156,20 @@ impl Session {
     fn shut(&mut self, error: Option<ProtocolError>, events: &mut Vec<Event>) {
         for gone in self.endpoint.close() {
             self.turns.forget(&gone.id);
-            events.push(Event::Error { id: gone.id, method: gone.method.clone(), error: ProtocolError::connection_closed(&gone.method) });
+            events.push(Event::Error {
+                id: gone.id,
+                method: gone.method.clone(),
+                error: ProtocolError::connection_closed(&gone.method),
+            });
         }
         // Acknowledged prompts whose turn never ended.
         for (id, session_id) in self.turns.drain() {
-            events.push(Event::TurnEnded { id, session_id, outcome: None, error: Some(ProtocolError::connection_closed("session/prompt")) });
+            events.push(Event::TurnEnded {
+                id,
+                session_id,
+                outcome: None,
+                error: Some(ProtocolError::connection_closed("session/prompt")),
+            });
         }
         self.serving.clear();
         self.replaying.clear();
@@ -855,7 +1180,16 @@ impl Session {
 }
 
 fn push_ended(ended: Vec<super::turns::Ended>, events: &mut Vec<Event>) {
-    events.extend(ended.into_iter().map(|(id, session_id, outcome)| Event::TurnEnded { id, session_id, outcome: Some(outcome), error: None }));
+    events.extend(
+        ended
+            .into_iter()
+            .map(|(id, session_id, outcome)| Event::TurnEnded {
+                id,
+                session_id,
+                outcome: Some(outcome),
+                error: None,
+            }),
+    );
 }
 
 /// Whether `sender` is the side that sends this method.
@@ -870,7 +1204,11 @@ fn session_id_of(params: Option<&Value>) -> Option<String> {
 /// The peer's capabilities: the key of the negotiated version's shape (`capabilities` for
 /// v2, `v1_key` for v1), or failing that the other shape, read as that version.
 fn pick_capabilities(obj: &Value, version: u16, v1_key: &str) -> (Value, u16) {
-    let (first, other) = if version >= 2 { (("capabilities", 2), (v1_key, 1)) } else { ((v1_key, 1), ("capabilities", 2)) };
+    let (first, other) = if version >= 2 {
+        (("capabilities", 2), (v1_key, 1))
+    } else {
+        ((v1_key, 1), ("capabilities", 2))
+    };
     for (key, as_version) in [first, other] {
         if let Some(v) = obj.get(key).filter(|v| !v.is_null()) {
             return (v.clone(), as_version);
@@ -881,5 +1219,7 @@ fn pick_capabilities(obj: &Value, version: u16, v1_key: &str) -> (Value, u16) {
 
 /// `info` (v2 draft) or `clientInfo`/`agentInfo` (v1, seed 001).
 fn pick_info(obj: &Value, legacy_key: &str) -> Option<Value> {
-    ["info", legacy_key].iter().find_map(|k| obj.get(*k).filter(|v| !v.is_null()).cloned())
+    ["info", legacy_key]
+        .iter()
+        .find_map(|k| obj.get(*k).filter(|v| !v.is_null()).cloned())
 }

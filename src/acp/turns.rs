@@ -30,16 +30,30 @@ pub(crate) type Ended = (Id, String, Value);
 
 impl Turns {
     pub(crate) fn start(&mut self, id: Id, session_id: String) {
-        self.0.insert(id, Turn { session_id, ack: None, started: false, idle: None });
+        self.0.insert(
+            id,
+            Turn {
+                session_id,
+                ack: None,
+                started: false,
+                idle: None,
+            },
+        );
     }
 
     /// A v2 `state_update` of a session; returns the turns it ends.
     pub(crate) fn on_state(&mut self, session_id: &str, update: &Value) -> Vec<Ended> {
         let state = update.get("state").and_then(Value::as_str).unwrap_or("");
-        for (_, turn) in self.0.iter_mut().filter(|(_, t)| t.session_id == session_id && t.idle.is_none()) {
+        for (_, turn) in self
+            .0
+            .iter_mut()
+            .filter(|(_, t)| t.session_id == session_id && t.idle.is_none())
+        {
             match state {
                 "running" | "requires_action" => turn.started = true,
-                "idle" if turn.started || turn.ack.is_some() => turn.idle = Some(idle_fields(update)),
+                "idle" if turn.started || turn.ack.is_some() => {
+                    turn.idle = Some(idle_fields(update))
+                }
                 _ => {}
             }
         }
@@ -50,7 +64,12 @@ impl Turns {
     pub(crate) fn on_response(&mut self, id: &Id, result: &Value, version: u16) -> Vec<Ended> {
         let fields = result.as_object().cloned().unwrap_or_default();
         if version < 2 {
-            return self.0.remove(id).map(|t| (id.clone(), t.session_id, Value::Object(fields))).into_iter().collect();
+            return self
+                .0
+                .remove(id)
+                .map(|t| (id.clone(), t.session_id, Value::Object(fields)))
+                .into_iter()
+                .collect();
         }
         if let Some(turn) = self.0.get_mut(id) {
             turn.ack = Some(fields);
@@ -65,7 +84,11 @@ impl Turns {
 
     /// Every turn still open (acknowledged, waiting for idle), removed: the session ends.
     pub(crate) fn drain(&mut self) -> Vec<(Id, String)> {
-        let open = self.0.iter().map(|(id, t)| (id.clone(), t.session_id.clone())).collect();
+        let open = self
+            .0
+            .iter()
+            .map(|(id, t)| (id.clone(), t.session_id.clone()))
+            .collect();
         self.0.clear();
         open
     }
@@ -108,14 +131,26 @@ mod tests {
     fn idle(reason: &str) -> Value {
         json!({ "sessionUpdate": "state_update", "state": "idle", "stopReason": reason })
     }
-    const RUNNING: fn() -> Value = || json!({ "sessionUpdate": "state_update", "state": "running" });
+    const RUNNING: fn() -> Value =
+        || json!({ "sessionUpdate": "state_update", "state": "running" });
 
     #[test]
     fn v1_ends_at_the_response() {
         let mut t = Turns::default();
         t.start(Id::Number(1), "s".into());
-        let ended = t.on_response(&Id::Number(1), &json!({ "stopReason": "end_turn", "usage": { "totalTokens": 3 } }), 1);
-        assert_eq!(ended, vec![(Id::Number(1), "s".into(), json!({ "stopReason": "end_turn", "usage": { "totalTokens": 3 } }))]);
+        let ended = t.on_response(
+            &Id::Number(1),
+            &json!({ "stopReason": "end_turn", "usage": { "totalTokens": 3 } }),
+            1,
+        );
+        assert_eq!(
+            ended,
+            vec![(
+                Id::Number(1),
+                "s".into(),
+                json!({ "stopReason": "end_turn", "usage": { "totalTokens": 3 } })
+            )]
+        );
         assert!(t.drain().is_empty());
     }
 
@@ -124,28 +159,55 @@ mod tests {
         // ack, running, idle
         let mut t = Turns::default();
         t.start(Id::Number(1), "s".into());
-        assert!(t.on_response(&Id::Number(1), &json!({ "messageId": "m1" }), 2).is_empty());
+        assert!(t
+            .on_response(&Id::Number(1), &json!({ "messageId": "m1" }), 2)
+            .is_empty());
         assert!(t.on_state("s", &RUNNING()).is_empty());
         let ended = t.on_state("s", &idle("end_turn"));
-        assert_eq!(ended, vec![(Id::Number(1), "s".into(), json!({ "stopReason": "end_turn", "messageId": "m1" }))]);
+        assert_eq!(
+            ended,
+            vec![(
+                Id::Number(1),
+                "s".into(),
+                json!({ "stopReason": "end_turn", "messageId": "m1" })
+            )]
+        );
 
         // running, idle, then the ack
         t.start(Id::Number(2), "s".into());
         assert!(t.on_state("s", &RUNNING()).is_empty());
-        assert!(t.on_state("s", &idle("cancelled")).is_empty(), "not over before the acknowledgement");
+        assert!(
+            t.on_state("s", &idle("cancelled")).is_empty(),
+            "not over before the acknowledgement"
+        );
         let ended = t.on_response(&Id::Number(2), &json!({ "messageId": "m2" }), 2);
-        assert_eq!(ended[0].2, json!({ "stopReason": "cancelled", "messageId": "m2" }));
+        assert_eq!(
+            ended[0].2,
+            json!({ "stopReason": "cancelled", "messageId": "m2" })
+        );
     }
 
     #[test]
     fn an_idle_snapshot_before_any_sign_of_the_turn_is_not_its_end() {
         let mut t = Turns::default();
         t.start(Id::Number(1), "s".into());
-        assert!(t.on_state("s", &idle("end_turn")).is_empty(), "a repeated snapshot of the previous turn");
-        assert!(t.on_response(&Id::Number(1), &json!({ "messageId": "m" }), 2).is_empty());
-        assert!(t.on_state("other", &idle("end_turn")).is_empty(), "another session's state");
+        assert!(
+            t.on_state("s", &idle("end_turn")).is_empty(),
+            "a repeated snapshot of the previous turn"
+        );
+        assert!(t
+            .on_response(&Id::Number(1), &json!({ "messageId": "m" }), 2)
+            .is_empty());
+        assert!(
+            t.on_state("other", &idle("end_turn")).is_empty(),
+            "another session's state"
+        );
         let ended = t.on_state("s", &json!({ "sessionUpdate": "state_update", "state": "idle", "stopReason": null, "usage": { "t": 1 } }));
-        assert_eq!(ended[0].2, json!({ "usage": { "t": 1 }, "messageId": "m" }), "a null stop reason is not reported");
+        assert_eq!(
+            ended[0].2,
+            json!({ "usage": { "t": 1 }, "messageId": "m" }),
+            "a null stop reason is not reported"
+        );
     }
 
     #[test]
@@ -154,7 +216,9 @@ mod tests {
         t.start(Id::Number(1), "s".into());
         t.start(Id::Number(2), "s".into());
         t.forget(&Id::Number(1));
-        assert!(t.on_response(&Id::Number(2), &json!({ "messageId": "m" }), 2).is_empty());
+        assert!(t
+            .on_response(&Id::Number(2), &json!({ "messageId": "m" }), 2)
+            .is_empty());
         assert_eq!(t.drain(), vec![(Id::Number(2), "s".to_owned())]);
         assert!(t.on_state("s", &idle("end_turn")).is_empty());
     }

@@ -5,9 +5,9 @@
 
 use crate::jsonrpc::{codes, object, ProtocolError};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 #[cfg(test)]
 use serde_json::json;
+use serde_json::Value;
 
 /// The versions agentwire speaks, newest first.
 pub const SUPPORTED: &[u16] = &[2, 1];
@@ -25,7 +25,11 @@ pub enum NegotiationRule {
 }
 
 /// The agent's choice for a requested version.
-pub fn agent_choose(requested: u16, supported: &[u16], rule: NegotiationRule) -> Result<u16, ProtocolError> {
+pub fn agent_choose(
+    requested: u16,
+    supported: &[u16],
+    rule: NegotiationRule,
+) -> Result<u16, ProtocolError> {
     if supported.contains(&requested) {
         return Ok(requested);
     }
@@ -40,13 +44,20 @@ pub fn agent_choose(requested: u16, supported: &[u16], rule: NegotiationRule) ->
 pub fn unsupported(requested: u16, supported: &[u16]) -> ProtocolError {
     ProtocolError::new(
         codes::UNSUPPORTED_PROTOCOL_VERSION,
-        format!("Unsupported protocol version {requested}; supported: {}", list(supported)),
+        format!(
+            "Unsupported protocol version {requested}; supported: {}",
+            list(supported)
+        ),
     )
     .with_data(object! { "requested": requested, "supported": supported })
 }
 
 /// The client's verdict on the agent's answer: usable, or the error that ends the session.
-pub fn client_accept(requested: u16, answered: &Value, supported: &[u16]) -> Result<u16, ProtocolError> {
+pub fn client_accept(
+    requested: u16,
+    answered: &Value,
+    supported: &[u16],
+) -> Result<u16, ProtocolError> {
     let version = answered.as_u64().and_then(|v| u16::try_from(v).ok());
     match version {
         Some(v) if supported.contains(&v) => Ok(v),
@@ -105,7 +116,11 @@ mod tests {
     fn client_verdict_names_both_versions() {
         assert_eq!(client_accept(2, &json!(1), &[2, 1]), Ok(1));
         let e = client_accept(2, &json!(3), &[2, 1]).unwrap_err();
-        assert!(e.message.contains('3') && e.message.contains("for 2"), "{}", e.message);
+        assert!(
+            e.message.contains('3') && e.message.contains("for 2"),
+            "{}",
+            e.message
+        );
         assert!(client_accept(2, &json!("2"), &[2, 1]).is_err());
         assert!(client_accept(2, &json!(70000), &[2, 1]).is_err());
     }

@@ -66,7 +66,11 @@ pub enum Ty {
     Not(TyId),
     /// An object dispatched on the string member `key`: sorted (value, type) pairs, and the
     /// type for any other string value (open unions), if allowed.
-    Tag { key: Box<str>, variants: Vec<(Box<str>, TyId)>, other: Option<TyId> },
+    Tag {
+        key: Box<str>,
+        variants: Vec<(Box<str>, TyId)>,
+        other: Option<TyId>,
+    },
     Ref(Sym),
     /// The first type; if it fails but the second holds, a tolerated deviation (warning).
     Tolerate(TyId, TyId),
@@ -129,15 +133,26 @@ impl Rules {
             } else if let Some(dir) = line.chars().next().and_then(dir_of) {
                 let (name, rule) = r.method_line(dir, &line[1..]).map_err(at)?;
                 for p in &current {
-                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
-                    prof.methods.entry(name.clone()).or_default().push(rule.clone());
+                    let prof = r
+                        .profiles
+                        .get_mut(p)
+                        .ok_or_else(|| at("no profile".into()))?;
+                    prof.methods
+                        .entry(name.clone())
+                        .or_default()
+                        .push(rule.clone());
                 }
             } else {
-                let (name, body) = line.split_once(" = ").ok_or_else(|| at("expected `Name = type`".into()))?;
+                let (name, body) = line
+                    .split_once(" = ")
+                    .ok_or_else(|| at("expected `Name = type`".into()))?;
                 let ty = r.expr_text(body).map_err(at)?;
                 let sym = r.sym(name.trim());
                 for p in &current {
-                    let prof = r.profiles.get_mut(p).ok_or_else(|| at("no profile".into()))?;
+                    let prof = r
+                        .profiles
+                        .get_mut(p)
+                        .ok_or_else(|| at("no profile".into()))?;
                     if prof.defs.len() <= sym as usize {
                         prof.defs.resize(sym as usize + 1, UNDEFINED);
                     }
@@ -159,7 +174,10 @@ impl Rules {
     }
 
     fn expr_text(&mut self, s: &str) -> Result<TyId, String> {
-        let mut p = Cursor { s: s.as_bytes(), i: 0 };
+        let mut p = Cursor {
+            s: s.as_bytes(),
+            i: 0,
+        };
         let t = self.expr(&mut p)?;
         p.ws();
         if p.i != p.s.len() {
@@ -172,11 +190,16 @@ impl Rules {
     /// would do, `-` none / notification.
     fn method_line(&mut self, dir: Dir, rest: &str) -> Result<(Box<str>, MethodRule), String> {
         let (head, warning) = match rest.find('"') {
-            Some(q) => (&rest[..q], Some(Box::from(rest[q..].trim().trim_matches('"')))),
+            Some(q) => (
+                &rest[..q],
+                Some(Box::from(rest[q..].trim().trim_matches('"'))),
+            ),
             None => (rest, None),
         };
         let f: Vec<&str> = head.split_whitespace().collect();
-        let [name, params, result] = f[..] else { return Err("expected `dir method params result`".into()) };
+        let [name, params, result] = f[..] else {
+            return Err("expected `dir method params result`".into());
+        };
         let (params_optional, params) = match params.strip_prefix('?') {
             Some(p) => (true, p),
             None => (false, params),
@@ -185,9 +208,27 @@ impl Rules {
             Some(p) => (true, p),
             None => (false, params),
         };
-        let params = if params == "-" { None } else { Some(self.expr_text(params)?) };
-        let result = if result == "-" { None } else { Some(self.expr_text(result)?) };
-        Ok((Box::from(name), MethodRule { dir, params, params_optional, params_empty_ok, result, warning }))
+        let params = if params == "-" {
+            None
+        } else {
+            Some(self.expr_text(params)?)
+        };
+        let result = if result == "-" {
+            None
+        } else {
+            Some(self.expr_text(result)?)
+        };
+        Ok((
+            Box::from(name),
+            MethodRule {
+                dir,
+                params,
+                params_optional,
+                params_empty_ok,
+                result,
+                warning,
+            },
+        ))
     }
 
     // expr := alt ('~' alt)?
@@ -215,7 +256,9 @@ impl Rules {
         if v.len() == 1 {
             return v[0];
         }
-        if v.iter().all(|&t| matches!(self.tys[t as usize], Ty::Const(_))) {
+        if v.iter()
+            .all(|&t| matches!(self.tys[t as usize], Ty::Const(_)))
+        {
             let lits = v.iter().map(|&t| match &self.tys[t as usize] {
                 Ty::Const(l) => l.clone(),
                 _ => Lit::Bool(false),
@@ -246,7 +289,11 @@ impl Rules {
         while p.eat(b'^') {
             v.push(self.all(p)?);
         }
-        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::OneOf(v)) })
+        Ok(if v.len() == 1 {
+            v[0]
+        } else {
+            self.push(Ty::OneOf(v))
+        })
     }
 
     // all := not ('&' not)*
@@ -255,7 +302,11 @@ impl Rules {
         while p.eat(b'&') {
             v.push(self.not(p)?);
         }
-        Ok(if v.len() == 1 { v[0] } else { self.push(Ty::All(v)) })
+        Ok(if v.len() == 1 {
+            v[0]
+        } else {
+            self.push(Ty::All(v))
+        })
     }
 
     fn not(&mut self, p: &mut Cursor) -> Result<TyId, String> {
@@ -284,12 +335,18 @@ impl Rules {
                 Ok(self.push(Ty::Const(Lit::Num(n))))
             }
             Some(b'{') => {
-                let mut b = Basic { mask: T_OBJ, ..Basic::default() };
+                let mut b = Basic {
+                    mask: T_OBJ,
+                    ..Basic::default()
+                };
                 self.object(p, &mut b)?;
                 self.suffixes(p, b)
             }
             Some(b'[') => {
-                let mut b = Basic { mask: T_ARR, ..Basic::default() };
+                let mut b = Basic {
+                    mask: T_ARR,
+                    ..Basic::default()
+                };
                 self.array(p, &mut b)?;
                 self.suffixes(p, b)
             }
@@ -312,13 +369,21 @@ impl Rules {
                         return Ok(self.push(Ty::Ref(s)));
                     }
                 };
-                let mut b = Basic { mask, ..Basic::default() };
+                let mut b = Basic {
+                    mask,
+                    ..Basic::default()
+                };
                 match p.peek() {
                     Some(b'{') => self.object(p, &mut b)?,
                     Some(b'[') => self.array(p, &mut b)?,
                     _ => {}
                 }
-                if w == "any" && b.props.is_empty() && b.rest.is_none() && b.items.is_none() && p.peek() != Some(b'(') {
+                if w == "any"
+                    && b.props.is_empty()
+                    && b.rest.is_none()
+                    && b.items.is_none()
+                    && p.peek() != Some(b'(')
+                {
                     return Ok(0);
                 }
                 self.suffixes(p, b)
@@ -332,10 +397,18 @@ impl Rules {
             match p.peek_raw() {
                 Some(b'(') => {
                     p.i += 1;
-                    let lo = if p.peek() == Some(b'.') { None } else { Some(p.number()?) };
+                    let lo = if p.peek() == Some(b'.') {
+                        None
+                    } else {
+                        Some(p.number()?)
+                    };
                     p.expect(b'.')?;
                     p.expect(b'.')?;
-                    let hi = if p.peek() == Some(b')') { None } else { Some(p.number()?) };
+                    let hi = if p.peek() == Some(b')') {
+                        None
+                    } else {
+                        Some(p.number()?)
+                    };
                     p.expect(b')')?;
                     let count = |v: Option<f64>| v.map(|v| v as u32);
                     if b.mask & T_ARR != 0 && b.mask & !(T_ARR | T_NULL) == 0 {
@@ -378,17 +451,33 @@ impl Rules {
                 b.rest = Some(self.expr(p)?);
                 continue;
             }
-            let name: String = if p.peek() == Some(b'"') { p.string()? } else { p.word_with(true).to_string() };
+            let name: String = if p.peek() == Some(b'"') {
+                p.string()?
+            } else {
+                p.word_with(true).to_string()
+            };
             if name.is_empty() {
                 return Err(format!("expected a member name at `{}`", p.rest()));
             }
-            let alias_of = if p.eat_raw(b'@') { Some(Box::from(p.word())) } else { None };
+            let alias_of = if p.eat_raw(b'@') {
+                Some(Box::from(p.word()))
+            } else {
+                None
+            };
             let required = !p.eat_raw(b'?');
             p.expect(b':')?;
             let ty = self.expr(p)?;
             // Kept sorted by name as they come (a stable insertion: few members, no sort code).
             let at = b.props.partition_point(|q| *q.name <= *name);
-            b.props.insert(at, Prop { name: name.into(), ty, required, alias_of });
+            b.props.insert(
+                at,
+                Prop {
+                    name: name.into(),
+                    ty,
+                    required,
+                    alias_of,
+                },
+            );
         }
         Ok(())
     }
@@ -424,7 +513,11 @@ impl Rules {
             let at = variants.partition_point(|(v, _): &(Box<str>, TyId)| **v <= *value);
             variants.insert(at, (value.into_boxed_str(), self.expr(p)?));
         }
-        Ok(self.push(Ty::Tag { key, variants, other }))
+        Ok(self.push(Ty::Tag {
+            key,
+            variants,
+            other,
+        }))
     }
 }
 
@@ -486,7 +579,10 @@ impl<'s> Cursor<'s> {
         self.ws();
         let st = self.i;
         while let Some(&c) = self.s.get(self.i) {
-            if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-') || (slash && c == b'/') {
+            if c.is_ascii_alphanumeric()
+                || matches!(c, b'_' | b'$' | b'.' | b'-')
+                || (slash && c == b'/')
+            {
                 // `..` starts a range or rest, never part of a name.
                 if c == b'.' && self.s.get(self.i + 1) == Some(&b'.') {
                     break;
@@ -510,7 +606,10 @@ impl<'s> Cursor<'s> {
             }
         }
         let t = std::str::from_utf8(&self.s[st..self.i]).unwrap_or("");
-        t.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("bad number `{t}`"))
+        t.parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("bad number `{t}`"))
     }
     /// A JSON string literal.
     fn string(&mut self) -> Result<String, String> {
@@ -522,7 +621,8 @@ impl<'s> Cursor<'s> {
             match c {
                 b'\\' => return Err("no escapes in rules strings".into()),
                 b'"' => {
-                    let inner = std::str::from_utf8(&self.s[st + 1..self.i - 1]).map_err(|e| e.to_string())?;
+                    let inner = std::str::from_utf8(&self.s[st + 1..self.i - 1])
+                        .map_err(|e| e.to_string())?;
                     return Ok(inner.to_string());
                 }
                 _ => {}
@@ -542,13 +642,28 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
     let r = Rules::parse(text)?;
     let mut names: Vec<(&str, Sym)> = r.syms.iter().map(|(n, &s)| (&**n, s)).collect();
     names.sort();
-    let mut e = Emitter { sym_of: vec![0; names.len()], ..Emitter::default() };
+    let mut e = Emitter {
+        sym_of: vec![0; names.len()],
+        ..Emitter::default()
+    };
     e.names(&r, sym_names)?;
     for (i, &(_, s)) in names.iter().enumerate() {
         e.sym_of[s as usize] = index(i)?;
     }
-    let syms = if sym_names { names.iter().map(|(n, _)| e.str(n)).collect::<Result<Vec<_>, _>>()? } else { Vec::new() };
-    let sym = |name: &str| names.iter().position(|(n, _)| *n == name).map_or(Ok(rt::NONE), index);
+    let syms = if sym_names {
+        names
+            .iter()
+            .map(|(n, _)| e.str(n))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    let sym = |name: &str| {
+        names
+            .iter()
+            .position(|(n, _)| *n == name)
+            .map_or(Ok(rt::NONE), index)
+    };
     let (request_id, error) = (sym("RequestId")?, sym("Error")?);
     let mut profiles: Vec<(&Box<str>, &Profile)> = r.profiles.iter().collect();
     profiles.sort_by_key(|(n, _)| *n);
@@ -561,7 +676,11 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
                 _ => rt::NONE,
             });
         }
-        let mut rules: Vec<(&Box<str>, &MethodRule)> = p.methods.iter().flat_map(|(n, v)| v.iter().map(move |m| (n, m))).collect();
+        let mut rules: Vec<(&Box<str>, &MethodRule)> = p
+            .methods
+            .iter()
+            .flat_map(|(n, v)| v.iter().map(move |m| (n, m)))
+            .collect();
         rules.sort_by_key(|(n, _)| *n); // stable: the rules of one name keep their order
         let mut methods = Vec::new();
         for (n, m) in rules {
@@ -572,13 +691,22 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
                     Dir::ServerToClient => rt::DIR_SERVER,
                     Dir::Both => rt::DIR_BOTH,
                 },
-                flags: if m.params_optional { rt::PARAMS_OPTIONAL } else { 0 } | if m.params_empty_ok { rt::PARAMS_EMPTY_OK } else { 0 },
+                flags: if m.params_optional {
+                    rt::PARAMS_OPTIONAL
+                } else {
+                    0
+                } | if m.params_empty_ok {
+                    rt::PARAMS_EMPTY_OK
+                } else {
+                    0
+                },
                 params: e.opt(&r, m.params)?,
                 result: e.opt(&r, m.result)?,
                 warning: m.warning.as_deref().map_or(Ok(rt::NONE), |w| e.str(w))?,
             });
         }
-        out_profiles += &format!("Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?} }},\n");
+        out_profiles +=
+            &format!("Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?} }},\n");
     }
     let tys: Vec<String> = e.tys.iter().map(|t| format!("Ty::{t:?}")).collect();
     Ok(format!(
@@ -597,7 +725,10 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
 }
 
 fn index(i: usize) -> Result<u16, String> {
-    u16::try_from(i).ok().filter(|&i| i != rt::NONE).ok_or_else(|| "more than 65535 entries in a table".into())
+    u16::try_from(i)
+        .ok()
+        .filter(|&i| i != rt::NONE)
+        .ok_or_else(|| "more than 65535 entries in a table".into())
 }
 
 #[derive(Default)]
@@ -622,7 +753,12 @@ struct Emitter {
 }
 
 /// The index of `items` in `table`, appended unless the same sequence is already there.
-fn intern<T: Clone + std::fmt::Debug>(seen: &mut HashMap<String, u16>, table: &mut Vec<T>, kind: &str, items: &[T]) -> Result<u16, String> {
+fn intern<T: Clone + std::fmt::Debug>(
+    seen: &mut HashMap<String, u16>,
+    table: &mut Vec<T>,
+    kind: &str,
+    items: &[T],
+) -> Result<u16, String> {
     let key = format!("{kind}{items:?}");
     if let Some(&at) = seen.get(&key) {
         return Ok(at);
@@ -638,7 +774,11 @@ impl Emitter {
     /// Lays out every name of the rules, sorted (neighbours share prefixes, which gzip
     /// likes), each after its length byte.
     fn names(&mut self, r: &Rules, sym_names: bool) -> Result<(), String> {
-        let mut all: Vec<&str> = if sym_names { r.syms.keys().map(|n| &**n).collect() } else { Vec::new() };
+        let mut all: Vec<&str> = if sym_names {
+            r.syms.keys().map(|n| &**n).collect()
+        } else {
+            Vec::new()
+        };
         for t in &r.tys {
             match t {
                 Ty::Basic(b) => {
@@ -649,7 +789,13 @@ impl Emitter {
                     }
                 }
                 Ty::Const(Lit::Str(s)) => all.push(s),
-                Ty::Enum(ls) => all.extend(ls.iter().filter_map(|l| if let Lit::Str(s) = l { Some(&**s) } else { None })),
+                Ty::Enum(ls) => all.extend(ls.iter().filter_map(|l| {
+                    if let Lit::Str(s) = l {
+                        Some(&**s)
+                    } else {
+                        None
+                    }
+                })),
                 Ty::Tag { key, variants, .. } => {
                     all.push(key);
                     all.extend(variants.iter().map(|(v, _)| &**v));
@@ -666,8 +812,14 @@ impl Emitter {
         all.sort();
         all.dedup();
         for n in all {
-            let len = u8::try_from(n.len()).ok().filter(|&l| l < 0x80).ok_or_else(|| format!("name longer than 127 bytes: {n}"))?;
-            let at = u16::try_from(self.text.len()).ok().filter(|&a| a < rt::LIT_NUM).ok_or("the names exceed 32 KiB")?;
+            let len = u8::try_from(n.len())
+                .ok()
+                .filter(|&l| l < 0x80)
+                .ok_or_else(|| format!("name longer than 127 bytes: {n}"))?;
+            let at = u16::try_from(self.text.len())
+                .ok()
+                .filter(|&a| a < rt::LIT_NUM)
+                .ok_or("the names exceed 32 KiB")?;
             self.text.push(char::from(len));
             self.text.push_str(n);
             self.offsets.insert(n.to_string(), at);
@@ -676,7 +828,10 @@ impl Emitter {
     }
 
     fn str(&self, s: &str) -> Result<u16, String> {
-        self.offsets.get(s).copied().ok_or_else(|| format!("name `{s}` not laid out"))
+        self.offsets
+            .get(s)
+            .copied()
+            .ok_or_else(|| format!("name `{s}` not laid out"))
     }
 
     fn run(&mut self, items: &[u16]) -> Result<u16, String> {
@@ -698,7 +853,10 @@ impl Emitter {
     }
 
     fn list(&mut self, r: &Rules, v: &[TyId]) -> Result<u16, String> {
-        let ids = v.iter().map(|&t| self.ty(r, t)).collect::<Result<Vec<_>, _>>()?;
+        let ids = v
+            .iter()
+            .map(|&t| self.ty(r, t))
+            .collect::<Result<Vec<_>, _>>()?;
         self.run(&ids)
     }
 
@@ -723,7 +881,11 @@ impl Emitter {
             Ty::AnyOf(v) => rt::Ty::AnyOf(self.list(r, v)?),
             Ty::OneOf(v) => rt::Ty::OneOf(self.list(r, v)?),
             Ty::Not(x) => rt::Ty::Not(self.ty(r, *x)?),
-            Ty::Tag { key, variants, other } => {
+            Ty::Tag {
+                key,
+                variants,
+                other,
+            } => {
                 let key = self.str(key)?;
                 let mut vs = Vec::new();
                 for (value, t) in variants {
@@ -748,8 +910,14 @@ impl Emitter {
     fn basic(&mut self, r: &Rules, b: &Basic) -> Result<u16, String> {
         // The parser sets the bounds that fit the mask (count, length or value): one range.
         let u = |v: Option<u32>| v.map(f64::from);
-        let bounds = [(b.min, b.max), (u(b.len.0), u(b.len.1)), (u(b.count.0), u(b.count.1))];
-        let mut set = bounds.iter().filter(|(lo, hi)| lo.is_some() || hi.is_some());
+        let bounds = [
+            (b.min, b.max),
+            (u(b.len.0), u(b.len.1)),
+            (u(b.count.0), u(b.count.1)),
+        ];
+        let mut set = bounds
+            .iter()
+            .filter(|(lo, hi)| lo.is_some() || hi.is_some());
         let range = match (set.next(), set.next()) {
             (None, _) => rt::NONE,
             (Some(&(lo, hi)), None) => {
@@ -764,8 +932,17 @@ impl Emitter {
             _ => 0,
         };
         let pattern = b.pattern.as_deref().map_or(Ok(rt::NONE), |p| self.str(p))?;
-        let ext = rt::Ext { format, pattern, range };
-        let ext = if ext == (rt::Ext { format: 0, pattern: rt::NONE, range: rt::NONE }) {
+        let ext = rt::Ext {
+            format,
+            pattern,
+            range,
+        };
+        let ext = if ext
+            == (rt::Ext {
+                format: 0,
+                pattern: rt::NONE,
+                range: rt::NONE,
+            }) {
             0
         } else {
             let i = intern(&mut self.seen, &mut self.exts, "ext", &[ext])? + 1;
@@ -779,13 +956,20 @@ impl Emitter {
                 ty = self.push(older)?;
             }
             let name = self.str(&p.name)?;
-            props.push(rt::Prop { name: name | if p.required { rt::REQUIRED } else { 0 }, ty });
+            props.push(rt::Prop {
+                name: name | if p.required { rt::REQUIRED } else { 0 },
+                ty,
+            });
         }
         let compiled = rt::Basic {
             mask: b.mask,
             ext,
             nprops: u8::try_from(props.len()).map_err(|_| "more than 255 members")?,
-            props: if props.is_empty() { 0 } else { intern(&mut self.seen, &mut self.props, "props", &props)? },
+            props: if props.is_empty() {
+                0
+            } else {
+                intern(&mut self.seen, &mut self.props, "props", &props)?
+            },
             sub: self.opt(r, b.rest.or(b.items))?,
         };
         intern(&mut self.seen, &mut self.basics, "basic", &[compiled])

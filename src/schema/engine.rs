@@ -4,8 +4,8 @@
 //! to describe it, so valid messages cost no allocation.
 
 use super::rules::{
-    Basic, Lit, Prop, Profile, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
-    T_OBJ, T_STR,
+    Basic, Lit, Profile, Prop, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR,
+    T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
 use super::tape::{Kind, Tape};
 use super::{codes, Issue, Severity};
@@ -31,8 +31,22 @@ const ABSENT: u32 = u32::MAX;
 
 impl<'a> Walker<'a> {
     /// A walker using `found` (empty; its capacity kept from earlier walks) as its scratch.
-    pub fn new(rules: &'static Rules, prof: &'static Profile, tape: &'a Tape<'a>, found: Vec<u32>) -> Self {
-        Walker { rules, prof, tape, issues: Vec::new(), quiet: 0, qerrors: 0, qwarnings: 0, found }
+    pub fn new(
+        rules: &'static Rules,
+        prof: &'static Profile,
+        tape: &'a Tape<'a>,
+        found: Vec<u32>,
+    ) -> Self {
+        Walker {
+            rules,
+            prof,
+            tape,
+            issues: Vec::new(),
+            quiet: 0,
+            qerrors: 0,
+            qwarnings: 0,
+            found,
+        }
     }
 
     /// The JSON pointer of node `n`, with `extra` appended. Found from the root down when
@@ -45,12 +59,16 @@ impl<'a> Walker<'a> {
         while at != n {
             at = match tape.node(at).kind {
                 Kind::Obj => {
-                    let Some((k, v)) = tape.members(at).find(|&(_, v)| holds(v)) else { break };
+                    let Some((k, v)) = tape.members(at).find(|&(_, v)| holds(v)) else {
+                        break;
+                    };
                     segment(&mut out, &tape.str(tape.node(k)));
                     v
                 }
                 Kind::Arr => {
-                    let Some((i, v)) = tape.items(at).enumerate().find(|&(_, v)| holds(v)) else { break };
+                    let Some((i, v)) = tape.items(at).enumerate().find(|&(_, v)| holds(v)) else {
+                        break;
+                    };
                     segment(&mut out, &i.to_string());
                     v
                 }
@@ -65,7 +83,14 @@ impl<'a> Walker<'a> {
 
     /// Tells an issue at node `n` (member `at` of it, if given). The message is written
     /// only when the issue is told: not while alternatives are tried.
-    pub fn report(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) {
+    pub fn report(
+        &mut self,
+        n: usize,
+        severity: Severity,
+        code: &'static str,
+        at: Option<&str>,
+        message: impl FnOnce() -> String,
+    ) {
         if self.should_tell(severity) {
             let message = message();
             self.tell(n, severity, code, at, message);
@@ -86,12 +111,30 @@ impl<'a> Walker<'a> {
     }
 
     #[inline(never)]
-    fn tell(&mut self, n: usize, severity: Severity, code: &'static str, at: Option<&str>, message: String) {
+    fn tell(
+        &mut self,
+        n: usize,
+        severity: Severity,
+        code: &'static str,
+        at: Option<&str>,
+        message: String,
+    ) {
         let path = self.pointer(n, at);
-        self.issues.push(Issue { path, code, message, severity });
+        self.issues.push(Issue {
+            path,
+            code,
+            message,
+            severity,
+        });
     }
 
-    fn error(&mut self, n: usize, code: &'static str, at: Option<&str>, message: impl FnOnce() -> String) -> bool {
+    fn error(
+        &mut self,
+        n: usize,
+        code: &'static str,
+        at: Option<&str>,
+        message: impl FnOnce() -> String,
+    ) -> bool {
         self.report(n, Severity::Error, code, at, message);
         false
     }
@@ -158,8 +201,14 @@ impl<'a> Walker<'a> {
                 Some(d) => self.admits(d, depth + 1),
                 None => ALL,
             },
-            Ty::All(v) => r.run(v).iter().fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
-            Ty::AnyOf(v) | Ty::OneOf(v) | Ty::Tolerate(v) => r.run(v).iter().fold(0, |m, &x| m | self.admits(x, depth + 1)),
+            Ty::All(v) => r
+                .run(v)
+                .iter()
+                .fold(ALL, |m, &x| m & self.admits(x, depth + 1)),
+            Ty::AnyOf(v) | Ty::OneOf(v) | Ty::Tolerate(v) => r
+                .run(v)
+                .iter()
+                .fold(0, |m, &x| m | self.admits(x, depth + 1)),
             Ty::Older(v) => r.run(v).get(1).map_or(ALL, |&x| self.admits(x, depth + 1)),
             _ => ALL,
         };
@@ -177,11 +226,26 @@ impl<'a> Walker<'a> {
         }
         let (r, tape) = (self.rules, self.tape);
         match r.ty(t) {
-            Ty::Basic(b) => r.props(&r.basics[b as usize]).iter().any(|p| tape.get(n, r.name(p.name & !REQUIRED)).is_some()),
-            Ty::Tag(i) => r.tags.get(i as usize).is_some_and(|tag| tape.get(n, r.name(tag.key)).is_some()),
-            Ty::Ref(s) => self.prof.def(s).is_some_and(|d| self.declares_a_member(d, n, depth + 1)),
-            Ty::All(v) | Ty::AnyOf(v) | Ty::OneOf(v) | Ty::Tolerate(v) => r.run(v).iter().any(|&x| self.declares_a_member(x, n, depth + 1)),
-            Ty::Older(v) => r.run(v).get(1).is_some_and(|&x| self.declares_a_member(x, n, depth + 1)),
+            Ty::Basic(b) => r
+                .props(&r.basics[b as usize])
+                .iter()
+                .any(|p| tape.get(n, r.name(p.name & !REQUIRED)).is_some()),
+            Ty::Tag(i) => r
+                .tags
+                .get(i as usize)
+                .is_some_and(|tag| tape.get(n, r.name(tag.key)).is_some()),
+            Ty::Ref(s) => self
+                .prof
+                .def(s)
+                .is_some_and(|d| self.declares_a_member(d, n, depth + 1)),
+            Ty::All(v) | Ty::AnyOf(v) | Ty::OneOf(v) | Ty::Tolerate(v) => r
+                .run(v)
+                .iter()
+                .any(|&x| self.declares_a_member(x, n, depth + 1)),
+            Ty::Older(v) => r
+                .run(v)
+                .get(1)
+                .is_some_and(|&x| self.declares_a_member(x, n, depth + 1)),
             _ => false,
         }
     }
@@ -218,11 +282,18 @@ impl<'a> Walker<'a> {
             Ty::OneOf(v) => self.any_of(rules.run(v), n, true),
             Ty::Not(x) => {
                 let (ok, _, _) = self.trial(x, n);
-                !ok || self.error(n, codes::NOT_ALLOWED_HERE, None, || "this form is excluded here".into())
+                !ok || self.error(n, codes::NOT_ALLOWED_HERE, None, || {
+                    "this form is excluded here".into()
+                })
             }
             Ty::Tag(i) => {
-                let Some(tag) = rules.tags.get(i as usize) else { return true };
-                let variants = rules.variants.get(tag.at as usize..tag.at as usize + tag.n as usize).unwrap_or(&[]);
+                let Some(tag) = rules.tags.get(i as usize) else {
+                    return true;
+                };
+                let variants = rules
+                    .variants
+                    .get(tag.at as usize..tag.at as usize + tag.n as usize)
+                    .unwrap_or(&[]);
                 self.tag(tag.key, variants, tag.other, n)
             }
             Ty::Tolerate(v) => {
@@ -267,7 +338,9 @@ impl<'a> Walker<'a> {
                     return self.accept(x, n, warnings);
                 }
                 if passed.is_some() {
-                    return self.error(n, codes::AMBIGUOUS, None, || "matches more than one of the alternatives".into());
+                    return self.error(n, codes::AMBIGUOUS, None, || {
+                        "matches more than one of the alternatives".into()
+                    });
                 }
                 passed = Some((x, warnings));
                 continue;
@@ -295,7 +368,9 @@ impl<'a> Walker<'a> {
             Some(_) => self.error(n, codes::WRONG_TYPE, None, String::new),
             None => {
                 let found = self.kind_name(n);
-                self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(admitted)))
+                self.error(n, codes::WRONG_TYPE, None, || {
+                    format!("expected {}, found {found}", type_names(admitted))
+                })
             }
         }
     }
@@ -315,34 +390,54 @@ impl<'a> Walker<'a> {
         let bits = lits.iter().fold(0, |m, &c| m | lit_bits(rules.lit(c)));
         if bits & self.bits(n) == 0 {
             let found = self.kind_name(n);
-            return self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(bits)));
+            return self.error(n, codes::WRONG_TYPE, None, || {
+                format!("expected {}, found {found}", type_names(bits))
+            });
         }
         let got = tape.raw(node);
-        self.error(n, codes::UNKNOWN_ENUM_VALUE, None, || format!("{} is not one of {}", quote(node.kind, got), list(rules, lits)))
+        self.error(n, codes::UNKNOWN_ENUM_VALUE, None, || {
+            format!(
+                "{} is not one of {}",
+                quote(node.kind, got),
+                list(rules, lits)
+            )
+        })
     }
 
     fn tag(&mut self, key: Str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
         let (tape, rules) = (self.tape, self.rules);
         if tape.node(n).kind != Kind::Obj {
             let found = self.kind_name(n);
-            return self.error(n, codes::WRONG_TYPE, None, || format!("expected an object, found {found}"));
+            return self.error(n, codes::WRONG_TYPE, None, || {
+                format!("expected an object, found {found}")
+            });
         }
         let Some(v) = tape.get(n, rules.name(key)) else {
             let key = rules.str(key);
-            return self.error(n, codes::MISSING_REQUIRED, Some(key), || format!("`{key}` is required"));
+            return self.error(n, codes::MISSING_REQUIRED, Some(key), || {
+                format!("`{key}` is required")
+            });
         };
         if tape.node(v).kind != Kind::Str {
             let found = self.kind_name(v);
-            return self.error(n, codes::WRONG_TYPE, Some(rules.str(key)), || format!("expected a string, found {found}"));
+            return self.error(n, codes::WRONG_TYPE, Some(rules.str(key)), || {
+                format!("expected a string, found {found}")
+            });
         }
-        match tape.with_bytes(tape.node(v), |value| variants.iter().find(|&&(k, _)| rules.is(k, value))) {
+        match tape.with_bytes(tape.node(v), |value| {
+            variants.iter().find(|&&(k, _)| rules.is(k, value))
+        }) {
             Some(&(_, t)) => self.check(t, n),
             None if other != NONE => self.check(other, n),
             None => {
                 let key = rules.str(key);
                 self.error(n, codes::UNKNOWN_ENUM_VALUE, Some(key), || {
                     let names: Vec<&str> = variants.iter().map(|&(k, _)| rules.str(k)).collect();
-                    format!("unknown `{key}` \"{}\"; expected one of {}", tape.str(tape.node(v)), names.join(", "))
+                    format!(
+                        "unknown `{key}` \"{}\"; expected one of {}",
+                        tape.str(tape.node(v)),
+                        names.join(", ")
+                    )
                 })
             }
         }
@@ -371,21 +466,31 @@ impl<'a> Walker<'a> {
         let node = tape.node(n);
         if b.mask != 0 && self.bits(n) & b.mask == 0 {
             let found = self.kind_name(n);
-            return self.error(n, codes::WRONG_TYPE, None, || format!("expected {}, found {found}", type_names(b.mask)));
+            return self.error(n, codes::WRONG_TYPE, None, || {
+                format!("expected {}, found {found}", type_names(b.mask))
+            });
         }
         match node.kind {
             Kind::Num => match self.bounds(b, Kind::Num) {
                 Some(r) => {
                     let x = tape.num(node);
-                    !(x < r.0 || x > r.1) || self.error(n, codes::OUT_OF_RANGE, None, || format!("{} is outside {}", plain(x), range(r)))
+                    !(x < r.0 || x > r.1)
+                        || self.error(n, codes::OUT_OF_RANGE, None, || {
+                            format!("{} is outside {}", plain(x), range(r))
+                        })
                 }
                 None => true,
             },
             Kind::Str => self.string(b, n),
             Kind::Arr => {
                 let count = node.start;
-                if let Some(r) = self.bounds(b, Kind::Arr).filter(|r| f64::from(count) < r.0 || f64::from(count) > r.1) {
-                    return self.error(n, codes::OUT_OF_RANGE, None, || format!("{count} items, expected {}", range(r)));
+                if let Some(r) = self
+                    .bounds(b, Kind::Arr)
+                    .filter(|r| f64::from(count) < r.0 || f64::from(count) > r.1)
+                {
+                    return self.error(n, codes::OUT_OF_RANGE, None, || {
+                        format!("{count} items, expected {}", range(r))
+                    });
                 }
                 if b.sub == NONE {
                     return true;
@@ -407,21 +512,33 @@ impl<'a> Walker<'a> {
         if let Some(r) = self.bounds(b, Kind::Str) {
             let len = tape.str(node).chars().count() as u32;
             if f64::from(len) < r.0 || f64::from(len) > r.1 {
-                return self.error(n, codes::OUT_OF_RANGE, None, || format!("length {len}, expected {}", range(r)));
+                return self.error(n, codes::OUT_OF_RANGE, None, || {
+                    format!("length {len}, expected {}", range(r))
+                });
             }
         }
-        let Some(ext) = self.rules.ext(b) else { return true };
+        let Some(ext) = self.rules.ext(b) else {
+            return true;
+        };
         match ext.format {
-            F_URI if !is_uri(&tape.str(node)) => return self.error(n, codes::FORMAT, None, || "expected an absolute URI (RFC 3986)".into()),
+            F_URI if !is_uri(&tape.str(node)) => {
+                return self.error(n, codes::FORMAT, None, || {
+                    "expected an absolute URI (RFC 3986)".into()
+                })
+            }
             F_DATE_TIME if !is_date_time(&tape.str(node)) => {
-                return self.error(n, codes::FORMAT, None, || "expected an RFC 3339 date-time".into())
+                return self.error(n, codes::FORMAT, None, || {
+                    "expected an RFC 3339 date-time".into()
+                })
             }
             _ => {}
         }
         if ext.pattern != NONE {
             let p = self.rules.str(ext.pattern);
             if !super::pattern::matches(p, &tape.str(node)) {
-                return self.error(n, codes::PATTERN, None, || format!("does not match the pattern {p}"));
+                return self.error(n, codes::PATTERN, None, || {
+                    format!("does not match the pattern {p}")
+                });
             }
         }
         true
@@ -436,7 +553,9 @@ impl<'a> Walker<'a> {
         let mut ok = true;
         for (k, v) in tape.members(n) {
             // Objects declare few members (at most a dozen): a scan beats a search.
-            let hit = tape.with_bytes(tape.node(k), |key| props.iter().position(|p| rules.is(p.name & !REQUIRED, key)));
+            let hit = tape.with_bytes(tape.node(k), |key| {
+                props.iter().position(|p| rules.is(p.name & !REQUIRED, key))
+            });
             match hit {
                 Some(i) => self.found.as_mut_slice()[base + i] = k as u32,
                 None if b.sub != NONE => {
@@ -450,16 +569,26 @@ impl<'a> Walker<'a> {
             Ty::Older(v) => rules.run(v).first().copied(),
             _ => None,
         };
-        let present = |w: &Self, name: Str| props.iter().enumerate().any(|(j, q)| q.name & !REQUIRED == name && w.found.as_slice()[base + j] != ABSENT);
+        let present = |w: &Self, name: Str| {
+            props
+                .iter()
+                .enumerate()
+                .any(|(j, q)| q.name & !REQUIRED == name && w.found.as_slice()[base + j] != ABSENT)
+        };
         for (i, p) in props.iter().enumerate() {
             let k = self.found.as_slice()[base + i];
             let name = || rules.str(p.name & !REQUIRED);
             if k == ABSENT {
                 if p.name & REQUIRED != 0 {
-                    let by_alias = props.iter().enumerate().any(|(j, q)| older(q) == Some(p.name & !REQUIRED) && self.found.as_slice()[base + j] != ABSENT);
+                    let by_alias = props.iter().enumerate().any(|(j, q)| {
+                        older(q) == Some(p.name & !REQUIRED)
+                            && self.found.as_slice()[base + j] != ABSENT
+                    });
                     if !by_alias {
                         let name = name();
-                        ok = self.error(n, codes::MISSING_REQUIRED, Some(name), || format!("`{name}` is required")) && ok;
+                        ok = self.error(n, codes::MISSING_REQUIRED, Some(name), || {
+                            format!("`{name}` is required")
+                        }) && ok;
                     }
                 }
                 continue;
@@ -468,9 +597,13 @@ impl<'a> Walker<'a> {
             // extra member for older peers, which the schema allows.
             if let Some(target) = older(p).filter(|&t| !present(self, t)) {
                 let (name, target) = (name(), rules.str(target));
-                self.report(k as usize + 1, Severity::Warning, codes::TOLERATED, None, || {
-                    format!("`{name}` is the older name of `{target}`; tolerated")
-                });
+                self.report(
+                    k as usize + 1,
+                    Severity::Warning,
+                    codes::TOLERATED,
+                    None,
+                    || format!("`{name}` is the older name of `{target}`; tolerated"),
+                );
             }
             ok &= self.check(p.ty, k as usize + 1);
         }
@@ -559,10 +692,16 @@ fn range((lo, hi): (f64, f64)) -> String {
 /// from serde_json's shortest form: core's float formatting is the larger code.
 fn plain(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
-        let sign = if x == 0.0 && x.is_sign_negative() { "-" } else { "" };
+        let sign = if x == 0.0 && x.is_sign_negative() {
+            "-"
+        } else {
+            ""
+        };
         return format!("{sign}{}", x as i64);
     }
-    let Some(n) = serde_json::Number::from_f64(x) else { return "NaN".into() };
+    let Some(n) = serde_json::Number::from_f64(x) else {
+        return "NaN".into();
+    };
     let text = n.to_string();
     let (neg, text) = match text.strip_prefix('-') {
         Some(t) => (true, t),
@@ -596,9 +735,13 @@ fn plain(x: f64) -> String {
 /// An absolute URI by RFC 3986's character rules: a scheme, `:`, then only URI characters
 /// and well-formed percent escapes.
 pub fn is_uri(s: &str) -> bool {
-    let Some((scheme, rest)) = s.split_once(':') else { return false };
+    let Some((scheme, rest)) = s.split_once(':') else {
+        return false;
+    };
     let mut sc = scheme.bytes();
-    if !sc.next().is_some_and(|c| c.is_ascii_alphabetic()) || !sc.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) {
+    if !sc.next().is_some_and(|c| c.is_ascii_alphabetic())
+        || !sc.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+    {
         return false;
     }
     let b = rest.as_bytes();
@@ -606,14 +749,39 @@ pub fn is_uri(s: &str) -> bool {
     while i < b.len() {
         let c = b[i];
         if c == b'%' {
-            if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)) {
+            if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+            {
                 return false;
             }
             i += 3;
             continue;
         }
         // A `match`, not a search of the list: no `memchr` call per character.
-        let allowed = matches!(c, b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=');
+        let allowed = matches!(
+            c,
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b':'
+                | b'/'
+                | b'?'
+                | b'#'
+                | b'['
+                | b']'
+                | b'@'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+        );
         if !(c.is_ascii_alphanumeric() || allowed) {
             return false;
         }
@@ -627,21 +795,50 @@ pub fn is_date_time(s: &str) -> bool {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<u32> {
         let d = b.get(r)?;
-        d.iter().all(u8::is_ascii_digit).then(|| d.iter().fold(0, |a, &c| a * 10 + u32::from(c - b'0')))
+        d.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| d.iter().fold(0, |a, &c| a * 10 + u32::from(c - b'0')))
     };
-    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) =
-        (num(0..4), num(5..7), num(8..10), num(11..13), num(14..16), num(17..19))
-    else {
+    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) = (
+        num(0..4),
+        num(5..7),
+        num(8..10),
+        num(11..13),
+        num(14..16),
+        num(17..19),
+    ) else {
         return false;
     };
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !matches!(b.get(10), Some(b'T' | b't'))
-        || b.get(13) != Some(&b':') || b.get(16) != Some(&b':')
+    if b.get(4) != Some(&b'-')
+        || b.get(7) != Some(&b'-')
+        || !matches!(b.get(10), Some(b'T' | b't'))
+        || b.get(13) != Some(&b':')
+        || b.get(16) != Some(&b':')
     {
         return false;
     }
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    if !(1..=12).contains(&mo) || d == 0 || d > days[mo as usize - 1] || h > 23 || mi > 59 || sec > 60 {
+    let days = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1..=12).contains(&mo)
+        || d == 0
+        || d > days[mo as usize - 1]
+        || h > 23
+        || mi > 59
+        || sec > 60
+    {
         return false;
     }
     let mut i = 19;
@@ -658,7 +855,9 @@ pub fn is_date_time(s: &str) -> bool {
     match b.get(i) {
         Some(b'Z' | b'z') => i + 1 == b.len(),
         Some(b'+' | b'-') => {
-            let (Some(oh), Some(om)) = (num(i + 1..i + 3), num(i + 4..i + 6)) else { return false };
+            let (Some(oh), Some(om)) = (num(i + 1..i + 3), num(i + 4..i + 6)) else {
+                return false;
+            };
             b.get(i + 3) == Some(&b':') && oh < 24 && om < 60 && i + 6 == b.len()
         }
         _ => false,
@@ -680,7 +879,21 @@ mod tests {
     fn plain_numbers_read_as_display_writes_them() {
         let mut x: f64 = 1.0e-310;
         let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut cases = vec![0.0, -0.0, 0.1, -2.5, 1e15, 1e16, 1.5e20, 1e21, 123.456, 5e-324, f64::MAX, -1e-7, 0.0001];
+        let mut cases = vec![
+            0.0,
+            -0.0,
+            0.1,
+            -2.5,
+            1e15,
+            1e16,
+            1.5e20,
+            1e21,
+            123.456,
+            5e-324,
+            f64::MAX,
+            -1e-7,
+            0.0001,
+        ];
         while x < 1e300 {
             seed ^= seed << 13;
             seed ^= seed >> 7;

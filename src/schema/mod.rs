@@ -98,7 +98,10 @@ pub const MAX_DEPTH_CAP: usize = 512;
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 16 << 20, max_depth: 256 }
+        Limits {
+            max_bytes: 16 << 20,
+            max_depth: 256,
+        }
     }
 }
 
@@ -111,16 +114,31 @@ pub struct Report {
 
 impl Report {
     fn of(issues: Vec<Issue>) -> Report {
-        Report { ok: !issues.iter().any(|i| i.severity == Severity::Error), issues }
+        Report {
+            ok: !issues.iter().any(|i| i.severity == Severity::Error),
+            issues,
+        }
     }
 }
 
 fn too_large(len: usize, limits: &Limits) -> Report {
-    one(codes::TOO_LARGE, "", format!("the message is {len} bytes; the limit is {}", limits.max_bytes))
+    one(
+        codes::TOO_LARGE,
+        "",
+        format!(
+            "the message is {len} bytes; the limit is {}",
+            limits.max_bytes
+        ),
+    )
 }
 
 fn one(code: &'static str, path: &str, message: String) -> Report {
-    Report::of(vec![Issue { path: path.into(), code, message, severity: Severity::Error }])
+    Report::of(vec![Issue {
+        path: path.into(),
+        code,
+        message,
+        severity: Severity::Error,
+    }])
 }
 
 /// Validates one message given as text (a batch, where the version allows batches).
@@ -130,12 +148,21 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
 
 /// Validates one message given as bytes, as transports hand them over: UTF-8 JSON text, or
 /// one `invalid_json` issue that says where the UTF-8 breaks.
-pub fn validate_bytes_by(bytes: &[u8], ctx: &Context, book: Option<Rulebook>, limits: &Limits) -> Report {
+pub fn validate_bytes_by(
+    bytes: &[u8],
+    ctx: &Context,
+    book: Option<Rulebook>,
+    limits: &Limits,
+) -> Report {
     match std::str::from_utf8(bytes) {
         Ok(text) => validate_text_by(text, ctx, book, limits),
         // The size limit is reported first, as for text.
         Err(_) if bytes.len() > limits.max_bytes => too_large(bytes.len(), limits),
-        Err(e) => one(codes::INVALID_JSON, "", format!("not UTF-8 at byte {}", e.valid_up_to())),
+        Err(e) => one(
+            codes::INVALID_JSON,
+            "",
+            format!("not UTF-8 at byte {}", e.valid_up_to()),
+        ),
     }
 }
 
@@ -153,13 +180,22 @@ impl Rulebook {
     /// `None` for a version there are no rules for.
     pub fn of(protocol: Protocol, version: &str) -> Option<Rulebook> {
         let batches = protocol == Protocol::Mcp && version == "2025-03-26";
-        Some(Rulebook { rules: rules(protocol)?, chain: profiles(protocol, version)?, batches })
+        Some(Rulebook {
+            rules: rules(protocol)?,
+            chain: profiles(protocol, version)?,
+            batches,
+        })
     }
 }
 
 /// As `validate_text`, with the rules of `ctx`'s version already found (`None`: there are
 /// none, which is told once the text is known to be JSON).
-pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limits: &Limits) -> Report {
+pub fn validate_text_by(
+    text: &str,
+    ctx: &Context,
+    book: Option<Rulebook>,
+    limits: &Limits,
+) -> Report {
     if text.len() > limits.max_bytes {
         return too_large(text.len(), limits);
     }
@@ -168,14 +204,26 @@ pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limit
     let tape = match Tape::parse_in(text, depth, scratch.nodes) {
         Ok(t) => t,
         Err(TapeError::TooDeep { offset }) => {
-            return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels (at byte {offset})"))
+            return one(
+                codes::TOO_DEEP,
+                "",
+                format!("nesting deeper than {depth} levels (at byte {offset})"),
+            )
         }
         Err(TapeError::Syntax { offset, what }) => {
-            return one(codes::INVALID_JSON, "", format!("not JSON: {what} at byte {offset}"))
+            return one(
+                codes::INVALID_JSON,
+                "",
+                format!("not JSON: {what} at byte {offset}"),
+            )
         }
     };
     let Some(book) = book else {
-        return one(codes::UNKNOWN_VERSION, "", format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version));
+        return one(
+            codes::UNKNOWN_VERSION,
+            "",
+            format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version),
+        );
     };
     #[allow(unused_mut)]
     let (mut issues, found) = check_tape(&tape, book, ctx, scratch.found);
@@ -183,7 +231,10 @@ pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limit
     acp_path_rules(text, &tape, ctx, &mut issues);
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
-        let kept = Scratch { nodes: tape.nodes, found };
+        let kept = Scratch {
+            nodes: tape.nodes,
+            found,
+        };
         SCRATCH.with(|c| c.set(Some(kept)));
     }
     Report::of(issues)
@@ -193,14 +244,27 @@ pub fn validate_text_by(text: &str, ctx: &Context, book: Option<Rulebook>, limit
 /// that set up a session: the same verdict from the standalone validator as from a session.
 #[cfg(feature = "acp")]
 fn acp_path_rules(text: &str, tape: &Tape, ctx: &Context, issues: &mut Vec<Issue>) {
-    if ctx.protocol != Protocol::Acp || ctx.direction != Direction::ClientToServer || tape.node(0).kind != tape::Kind::Obj {
+    if ctx.protocol != Protocol::Acp
+        || ctx.direction != Direction::ClientToServer
+        || tape.node(0).kind != tape::Kind::Obj
+    {
         return;
     }
-    let method = tape.get(0, b"method").filter(|&m| tape.node(m).kind == tape::Kind::Str).map(|m| tape.str(tape.node(m)));
-    let Some(method) = method.filter(|m| matches!(m.as_ref(), "session/new" | "session/load" | "session/resume" | "session/fork")) else {
+    let method = tape
+        .get(0, b"method")
+        .filter(|&m| tape.node(m).kind == tape::Kind::Str)
+        .map(|m| tape.str(tape.node(m)));
+    let Some(method) = method.filter(|m| {
+        matches!(
+            m.as_ref(),
+            "session/new" | "session/load" | "session/resume" | "session/fork"
+        )
+    }) else {
         return;
     };
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return;
+    };
     for i in crate::acp::checks::check_params(&method, value.get("params"), "/params") {
         // One issue a place: the schema's, when it already found one there.
         if !issues.iter().any(|j| j.path == i.path) {
@@ -227,7 +291,11 @@ pub fn validate_value(value: &Value, ctx: &Context, limits: &Limits) -> Report {
     // Serializing recurses, so the depth is measured first, without recursion.
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
     if nesting(value) > depth {
-        return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels"));
+        return one(
+            codes::TOO_DEEP,
+            "",
+            format!("nesting deeper than {depth} levels"),
+        );
     }
     validate_text(&value.to_string(), ctx, limits)
 }
@@ -236,24 +304,48 @@ pub fn validate_value(value: &Value, ctx: &Context, limits: &Limits) -> Report {
 /// `"McpServer"`, `"ServerCapabilities"`, …): for parts of messages. Not in the
 /// WebAssembly build, which leaves the definitions' names out of its rules.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn validate_definition(value: &Value, protocol: Protocol, version: &str, name: &str, limits: &Limits) -> Report {
+pub fn validate_definition(
+    value: &Value,
+    protocol: Protocol,
+    version: &str,
+    name: &str,
+    limits: &Limits,
+) -> Report {
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
     if nesting(value) > depth {
-        return one(codes::TOO_DEEP, "", format!("nesting deeper than {depth} levels"));
+        return one(
+            codes::TOO_DEEP,
+            "",
+            format!("nesting deeper than {depth} levels"),
+        );
     }
     let text = value.to_string();
     let Ok(tape) = Tape::parse(&text, depth) else {
         return one(codes::INVALID_JSON, "", "not JSON".into());
     };
     let Some(chain) = profiles(protocol, version) else {
-        return one(codes::UNKNOWN_VERSION, "", format!("no rules for {protocol:?} version {version:?}"));
+        return one(
+            codes::UNKNOWN_VERSION,
+            "",
+            format!("no rules for {protocol:?} version {version:?}"),
+        );
     };
     let Some(r) = rules(protocol) else {
-        return one(codes::UNKNOWN_VERSION, "", format!("no rules for {protocol:?} version {version:?}"));
+        return one(
+            codes::UNKNOWN_VERSION,
+            "",
+            format!("no rules for {protocol:?} version {version:?}"),
+        );
     };
-    let def = r.sym(name).and_then(|s| chain.iter().find_map(|p| p.def(s).map(|t| (p, t))));
+    let def = r
+        .sym(name)
+        .and_then(|s| chain.iter().find_map(|p| p.def(s).map(|t| (p, t))));
     let Some((prof, ty)) = def else {
-        return one(codes::UNKNOWN_METHOD, "", format!("no definition `{name}` in {protocol:?} version {version}"));
+        return one(
+            codes::UNKNOWN_METHOD,
+            "",
+            format!("no definition `{name}` in {protocol:?} version {version}"),
+        );
     };
     let mut w = Walker::new(r, prof, &tape, Vec::new());
     w.check(ty, 0);
@@ -301,7 +393,9 @@ fn message_text(m: &Message) -> Result<String, serde_json::Error> {
         Message::Response(Response { outcome: Ok(r), .. }) => {
             let _ = write!(s, ",\"result\":{}", serde_json::to_string(r)?);
         }
-        Message::Response(Response { outcome: Err(e), .. }) => {
+        Message::Response(Response {
+            outcome: Err(e), ..
+        }) => {
             let _ = write!(s, ",\"error\":{}", serde_json::to_string(e)?);
         }
     }
@@ -383,12 +477,23 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
     }
     match protocol {
         Protocol::Acp => &["1", "2"],
-        Protocol::Mcp => &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+        Protocol::Mcp => &[
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28",
+        ],
     }
 }
 
 /// The issues of a message, and the member scratch (`found`) back.
-fn check_tape(tape: &Tape, book: Rulebook, ctx: &Context, found: Vec<u32>) -> (Vec<Issue>, Vec<u32>) {
+fn check_tape(
+    tape: &Tape,
+    book: Rulebook,
+    ctx: &Context,
+    found: Vec<u32>,
+) -> (Vec<Issue>, Vec<u32>) {
     let (chain, batch_ok) = (book.chain, book.batches);
     let mut w = Walker::new(book.rules, chain.0, tape, found);
     match tape.node(0).kind {
@@ -398,18 +503,28 @@ fn check_tape(tape: &Tape, book: Rulebook, ctx: &Context, found: Vec<u32>) -> (V
             }
         }
         Kind::Arr => {
-            let why = if batch_ok { "a batch must not be empty" } else { "batches are not allowed in this version" };
-            w.report(0, Severity::Error, codes::INVALID_ENVELOPE, None, || why.into());
+            let why = if batch_ok {
+                "a batch must not be empty"
+            } else {
+                "batches are not allowed in this version"
+            };
+            w.report(0, Severity::Error, codes::INVALID_ENVELOPE, None, || {
+                why.into()
+            });
         }
         _ => check_message(&mut w, chain, ctx, 0),
     }
-    let Walker { issues, mut found, .. } = w;
+    let Walker {
+        issues, mut found, ..
+    } = w;
     found.clear();
     (issues, found)
 }
 
 fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static str) {
-    w.report(n, Severity::Error, codes::INVALID_ENVELOPE, at, || why.into());
+    w.report(n, Severity::Error, codes::INVALID_ENVELOPE, at, || {
+        why.into()
+    });
 }
 
 /// Extension methods (`_`-prefixed) carry whatever they like.
@@ -448,13 +563,23 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     }
     let Some(method) = method else {
         let Some(id) = id else {
-            return envelope(w, n, None, "neither a request (no \"method\") nor a response (no \"id\")");
+            return envelope(
+                w,
+                n,
+                None,
+                "neither a request (no \"method\") nor a response (no \"id\")",
+            );
         };
         // A null id (JSON-RPC's answer to an unreadable request) is valid where the
         // protocol's RequestId allows it (ACP v1), and an issue where it does not (MCP).
         check_def(w, w.rules.request_id, id);
         return match (result, error) {
-            (Some(_), Some(_)) => envelope(w, n, None, "a response must not carry both \"result\" and \"error\""),
+            (Some(_), Some(_)) => envelope(
+                w,
+                n,
+                None,
+                "a response must not carry both \"result\" and \"error\"",
+            ),
             (None, None) => envelope(w, n, None, "a response needs \"result\" or \"error\""),
             (None, Some(e)) => check_def(w, w.rules.error, e),
             (Some(r), None) => check_result(w, chain, ctx, n, r),
@@ -464,21 +589,34 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         return envelope(w, n, Some("method"), "\"method\" must be a string");
     }
     if result.is_some() || error.is_some() {
-        return envelope(w, n, None, "a request or notification must not carry \"result\" or \"error\"");
+        return envelope(
+            w,
+            n,
+            None,
+            "a request or notification must not carry \"result\" or \"error\"",
+        );
     }
     if let Some(id) = id {
         check_def(w, w.rules.request_id, id);
     }
     if let Some(p) = params {
         if !matches!(tape.node(p).kind, Kind::Obj | Kind::Arr) {
-            return envelope(w, n, Some("params"), "\"params\" must be an object or an array");
+            return envelope(
+                w,
+                n,
+                Some("params"),
+                "\"params\" must be an object or an array",
+            );
         }
     }
     let name = tape.str(tape.node(method));
     if is_extension(&name) {
         return; // extension methods carry whatever they like
     }
-    let Some((prof, rule)) = find(w, n, chain, &name, Some(id.is_some()), ctx.direction, false) else { return };
+    let Some((prof, rule)) = find(w, n, chain, &name, Some(id.is_some()), ctx.direction, false)
+    else {
+        return;
+    };
     w.prof = prof;
     let ty = rule.params;
     if ty == NONE {
@@ -491,9 +629,16 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
         None if rule.flags & rules::PARAMS_OPTIONAL != 0 => {}
         None => {
             let empty = Tape::parse("{}", 1);
-            let fine = rule.flags & rules::PARAMS_EMPTY_OK != 0 && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t, Vec::new()).check(ty, 0));
+            let fine = rule.flags & rules::PARAMS_EMPTY_OK != 0
+                && empty.is_ok_and(|t| Walker::new(w.rules, prof, &t, Vec::new()).check(ty, 0));
             if !fine {
-                w.report(n, Severity::Error, codes::MISSING_REQUIRED, Some("params"), || "`params` is required".into());
+                w.report(
+                    n,
+                    Severity::Error,
+                    codes::MISSING_REQUIRED,
+                    Some("params"),
+                    || "`params` is required".into(),
+                );
             }
         }
     }
@@ -501,11 +646,15 @@ fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
 
 /// The result `r` of the response `n`.
 fn check_result(w: &mut Walker, chain: Chain, ctx: &Context, n: usize, r: usize) {
-    let Some(method) = ctx.in_reply_to else { return };
+    let Some(method) = ctx.in_reply_to else {
+        return;
+    };
     if is_extension(method) {
         return;
     }
-    let Some((prof, rule)) = find(w, n, chain, method, Some(true), ctx.direction, true) else { return };
+    let Some((prof, rule)) = find(w, n, chain, method, Some(true), ctx.direction, true) else {
+        return;
+    };
     w.prof = prof;
     if rule.result != NONE {
         w.check(rule.result, r);
@@ -532,16 +681,28 @@ fn find(
 ) -> Option<(&'static Profile, &'static Method)> {
     let at = if response { None } else { Some("method") };
     let rules = w.rules;
-    let Some((prof, all)) = chain.iter().map(|p| (p, rules.methods(p, method))).find(|(_, m)| !m.is_empty()) else {
+    let Some((prof, all)) = chain
+        .iter()
+        .map(|p| (p, rules.methods(p, method)))
+        .find(|(_, m)| !m.is_empty())
+    else {
         let m = method.to_string();
-        w.report(n, Severity::Error, codes::UNKNOWN_METHOD, at, || format!("`{m}` is not a method of this protocol version"));
+        w.report(n, Severity::Error, codes::UNKNOWN_METHOD, at, || {
+            format!("`{m}` is not a method of this protocol version")
+        });
         return None;
     };
     let of_kind = |r: &&Method| request.is_none_or(|q| (r.result != NONE) == q);
     let Some(first) = all.iter().find(of_kind) else {
         let m = method.to_string();
-        let what = if request == Some(true) { "a notification; it takes no id" } else { "a request; it needs an id" };
-        w.report(n, Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is {what}"));
+        let what = if request == Some(true) {
+            "a notification; it takes no id"
+        } else {
+            "a request; it needs an id"
+        };
+        w.report(n, Severity::Error, codes::NOT_ALLOWED_HERE, at, || {
+            format!("`{m}` is {what}")
+        });
         return None;
     };
     // A response travels against its request.
@@ -556,14 +717,22 @@ fn find(
         _ => true,
     }) else {
         let m = method.to_string();
-        let who = if first.dir == rules::DIR_CLIENT { "the client" } else { "the server (agent)" };
+        let who = if first.dir == rules::DIR_CLIENT {
+            "the client"
+        } else {
+            "the server (agent)"
+        };
         let what = if response { "answered" } else { "sent" };
-        w.report(n, Severity::Error, codes::NOT_ALLOWED_HERE, at, || format!("`{m}` is only {what} by {who}"));
+        w.report(n, Severity::Error, codes::NOT_ALLOWED_HERE, at, || {
+            format!("`{m}` is only {what} by {who}")
+        });
         return None;
     };
     if rule.warning != NONE {
         let text = rules.str(rule.warning);
-        w.report(n, Severity::Warning, codes::TOLERATED, at, || text.to_string());
+        w.report(n, Severity::Warning, codes::TOLERATED, at, || {
+            text.to_string()
+        });
     }
     Some((prof, rule))
 }

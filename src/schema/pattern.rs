@@ -7,7 +7,10 @@
 enum Atom {
     Any,
     Char(char),
-    Class { negated: bool, ranges: Vec<(char, char)> },
+    Class {
+        negated: bool,
+        ranges: Vec<(char, char)>,
+    },
 }
 
 #[derive(Debug)]
@@ -76,9 +79,17 @@ fn compile(p: &str) -> Result<Compiled, String> {
             Some('*') => (0, usize::MAX),
             Some('+') => (1, usize::MAX),
             Some('{') => {
-                let close = cs[i..].iter().position(|&c| c == '}').ok_or("unterminated {")? + i;
+                let close = cs[i..]
+                    .iter()
+                    .position(|&c| c == '}')
+                    .ok_or("unterminated {")?
+                    + i;
                 let body: String = cs[i + 1..close].iter().collect();
-                let num = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("bad quantifier in {p:?}"));
+                let num = |s: &str| {
+                    s.trim()
+                        .parse::<usize>()
+                        .map_err(|_| format!("bad quantifier in {p:?}"))
+                };
                 let r = match body.split_once(',') {
                     None => (num(&body)?, num(&body)?),
                     Some((a, "")) => (num(a)?, usize::MAX),
@@ -107,12 +118,16 @@ fn atom_matches(a: &Atom, c: char) -> bool {
     match a {
         Atom::Any => c != '\n',
         Atom::Char(x) => *x == c,
-        Atom::Class { negated, ranges } => ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated,
+        Atom::Class { negated, ranges } => {
+            ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated
+        }
     }
 }
 
 fn match_here(pieces: &[Piece], s: &[char], end: bool) -> bool {
-    let Some((p, rest)) = pieces.split_first() else { return !end || s.is_empty() };
+    let Some((p, rest)) = pieces.split_first() else {
+        return !end || s.is_empty();
+    };
     let mut n = 0;
     while n < p.max && n < s.len() && atom_matches(&p.atom, s[n]) {
         n += 1;

@@ -195,13 +195,20 @@ impl Rules {
     pub fn lit(&self, code: u16) -> Lit {
         match code & LIT_BOOL {
             LIT_BOOL => Lit::Bool(code & 1 == 1),
-            LIT_NUM => Lit::Num(self.nums.get((code & !LIT_BOOL) as usize).copied().unwrap_or(f64::NAN)),
+            LIT_NUM => Lit::Num(
+                self.nums
+                    .get((code & !LIT_BOOL) as usize)
+                    .copied()
+                    .unwrap_or(f64::NAN),
+            ),
             _ => Lit::Str(self.name(code)),
         }
     }
 
     pub fn props(&self, b: &Basic) -> &'static [Prop] {
-        self.props.get(b.props as usize..b.props as usize + b.nprops as usize).unwrap_or(&[])
+        self.props
+            .get(b.props as usize..b.props as usize + b.nprops as usize)
+            .unwrap_or(&[])
     }
 
     pub fn ext(&self, b: &Basic) -> Option<&'static Ext> {
@@ -209,18 +216,27 @@ impl Rules {
     }
 
     pub fn profile(&self, name: &str) -> Option<&'static Profile> {
-        self.profiles.iter().find(|p| same(p.name.as_bytes(), name.as_bytes()))
+        self.profiles
+            .iter()
+            .find(|p| same(p.name.as_bytes(), name.as_bytes()))
     }
 
     /// The symbol of a definition name.
     pub fn sym(&self, name: &str) -> Option<u16> {
-        self.syms.binary_search_by(|&s| cmp_names(self.name(s), name.as_bytes())).ok().map(|i| i as u16)
+        self.syms
+            .binary_search_by(|&s| cmp_names(self.name(s), name.as_bytes()))
+            .ok()
+            .map(|i| i as u16)
     }
 
     /// Whether name `s` is `key`: the length byte first, which settles most comparisons.
     #[inline(always)]
     pub fn is(&self, s: Str, key: &[u8]) -> bool {
-        self.text.as_bytes().get(s as usize).is_some_and(|&len| len as usize == key.len()) && same(self.name(s), key)
+        self.text
+            .as_bytes()
+            .get(s as usize)
+            .is_some_and(|&len| len as usize == key.len())
+            && same(self.name(s), key)
     }
 
     /// The rules of `method` in profile `p` (empty when it has none).
@@ -228,7 +244,9 @@ impl Rules {
         // A scan that compares lengths first beats a binary search on these few dozen
         // names; each name is laid out once, so the rules of one method share its offset.
         let m = p.methods;
-        let Some(lo) = m.iter().position(|r| self.is(r.name, method.as_bytes())) else { return &[] };
+        let Some(lo) = m.iter().position(|r| self.is(r.name, method.as_bytes())) else {
+            return &[];
+        };
         let n = m[lo..].iter().take_while(|r| r.name == m[lo].name).count();
         &m[lo..lo + n]
     }
@@ -244,7 +262,9 @@ pub fn same(a: &[u8], b: &[u8]) -> bool {
 /// short names, and is a byte loop in WebAssembly).
 #[inline(always)]
 pub fn cmp_names(mut a: &[u8], mut b: &[u8]) -> std::cmp::Ordering {
-    while let (Some((x, ra)), Some((y, rb))) = (a.split_first_chunk::<8>(), b.split_first_chunk::<8>()) {
+    while let (Some((x, ra)), Some((y, rb))) =
+        (a.split_first_chunk::<8>(), b.split_first_chunk::<8>())
+    {
         let (x, y) = (u64::from_le_bytes(*x), u64::from_le_bytes(*y));
         if x != y {
             // The first differing byte is the most significant one once swapped.
@@ -272,11 +292,30 @@ impl Profile {
 mod tests {
     #[test]
     fn names_compare_as_byte_strings() {
-        let words: Vec<Vec<u8>> = ["", "a", "b", "ab", "session/", "session/load", "session/loa", "session/loadz", "session/lo\u{e9}d", "notifications/message", "notifications/messagf", "notifications/messag", "z\u{ff}"]
-            .iter()
-            .map(|w| w.as_bytes().to_vec())
-            .chain([vec![0x80; 9], vec![0x7f; 9], vec![0x80; 16], vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7f]])
-            .collect();
+        let words: Vec<Vec<u8>> = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "session/",
+            "session/load",
+            "session/loa",
+            "session/loadz",
+            "session/lo\u{e9}d",
+            "notifications/message",
+            "notifications/messagf",
+            "notifications/messag",
+            "z\u{ff}",
+        ]
+        .iter()
+        .map(|w| w.as_bytes().to_vec())
+        .chain([
+            vec![0x80; 9],
+            vec![0x7f; 9],
+            vec![0x80; 16],
+            vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7f],
+        ])
+        .collect();
         for a in &words {
             for b in &words {
                 assert_eq!(super::cmp_names(a, b), a.cmp(b), "{a:?} {b:?}");

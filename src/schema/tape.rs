@@ -50,10 +50,22 @@ impl<'a> Tape<'a> {
     }
 
     /// As `parse`, building in `nodes`: a buffer kept from an earlier text, overwritten.
-    pub fn parse_in(src: &'a str, max_depth: usize, nodes: Vec<Node>) -> Result<Tape<'a>, TapeError> {
-        let mut p = Parser { b: src.as_bytes(), nodes, len: 0, error: TapeError::TooDeep { offset: 0 } };
+    pub fn parse_in(
+        src: &'a str,
+        max_depth: usize,
+        nodes: Vec<Node>,
+    ) -> Result<Tape<'a>, TapeError> {
+        let mut p = Parser {
+            b: src.as_bytes(),
+            nodes,
+            len: 0,
+            error: TapeError::TooDeep { offset: 0 },
+        };
         match p.document(max_depth) {
-            Ok(()) => Ok(Tape { src, nodes: p.nodes }),
+            Ok(()) => Ok(Tape {
+                src,
+                nodes: p.nodes,
+            }),
             Err(Stop) => Err(p.error),
         }
     }
@@ -130,18 +142,29 @@ impl<'a> Tape<'a> {
     /// Member (key index, value index) pairs of the object at `i`.
     #[inline(always)]
     pub fn members(&self, i: usize) -> Members<'_, 'a> {
-        Members { tape: self, at: i + 1, left: self.node(i).start as usize }
+        Members {
+            tape: self,
+            at: i + 1,
+            left: self.node(i).start as usize,
+        }
     }
 
     /// Element indices of the array at `i`.
     #[inline(always)]
     pub fn items(&self, i: usize) -> Items<'_, 'a> {
-        Items { tape: self, at: i + 1, left: self.node(i).start as usize }
+        Items {
+            tape: self,
+            at: i + 1,
+            left: self.node(i).start as usize,
+        }
     }
 
     /// The value of member `key` (the last one, as JSON parsers keep it).
     pub fn get(&self, obj: usize, key: &[u8]) -> Option<usize> {
-        self.members(obj).filter(|&(k, _)| self.key_is(k, key)).map(|(_, v)| v).last()
+        self.members(obj)
+            .filter(|&(k, _)| self.key_is(k, key))
+            .map(|(_, v)| v)
+            .last()
     }
 
     pub fn key_is(&self, k: usize, key: &[u8]) -> bool {
@@ -221,7 +244,12 @@ impl Parser<'_> {
                 slot.start = start;
                 slot.end = end;
             }
-            None => self.grow(Node { kind, flag, start, end }),
+            None => self.grow(Node {
+                kind,
+                flag,
+                start,
+                end,
+            }),
         }
         self.len += 1;
     }
@@ -232,7 +260,8 @@ impl Parser<'_> {
         self.nodes.truncate(self.len);
         self.nodes.push(n);
         // Filled to capacity, so that the stores above find their slots.
-        self.nodes.resize(self.nodes.capacity().max(self.b.len() / 8 + 4), n);
+        self.nodes
+            .resize(self.nodes.capacity().max(self.b.len() / 8 + 4), n);
     }
 
     #[inline(always)]
@@ -273,7 +302,9 @@ impl Parser<'_> {
         // State machine: parse a value; after it, close containers or read separators.
         'value: loop {
             i = self.ws(i);
-            let Some(&c) = self.b.get(i) else { return Err(self.err(i, "unexpected end of input, expected a value")) };
+            let Some(&c) = self.b.get(i) else {
+                return Err(self.err(i, "unexpected end of input, expected a value"));
+            };
             match c {
                 b'{' | b'[' => {
                     if depth >= max_depth {
@@ -327,7 +358,16 @@ impl Parser<'_> {
                     }
                     Some(b'}') if is_obj => {}
                     Some(b']') if !is_obj => {}
-                    _ => return Err(self.err(i, if is_obj { "expected ',' or '}'" } else { "expected ',' or ']'" })),
+                    _ => {
+                        return Err(self.err(
+                            i,
+                            if is_obj {
+                                "expected ',' or '}'"
+                            } else {
+                                "expected ',' or ']'"
+                            },
+                        ))
+                    }
                 }
                 i += 1;
                 let end = self.len as u32;
@@ -355,7 +395,14 @@ impl Parser<'_> {
 
     /// The literal of `len` (4 or 5) bytes at `i`, whose first byte matched: its last four
     /// bytes, `tail`, compared as one word (a slice comparison is a `memcmp` call).
-    fn word(&mut self, i: usize, len: usize, tail: [u8; 4], kind: Kind, flag: bool) -> Result<usize, Stop> {
+    fn word(
+        &mut self,
+        i: usize,
+        len: usize,
+        tail: [u8; 4],
+        kind: Kind,
+        flag: bool,
+    ) -> Result<usize, Stop> {
         let end = i + len;
         let got = self.b.get(end - 4..end).and_then(|b| b.first_chunk::<4>());
         if !got.is_some_and(|&g| u32::from_le_bytes(g) == u32::from_le_bytes(tail)) {
@@ -406,7 +453,11 @@ impl Parser<'_> {
         }
         // Only these can fall outside f64's range.
         if frac || i - start > 300 {
-            let raw = self.b.get(start..i).and_then(|r| std::str::from_utf8(r).ok()).unwrap_or("");
+            let raw = self
+                .b
+                .get(start..i)
+                .and_then(|r| std::str::from_utf8(r).ok())
+                .unwrap_or("");
             if number(raw).is_none() {
                 return Err(self.err(i, "number out of range"));
             }
@@ -419,8 +470,12 @@ impl Parser<'_> {
     fn hex4(&mut self, i: usize) -> Result<u32, Stop> {
         let mut v = 0u32;
         for at in i..i + 4 {
-            let Some(&c) = self.b.get(at) else { return Err(self.err(at, "unexpected end in \\u escape")) };
-            let Some(d) = (c as char).to_digit(16) else { return Err(self.err(at, "invalid \\u escape")) };
+            let Some(&c) = self.b.get(at) else {
+                return Err(self.err(at, "unexpected end in \\u escape"));
+            };
+            let Some(d) = (c as char).to_digit(16) else {
+                return Err(self.err(at, "invalid \\u escape"));
+            };
             v = v * 16 + d;
         }
         Ok(v)
@@ -448,12 +503,16 @@ impl Parser<'_> {
         let mut esc = false;
         loop {
             i = plain_end(self.b, i);
-            let Some(&c) = self.b.get(i) else { return Err(self.err(i, "unterminated string")) };
+            let Some(&c) = self.b.get(i) else {
+                return Err(self.err(i, "unterminated string"));
+            };
             match c {
                 b'"' => break,
                 b'\\' => {
                     esc = true;
-                    let Some(&e) = self.b.get(i + 1) else { return Err(self.err(i + 1, "unterminated string")) };
+                    let Some(&e) = self.b.get(i + 1) else {
+                        return Err(self.err(i + 1, "unterminated string"));
+                    };
                     i += 2;
                     match e {
                         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
@@ -507,10 +566,17 @@ fn plain_end(b: &[u8], mut i: usize) -> usize {
         i += 16;
     }
     // Fewer than 16 bytes left: the text's last 16, less those before `i` (scanned already).
-    let Some(last) = b.len().checked_sub(16).and_then(|s| b.get(s..)).and_then(|r| r.first_chunk::<16>()) else {
+    let Some(last) = b
+        .len()
+        .checked_sub(16)
+        .and_then(|s| b.get(s..))
+        .and_then(|r| r.first_chunk::<16>())
+    else {
         return i + plain_tail(b.get(i..).unwrap_or(&[]));
     };
-    let hits = u32::from(specials(last)).checked_shr((i + 16 - b.len()) as u32).unwrap_or(0);
+    let hits = u32::from(specials(last))
+        .checked_shr((i + 16 - b.len()) as u32)
+        .unwrap_or(0);
     if hits != 0 {
         i + hits.trailing_zeros() as usize
     } else {
@@ -525,7 +591,10 @@ fn specials(chunk: &[u8; 16]) -> u16 {
     use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_lt, u8x16_splat, v128_load, v128_or};
     // SAFETY: `chunk` is 16 readable bytes, and `v128_load` needs no alignment.
     let x = unsafe { v128_load(chunk.as_ptr().cast()) };
-    let quote_or_backslash = v128_or(i8x16_eq(x, u8x16_splat(b'"')), i8x16_eq(x, u8x16_splat(b'\\')));
+    let quote_or_backslash = v128_or(
+        i8x16_eq(x, u8x16_splat(b'"')),
+        i8x16_eq(x, u8x16_splat(b'\\')),
+    );
     i8x16_bitmask(v128_or(quote_or_backslash, u8x16_lt(x, u8x16_splat(0x20))))
 }
 
@@ -540,7 +609,10 @@ fn plain_end(b: &[u8], mut i: usize) -> usize {
         let x = u64::from_le_bytes(chunk);
         let (q, bs) = (x ^ (ONES * u64::from(b'"')), x ^ (ONES * u64::from(b'\\')));
         // A zero byte in q or bs, or a byte below 0x20 in x (never one from 0x80: high bit).
-        let hit = ((q.wrapping_sub(ONES) & !q) | (bs.wrapping_sub(ONES) & !bs) | (x.wrapping_sub(ONES * 0x20) & !x)) & HIGH;
+        let hit = ((q.wrapping_sub(ONES) & !q)
+            | (bs.wrapping_sub(ONES) & !bs)
+            | (x.wrapping_sub(ONES * 0x20) & !x))
+            & HIGH;
         if hit != 0 {
             // Borrows run only upward from a true hit, so the lowest flagged byte is one.
             return i + (hit.trailing_zeros() / 8) as usize;
@@ -552,16 +624,24 @@ fn plain_end(b: &[u8], mut i: usize) -> usize {
 
 /// The length of the run of plain bytes in `b`, one byte at a time: for the last few bytes.
 fn plain_tail(b: &[u8]) -> usize {
-    b.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).unwrap_or(b.len())
+    b.iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .unwrap_or(b.len())
 }
 
 /// The value of JSON number syntax; `None` outside `f64`'s range. Integers of up to 15
 /// digits are exact here; the rest is read by serde_json, whose reader the module has
 /// anyway (core's `f64` parser would add its own code and tables).
 pub fn number(raw: &str) -> Option<f64> {
-    let digits = if raw.starts_with('-') { raw.get(1..).unwrap_or("") } else { raw };
+    let digits = if raw.starts_with('-') {
+        raw.get(1..).unwrap_or("")
+    } else {
+        raw
+    };
     if (1..=15).contains(&digits.len()) && digits.bytes().all(|c| c.is_ascii_digit()) {
-        let n = digits.bytes().fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64;
+        let n = digits
+            .bytes()
+            .fold(0u64, |a, c| a * 10 + u64::from(c - b'0')) as f64;
         return Some(if digits.len() < raw.len() { -n } else { n });
     }
     match serde_json::from_str(raw) {
@@ -613,10 +693,41 @@ mod tests {
     #[test]
     fn agrees_with_serde_json_on_validity() {
         for text in [
-            "{}", "[]", "[1,2,[3,{}]]", r#"{"a":"\u00e9\ud83d\ude00","b":-0.5e3}"#, " 1 ", "null", "0",
-            "01", "1.", "-", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "\"\\ud800\"", "\"\\udc00\"", "[1] 2",
-            "\"a\u{1}\"", "1e400", &"9".repeat(400), "tru", "{\"a\":}", "", "   ",
-            "true", "false", "null", "[true,false,null]", "fals", "nul", "falsy", "trUe", "nulll", "[nul]", "f", "n",
+            "{}",
+            "[]",
+            "[1,2,[3,{}]]",
+            r#"{"a":"\u00e9\ud83d\ude00","b":-0.5e3}"#,
+            " 1 ",
+            "null",
+            "0",
+            "01",
+            "1.",
+            "-",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "[1] 2",
+            "\"a\u{1}\"",
+            "1e400",
+            &"9".repeat(400),
+            "tru",
+            "{\"a\":}",
+            "",
+            "   ",
+            "true",
+            "false",
+            "null",
+            "[true,false,null]",
+            "fals",
+            "nul",
+            "falsy",
+            "trUe",
+            "nulll",
+            "[nul]",
+            "f",
+            "n",
         ] {
             let ours = Tape::parse(text, 128).is_ok();
             let serde = serde_json::from_str::<serde_json::Value>(text).is_ok();
@@ -626,9 +737,25 @@ mod tests {
 
     #[test]
     fn numbers_read_as_core_reads_them() {
-        for text in ["0", "-0", "7", "-65535", "123456789012345", "1234567890123456789", "0.1", "-2.5e-3", "1E2", "1e308", "4.9e-324"] {
+        for text in [
+            "0",
+            "-0",
+            "7",
+            "-65535",
+            "123456789012345",
+            "1234567890123456789",
+            "0.1",
+            "-2.5e-3",
+            "1E2",
+            "1e308",
+            "4.9e-324",
+        ] {
             let ours = number(text).expect(text);
-            assert!(ours == text.parse::<f64>().unwrap() && ours.is_sign_negative() == text.starts_with('-'), "{text}");
+            assert!(
+                ours == text.parse::<f64>().unwrap()
+                    && ours.is_sign_negative() == text.starts_with('-'),
+                "{text}"
+            );
         }
         assert_eq!(number("1e400"), None);
     }
@@ -656,13 +783,21 @@ mod tests {
                     b[at] = stop;
                     b[(at + 1).min(23)] = b'"';
                     for from in 0..=at {
-                        assert_eq!(super::plain_end(&b, from), at, "fill {fill:#x} stop {stop:#x} at {at} from {from}");
+                        assert_eq!(
+                            super::plain_end(&b, from),
+                            at,
+                            "fill {fill:#x} stop {stop:#x} at {at} from {from}"
+                        );
                     }
                 }
             }
             for len in 0..20 {
                 let b = vec![fill; len];
-                assert_eq!(super::plain_end(&b, len / 2), len, "fill {fill:#x} len {len}");
+                assert_eq!(
+                    super::plain_end(&b, len / 2),
+                    len,
+                    "fill {fill:#x} len {len}"
+                );
             }
         }
     }
@@ -670,7 +805,10 @@ mod tests {
     #[test]
     fn depth_is_limited_without_recursion() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
-        assert!(matches!(Tape::parse(&deep, 256), Err(TapeError::TooDeep { .. })));
+        assert!(matches!(
+            Tape::parse(&deep, 256),
+            Err(TapeError::TooDeep { .. })
+        ));
         let ok = "[".repeat(256) + &"]".repeat(256);
         assert!(Tape::parse(&ok, 256).is_ok());
     }

@@ -15,7 +15,18 @@ fn acp_request(
     outbound(session(method, params, now()))
 }
 
-fn acp_state(version: Option<u16>, offered: &[u16], phase: acp::Phase, own: Value, peer: Value, own_wire: Option<&Value>, peer_wire: Option<&Value>, peer_info: Option<&Value>, auth: &[Value], close_error: &Option<ProtocolError>) -> JsValue {
+fn acp_state(
+    version: Option<u16>,
+    offered: &[u16],
+    phase: acp::Phase,
+    own: Value,
+    peer: Value,
+    own_wire: Option<&Value>,
+    peer_wire: Option<&Value>,
+    peer_info: Option<&Value>,
+    auth: &[Value],
+    close_error: &Option<ProtocolError>,
+) -> JsValue {
     js(&object! {
         "protocolVersion": version,
         "offered": offered,
@@ -54,14 +65,23 @@ impl AcpClient {
     pub fn new(options: JsValue) -> Result<AcpClient, JsValue> {
         let config: acp::ClientConfig = self::options(&options, "AcpClient")?;
         let offered = config.common.protocol_versions.clone();
-        Ok(AcpClient { inner: acp::AcpClient::new(config), offered, close_error: None })
+        Ok(AcpClient {
+            inner: acp::AcpClient::new(config),
+            offered,
+            close_error: None,
+        })
     }
     /// `initialize` with the preferred version and the declared capabilities.
     pub fn initialize(&mut self) -> Result<JsValue, JsValue> {
         outbound(self.inner.initialize(now()))
     }
     /// Any request, gated and validated.
-    pub fn request(&mut self, method: &str, params: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: JsValue,
+        _options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let inner = &mut self.inner;
         acp_request(&mut |m, p, t| inner.request(m, p, t), method, &params)
     }
@@ -78,7 +98,10 @@ impl AcpClient {
     }
     /// The transcript of one session, built from its updates (live or replayed).
     pub fn transcript(&self, session_id: &str) -> JsValue {
-        self.inner.transcript(session_id).map(js).unwrap_or(JsValue::UNDEFINED)
+        self.inner
+            .transcript(session_id)
+            .map(js)
+            .unwrap_or(JsValue::UNDEFINED)
     }
     /// Ids of the sessions this client has seen.
     #[wasm_bindgen(js_name = sessionIds)]
@@ -88,7 +111,18 @@ impl AcpClient {
     /// The negotiated version, both sides' capabilities (model and wire), peer info.
     pub fn state(&self) -> JsValue {
         let i = &self.inner;
-        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(&i.own_capabilities_declared()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+        acp_state(
+            i.protocol_version(),
+            &self.offered,
+            i.phase(),
+            serialized(&i.own_capabilities_declared()),
+            serialized(i.peer_capabilities()),
+            i.own_capabilities_wire(),
+            i.peer_capabilities_wire(),
+            i.peer_info(),
+            i.auth_methods(),
+            &self.close_error,
+        )
     }
 }
 
@@ -106,9 +140,18 @@ impl AcpAgent {
     pub fn new(options: JsValue) -> Result<AcpAgent, JsValue> {
         let config: acp::AgentConfig = self::options(&options, "AcpAgent")?;
         let offered = config.common.protocol_versions.clone();
-        Ok(AcpAgent { inner: acp::AcpAgent::new(config), offered, close_error: None })
+        Ok(AcpAgent {
+            inner: acp::AcpAgent::new(config),
+            offered,
+            close_error: None,
+        })
     }
-    pub fn request(&mut self, method: &str, params: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: JsValue,
+        _options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let inner = &mut self.inner;
         acp_request(&mut |m, p, t| inner.request(m, p, t), method, &params)
     }
@@ -134,7 +177,18 @@ impl AcpAgent {
     }
     pub fn state(&self) -> JsValue {
         let i = &self.inner;
-        acp_state(i.protocol_version(), &self.offered, i.phase(), serialized(&i.own_capabilities_declared()), serialized(i.peer_capabilities()), i.own_capabilities_wire(), i.peer_capabilities_wire(), i.peer_info(), i.auth_methods(), &self.close_error)
+        acp_state(
+            i.protocol_version(),
+            &self.offered,
+            i.phase(),
+            serialized(&i.own_capabilities_declared()),
+            serialized(i.peer_capabilities()),
+            i.own_capabilities_wire(),
+            i.peer_capabilities_wire(),
+            i.peer_info(),
+            i.auth_methods(),
+            &self.close_error,
+        )
     }
 }
 
