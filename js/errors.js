@@ -2,19 +2,10 @@
 // "ProtocolError" with `code` and `data`; `instanceof ProtocolError` recognises both those and
 // the ones made here, so callers need a single check.
 
-export const codes = Object.freeze({
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
-  TIMEOUT: -32001,
-  LOCAL_REFUSAL: -32099,
-  CONNECTION_CLOSED: -32098,
-  HTTP_ERROR: -32097,
-  AUTH_FAILED: -32096,
-  REQUEST_CANCELLED: -32800,
-});
+// The codes: one table with Rust, generated from the schemas (codes.js, `cargo run -p agentwire-gen`).
+import { codes } from "./codes.js";
+
+export { codes };
 
 export class ProtocolError extends Error {
   constructor(code, message, data) {

@@ -174,7 +174,7 @@ const overLines = [];
 const report = [];
 for (const entry of entries) {
   const web = join(entry.dir, config.target.find((t) => t.name === "web").dir);
-  const files = [modules(entry).web, "api.js", "errors.js", join(web, `${name}.js`), join(web, wasmName)];
+  const files = [modules(entry).web, "api.js", "errors.js", "codes.js", join(web, `${name}.js`), join(web, wasmName)];
   const gzip = files.reduce((n, f) => n + sizes.get(f).gzip, 0);
   report.push({ entry: entry.name, files, gzip, budget: entry.budget });
   const line = `${entry.name}: a browser loads ${gzip} B gzip`;

@@ -1,39 +1,10 @@
 //! `ProtocolError`: the one error value of the core. Every failure, local or remote,
 //! is a code, a message and optional data, exactly as JSON-RPC 2.0 carries it.
 
-use super::object;
+use super::{codes, object};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
-
-/// Error codes named by JSON-RPC 2.0 and by the protocols built on it.
-pub mod codes {
-    pub const PARSE_ERROR: i64 = -32700;
-    pub const INVALID_REQUEST: i64 = -32600;
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    pub const INVALID_PARAMS: i64 = -32602;
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// ACP: the session or request was cancelled (`$/cancel_request`, `session/cancel`).
-    pub const REQUEST_CANCELLED: i64 = -32800;
-    /// ACP: authentication is required before this call.
-    pub const AUTH_REQUIRED: i64 = -32000;
-    /// ACP: a resource (file, session) was not found.
-    pub const RESOURCE_NOT_FOUND: i64 = -32002;
-    /// MCP 2026-07-28 stateless era.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
-    /// MCP 2026-07-28 and the newest ACP v2 draft: the requested version is not supported.
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-    /// agentwire's own, never sent on the wire: a request ran past its deadline.
-    pub const TIMEOUT: i64 = -32001;
-    /// agentwire's own, never sent on the wire: refused locally before sending
-    /// (capability not negotiated, lifecycle, invalid outgoing message).
-    pub const LOCAL_REFUSAL: i64 = -32099;
-    /// agentwire's own: the connection closed while the request was pending.
-    pub const CONNECTION_CLOSED: i64 = -32098;
-    /// agentwire's own: an OAuth sign-in the server asked for failed (`data.step` names where).
-    pub const AUTH_FAILED: i64 = -32096;
-}
 
 /// A JSON-RPC error: what goes on the wire in `"error"`, and what the JS binding throws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,6 +2,7 @@
 //! pending-request table. The protocol layers pass in what they allow (`ParseOptions`).
 
 mod endpoint;
+pub mod codes;
 mod error;
 mod id;
 pub(crate) mod json_object;
@@ -10,7 +11,7 @@ mod pending;
 mod vec_map;
 
 pub use endpoint::{Endpoint, Outbound, Received};
-pub use error::{codes, ProtocolError};
+pub use error::ProtocolError;
 pub use id::Id;
 pub use message::{
     batch_to_text, frame_text, message_from_value, parse, parse_value, type_name, Incoming, Message, Notification,
