@@ -15,6 +15,9 @@ use serde_json::{json, Map, Value};
 pub const HTTP_ERROR: i64 = -32097;
 /// How long to wait before resuming a stream that named no `retry`.
 pub const DEFAULT_RETRY_MS: u64 = 1000;
+/// The least wait before a resumption, whatever `retry` a server names: a server that says
+/// `retry: 0` and ends its stream must not have the client reconnect in a busy loop.
+pub const MIN_RETRY_MS: u64 = 250;
 /// Resumptions of one stream in a row that bring no event before it is given up.
 pub const MAX_RESUMPTIONS: u32 = 3;
 /// The most of an error body kept for the error's `data`.
@@ -336,7 +339,7 @@ impl HttpClient {
         let in_session = self.session_id.is_some();
         let Some(s) = self.stream_mut(stream) else { return End::Done };
         let resumable = s.decoder.as_ref().and_then(SseDecoder::last_event_id).is_some();
-        let after_ms = s.decoder.as_ref().and_then(SseDecoder::retry_ms).unwrap_or(DEFAULT_RETRY_MS);
+        let after_ms = s.decoder.as_ref().and_then(SseDecoder::retry_ms).unwrap_or(DEFAULT_RETRY_MS).max(MIN_RETRY_MS);
         let wanted = match s.kind {
             // SEP-1699: a server may close a stream before the answer; the client resumes.
             Kind::Post => !s.owed.is_empty() && resumable,
@@ -648,6 +651,15 @@ mod tests {
         let items = c.chunk(g.stream, "id: e8\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n").unwrap();
         assert_eq!(items.len(), 1);
         assert_eq!(c.end(g.stream, false), End::Done);
+    }
+
+    #[test]
+    fn a_retry_below_the_floor_waits_the_floor() {
+        let mut c = ready();
+        let p = c.post(CALL);
+        c.response(p.stream, 200, Some("text/event-stream"), None);
+        c.chunk(p.stream, "id: e1\nretry: 0\ndata: \n\n").unwrap();
+        assert_eq!(c.end(p.stream, false), End::Resume { after_ms: MIN_RETRY_MS });
     }
 
     #[test]
