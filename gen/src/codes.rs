@@ -51,10 +51,7 @@ fn add(table: &mut Vec<Code>, name: String, code: i64, doc: String) -> Result<()
         return Ok(());
     }
     // A code the schemas name twice keeps its first name (JSON-RPC's, as ACP spells it).
-    if let Some(c) = table
-        .iter_mut()
-        .find(|c| c.code == code && !doc.starts_with("agentwire") && !doc.is_empty())
-    {
+    if let Some(c) = table.iter_mut().find(|c| c.code == code) {
         if !c.doc.contains(&doc) {
             c.doc.push(doc);
         }

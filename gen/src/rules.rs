@@ -1,5 +1,786 @@
-//! The validation rules (placeholder until the schema translation lands).
-use super::Sources;
-pub fn generate(_s: &Sources) -> Result<Vec<(String, String)>, String> {
-    Ok(Vec::new())
+//! The validation rules: `src/schema/rules/{acp,mcp}.rules` in the rules language (its
+//! grammar is at the top of each file), from the official schemas and one hand-written
+//! overlay per protocol (`src/schema/rules/{acp,mcp}.overlay.rules`).
+//!
+//! Each profile (schema version) gets the definitions its methods reach: a definition of the
+//! overlay in that profile replaces the schema's, and the overlay holds every method line
+//! (the methods' directions and params/result types, tolerated names). Definitions identical
+//! in several profiles are written once, under an `@` line listing them.
+
+use super::{defs, read_json, Sources, COMMAND};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// One protocol: its profiles (name, schema file) in the order the `@` lines list them.
+struct Protocol {
+    name: &'static str,
+    profiles: Vec<(String, PathBuf)>,
+    sources: &'static str,
+}
+
+fn protocols(s: &Sources) -> Vec<Protocol> {
+    let acp = Protocol {
+        name: "acp",
+        profiles: vec![
+            ("1".into(), s.acp_sdk.join("v1/schema.unstable.json")),
+            ("1r".into(), s.spec("acp/v1/schema.unstable.json")),
+            ("2".into(), s.acp_sdk.join("v2/schema.unstable.json")),
+            ("2r".into(), s.spec("acp/v2/schema.unstable.json")),
+        ],
+        sources: "acp-sdk-v2 schema/v1, v2/schema.unstable.json (profiles 1, 2), ../shared/spec/acp/v1, v2/schema.unstable.json (1r, 2r)",
+    };
+    let mcp = Protocol {
+        name: "mcp",
+        profiles: s
+            .mcp_versions()
+            .into_iter()
+            .map(|v| (v.clone(), s.spec(&format!("mcp/{v}/schema.json"))))
+            .collect(),
+        sources: "../shared/spec/mcp/<version>/schema.json",
+    };
+    vec![acp, mcp]
+}
+
+/// The overlay: its leading comment (the grammar, copied to the output), its method lines
+/// per `@` block, and its definitions per profile.
+#[derive(Default)]
+struct Overlay {
+    header: Vec<String>,
+    methods: Vec<(Vec<String>, Vec<String>)>,
+    defs: BTreeMap<(String, String), String>,
+}
+
+fn parse_overlay(text: &str, file: &str) -> Result<Overlay, String> {
+    let mut o = Overlay::default();
+    let mut current: Option<Vec<String>> = None;
+    let mut in_header = true;
+    for (no, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if in_header && line.starts_with('#') {
+            o.header.push(raw.to_string());
+            continue;
+        }
+        in_header = false;
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |e: &str| format!("{file} line {}: {e}", no + 1);
+        if let Some(names) = line.strip_prefix('@') {
+            let ps: Vec<String> = names.split_whitespace().map(String::from).collect();
+            o.methods.push((ps.clone(), Vec::new()));
+            current = Some(ps);
+            continue;
+        }
+        let ps = current
+            .as_ref()
+            .ok_or_else(|| at("a line before the first `@` line"))?;
+        if matches!(line.as_bytes()[0], b'>' | b'<' | b'=') {
+            o.methods
+                .last_mut()
+                .expect("a block")
+                .1
+                .push(line.to_string());
+        } else {
+            let (name, body) = line
+                .split_once(" = ")
+                .ok_or_else(|| at("expected `Name = type` or a method line"))?;
+            for p in ps {
+                o.defs.insert(
+                    (p.clone(), name.trim().to_string()),
+                    body.trim().to_string(),
+                );
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// The names a rules expression refers to (definitions), in order.
+fn refs(body: &str) -> Vec<String> {
+    let b = body.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        let word =
+            |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-' | b'/');
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            let st = i;
+            while i < b.len() && word(b[i]) && !(b[i] == b'.' && b.get(i + 1) == Some(&b'.')) {
+                i += 1;
+            }
+            // `str/uri`: a type and its format.
+            let w = body[st..i].split('/').next().unwrap_or("");
+            let after = b.get(i).copied();
+            let before = if st > 0 { b[st - 1] } else { b' ' };
+            let keyword = matches!(
+                w,
+                "any"
+                    | "null"
+                    | "bool"
+                    | "int"
+                    | "num"
+                    | "str"
+                    | "obj"
+                    | "arr"
+                    | "true"
+                    | "false"
+                    | "tag"
+            );
+            let member = matches!(after, Some(b':' | b'?' | b'@'));
+            let tag_key = body[..st].ends_with("tag(");
+            if !keyword && !member && !tag_key && before != b'/' && before != b'@' {
+                out.push(w.to_string());
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Schema → rules expression. `Err` names what is not translated (write it in the overlay).
+struct Tr<'a> {
+    defs: &'a Map<String, Value>,
+}
+
+const IGNORED: [&str; 9] = [
+    "description",
+    "title",
+    "default",
+    "examples",
+    "discriminator",
+    "x-side",
+    "x-method",
+    "$comment",
+    "contentEncoding",
+];
+
+fn num(x: &Value) -> String {
+    match x.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+        _ => x.to_string(),
+    }
+}
+
+fn lit(v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(format!("\"{s}\"")),
+        Value::Number(_) => Ok(num(v)),
+        Value::Bool(b) => Ok(b.to_string()),
+        Value::Null => Ok("null".into()),
+        _ => Err(format!("literal {v}")),
+    }
+}
+
+fn ref_name(r: &str) -> Result<String, String> {
+    r.rsplit('/')
+        .next()
+        .map(String::from)
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| format!("$ref {r}"))
+}
+
+impl Tr<'_> {
+    fn def(&self, name: &str) -> Result<String, String> {
+        let (base, member) = match name.split_once('.') {
+            Some((b, m)) => (b, Some(m)),
+            None => (name, None),
+        };
+        let mut s = self
+            .defs
+            .get(base)
+            .ok_or_else(|| format!("no definition {base}"))?;
+        if let Some(m) = member {
+            s = s
+                .get("properties")
+                .and_then(|p| p.get(m))
+                .ok_or_else(|| format!("no {name}"))?;
+        }
+        self.ty(s)
+    }
+
+    fn keys(s: &Map<String, Value>) -> Vec<&str> {
+        s.keys()
+            .map(|k| k.as_str())
+            .filter(|k| !IGNORED.contains(k) && !k.starts_with("x-"))
+            .collect()
+    }
+
+    fn ty(&self, s: &Value) -> Result<String, String> {
+        let m = match s {
+            Value::Bool(true) => return Ok("any".into()),
+            Value::Object(m) => m,
+            _ => return Err(format!("schema {s}")),
+        };
+        let keys = Self::keys(m);
+        if keys.is_empty() {
+            return Ok("any".into());
+        }
+        if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+            if keys.len() == 1 {
+                return ref_name(r);
+            }
+            return Err("$ref with siblings".into());
+        }
+        if keys == ["allOf"] {
+            let parts = m["allOf"].as_array().ok_or("allOf")?;
+            if parts.len() == 1 {
+                return self.ty(&parts[0]);
+            }
+            return Ok(parts
+                .iter()
+                .map(|p| self.atom(p))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(" & "));
+        }
+        if let Some(c) = m.get("const") {
+            return lit(c);
+        }
+        if let Some(e) = m.get("enum").and_then(Value::as_array) {
+            let ls = e.iter().map(lit).collect::<Result<Vec<_>, _>>()?;
+            return Ok(format!("({})", ls.join("|")));
+        }
+        for k in &keys {
+            if !matches!(
+                *k,
+                "type"
+                    | "properties"
+                    | "required"
+                    | "additionalProperties"
+                    | "items"
+                    | "format"
+                    | "minimum"
+                    | "maximum"
+                    | "minLength"
+                    | "maxLength"
+                    | "minItems"
+                    | "maxItems"
+                    | "pattern"
+                    | "anyOf"
+                    | "oneOf"
+                    | "allOf"
+            ) {
+                return Err(format!("keyword {k}"));
+            }
+        }
+        let union = ["anyOf", "oneOf"]
+            .iter()
+            .find_map(|u| m.get(*u).map(|v| (*u, v)));
+        let has_props = m.contains_key("properties") || m.contains_key("required");
+        if let Some((kind, alts)) = union {
+            let alts = alts.as_array().ok_or("union")?;
+            let u = self.union(kind, alts)?;
+            if !has_props && !m.contains_key("type") {
+                return Ok(u);
+            }
+            if has_props {
+                let obj = self.basic(m)?;
+                return Ok(format!("{obj} & {}", Self::paren(&u)));
+            }
+            return Err("union with type".into());
+        }
+        if let Some(parts) = m.get("allOf").and_then(Value::as_array) {
+            let obj = self.basic(m)?;
+            let mut v = vec![obj];
+            for p in parts {
+                v.push(self.atom(p)?);
+            }
+            return Ok(v.join(" & "));
+        }
+        self.basic(m)
+    }
+
+    /// Parenthesized when a `|`, `^` or `&` stands at its top level.
+    fn paren(u: &str) -> String {
+        let mut depth = 0i32;
+        let mut top = false;
+        let b = u.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                b'(' | b'{' | b'[' => depth += 1,
+                b')' | b'}' | b']' => depth -= 1,
+                b'|' | b'^' | b'&' if depth == 0 && i > 0 && b[i - 1] == b' ' => top = true,
+                _ => {}
+            }
+        }
+        if top {
+            format!("({u})")
+        } else {
+            u.to_string()
+        }
+    }
+
+    /// A part of `&`: parenthesized when it is a union.
+    fn atom(&self, s: &Value) -> Result<String, String> {
+        Ok(Self::paren(&self.ty(s)?))
+    }
+
+    fn union(&self, kind: &str, alts: &[Value]) -> Result<String, String> {
+        // `X | null`
+        let null = |a: &Value| {
+            a.get("type").and_then(Value::as_str) == Some("null")
+                && a.as_object().is_some_and(|o| Self::keys(o).len() == 1)
+        };
+        if alts.len() == 2 && null(&alts[1]) {
+            return Ok(format!("{} | null", self.ty(&alts[0])?));
+        }
+        // A tagged union: every variant `{properties: {k: {const}}, required: [k], allOf: [Ref]}`,
+        // the last possibly `{k: str}` not the others (the open union's other values).
+        if let Some(t) = self.tagged(alts)? {
+            return Ok(t);
+        }
+        let sep = if kind == "oneOf" { " ^ " } else { " | " };
+        let all_consts = alts.iter().all(|a| {
+            a.get("const").is_some()
+                || a.get("type").and_then(Value::as_str) == Some("string")
+                    && a.as_object().is_some_and(|o| Self::keys(o) == ["type"])
+        });
+        let sep = if all_consts { " | " } else { sep };
+        Ok(alts
+            .iter()
+            .map(|a| {
+                self.ty(a).map(|t| {
+                    if t.contains(" & ") {
+                        Self::paren(&t)
+                    } else {
+                        t
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?
+            .join(sep))
+    }
+
+    /// A union dispatched on one string member `k`: each variant names its value
+    /// (`{properties: {k: {const}}, required: [k], …}`), the last perhaps any other string
+    /// (`{k: str}` and `not` the others: an open union's `*`); or every variant a reference to
+    /// an object whose required `k` is a distinct constant.
+    fn tagged(&self, alts: &[Value]) -> Result<Option<String>, String> {
+        if let Some(t) = self.tagged_refs(alts)? {
+            return Ok(Some(t));
+        }
+        let first = alts
+            .first()
+            .and_then(|a| a.get("properties"))
+            .and_then(Value::as_object);
+        let Some(key) = first.and_then(|p| {
+            p.iter()
+                .find(|(_, v)| v.get("const").is_some_and(Value::is_string))
+                .map(|(k, _)| k.clone())
+        }) else {
+            return Ok(None);
+        };
+        let mut variants = Vec::new();
+        let mut other = None;
+        for a in alts {
+            let Some(o) = a.as_object() else {
+                return Ok(None);
+            };
+            let Some(props) = o.get("properties").and_then(Value::as_object) else {
+                return Ok(None);
+            };
+            let Some(k) = props.get(&key) else {
+                return Ok(None);
+            };
+            let required: Vec<&str> = o
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if !required.contains(&key.as_str()) {
+                return Ok(None);
+            }
+            // The variant's own constraints beside the tag.
+            let mut rest = o.clone();
+            for k in [
+                "type",
+                "not",
+                "additionalProperties",
+                "unevaluatedProperties",
+            ] {
+                rest.shift_remove(k);
+            }
+            let mut props = props.clone();
+            props.shift_remove(&key);
+            let required: Vec<Value> = required
+                .iter()
+                .filter(|r| **r != key)
+                .map(|r| Value::String(r.to_string()))
+                .collect();
+            let mut parts = Vec::new();
+            if !props.is_empty() || !required.is_empty() {
+                let mut m = Map::new();
+                m.insert("properties".into(), Value::Object(props));
+                if !required.is_empty() {
+                    m.insert("required".into(), Value::Array(required));
+                }
+                parts.push(self.object(&m)?);
+            }
+            if let Some(all) = rest.get("allOf").and_then(Value::as_array) {
+                for p in all {
+                    parts.push(self.atom(p)?);
+                }
+            }
+            for u in ["anyOf", "oneOf"] {
+                if let Some(alts) = rest.get(u).and_then(Value::as_array) {
+                    parts.push(self.union(u, alts)?);
+                }
+            }
+            for k in Self::keys(&rest) {
+                if !matches!(k, "properties" | "required" | "allOf" | "anyOf" | "oneOf") {
+                    return Err(format!("keyword {k} in a tagged variant"));
+                }
+            }
+            let body = if parts.len() == 1 {
+                parts.pop().expect("one")
+            } else {
+                parts
+                    .iter()
+                    .map(|p| Self::paren(p))
+                    .collect::<Vec<_>>()
+                    .join(" & ")
+            };
+            match k.get("const").and_then(Value::as_str) {
+                Some(c) => variants.push(format!(
+                    "{c}:{}",
+                    if body.is_empty() { "any" } else { &body }
+                )),
+                None if o.contains_key("not") && other.is_none() => {
+                    other = Some(if body.is_empty() {
+                        "obj".to_string()
+                    } else {
+                        body
+                    })
+                }
+                None => return Ok(None),
+            }
+        }
+        if let Some(o) = other {
+            variants.push(format!("*:{o}"));
+        }
+        Ok(Some(format!("tag({key}){{{}}}", variants.join(" "))))
+    }
+
+    /// `A | B | …` of references to objects that each require the string member `k` to be a
+    /// distinct constant: dispatched on `k`.
+    fn tagged_refs(&self, alts: &[Value]) -> Result<Option<String>, String> {
+        let mut key: Option<&str> = None;
+        let mut variants = Vec::new();
+        for a in alts {
+            let Some(r) = a.get("$ref").and_then(Value::as_str) else {
+                return Ok(None);
+            };
+            let name = ref_name(r)?;
+            let Some(def) = self.defs.get(&name) else {
+                return Ok(None);
+            };
+            let required: Vec<&str> = def
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let Some(props) = def.get("properties").and_then(Value::as_object) else {
+                return Ok(None);
+            };
+            let k = match key {
+                Some(k) => k,
+                None => match props.iter().find(|(k, v)| {
+                    v.get("const").is_some_and(Value::is_string) && required.contains(&k.as_str())
+                }) {
+                    Some((k, _)) => k.as_str(),
+                    None => return Ok(None),
+                },
+            };
+            let Some(c) = props
+                .get(k)
+                .and_then(|v| v.get("const"))
+                .and_then(Value::as_str)
+            else {
+                return Ok(None);
+            };
+            if !required.contains(&k) || variants.iter().any(|(v, _): &(String, String)| v == c) {
+                return Ok(None);
+            }
+            key = Some(k);
+            variants.push((c.to_string(), name));
+        }
+        let Some(key) = key.filter(|_| variants.len() > 1) else {
+            return Ok(None);
+        };
+        Ok(Some(format!(
+            "tag({key}){{{}}}",
+            variants
+                .iter()
+                .map(|(v, n)| format!("{v}:{n}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )))
+    }
+
+    fn basic(&self, m: &Map<String, Value>) -> Result<String, String> {
+        let types: Vec<&str> = match m.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(v)) => v.iter().filter_map(Value::as_str).collect(),
+            None if m.contains_key("properties") => vec!["object"],
+            None => return Err("no type".into()),
+            Some(t) => return Err(format!("type {t}")),
+        };
+        let nullable = types.contains(&"null") && types.len() > 1;
+        let mut parts = Vec::new();
+        for t in types.iter().filter(|t| !nullable || **t != "null") {
+            parts.push(match *t {
+                "object" => self.object(m)?,
+                "array" => {
+                    let items = m
+                        .get("items")
+                        .map(|i| self.ty(i))
+                        .transpose()?
+                        .unwrap_or_else(|| "any".into());
+                    let b = if items == "any" && !m.contains_key("items") {
+                        "arr".to_string()
+                    } else {
+                        format!("[{items}]")
+                    };
+                    b + &Self::range(m, "minItems", "maxItems")
+                }
+                "string" => {
+                    let mut b = "str".to_string() + &Self::range(m, "minLength", "maxLength");
+                    if let Some(f) = m.get("format").and_then(Value::as_str) {
+                        b += &format!("/{f}");
+                    }
+                    if let Some(p) = m.get("pattern").and_then(Value::as_str) {
+                        b += &format!("%\"{p}\"");
+                    }
+                    b
+                }
+                "integer" => "int".to_string() + &Self::range(m, "minimum", "maximum"),
+                "number" => "num".to_string() + &Self::range(m, "minimum", "maximum"),
+                "boolean" => "bool".into(),
+                "null" => "null".into(),
+                t => return Err(format!("type {t}")),
+            });
+        }
+        let mut out = parts.join("|");
+        if nullable {
+            out += "|null";
+        }
+        Ok(out)
+    }
+
+    fn range(m: &Map<String, Value>, lo: &str, hi: &str) -> String {
+        match (m.get(lo), m.get(hi)) {
+            (None, None) => String::new(),
+            (l, h) => format!(
+                "({}..{})",
+                l.map(num).unwrap_or_default(),
+                h.map(num).unwrap_or_default()
+            ),
+        }
+    }
+
+    fn object(&self, m: &Map<String, Value>) -> Result<String, String> {
+        let props = m.get("properties").and_then(Value::as_object);
+        let required: BTreeSet<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let rest = match m.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => None,
+            Some(Value::Object(o)) if Self::keys(o).is_empty() => None,
+            Some(a) => Some(self.ty(a)?),
+        };
+        let mut members = Vec::new();
+        for (name, s) in props.into_iter().flatten() {
+            let opt = if required.contains(name.as_str()) {
+                ""
+            } else {
+                "?"
+            };
+            let name = if name
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'-'))
+            {
+                name.clone()
+            } else {
+                format!("\"{name}\"")
+            };
+            members.push(format!("{name}{opt}:{}", self.ty(s)?));
+        }
+        for r in &required {
+            if !props.is_some_and(|p| p.contains_key(*r)) {
+                members.push(format!("{r}:any"));
+            }
+        }
+        if let Some(r) = rest {
+            members.push(format!("..{r}"));
+        }
+        if members.is_empty() {
+            return Ok("obj".into());
+        }
+        Ok(format!("{{{}}}", members.join(" ")))
+    }
+}
+
+/// The profiles' definitions: every name its methods, `RequestId` and `Error` reach, from the
+/// overlay or else the schema.
+fn resolve(
+    p: &Protocol,
+    o: &Overlay,
+) -> Result<BTreeMap<String, BTreeMap<String, String>>, String> {
+    let mut per_profile = BTreeMap::new();
+    for (profile, path) in &p.profiles {
+        let schema = read_json(path)?;
+        let tr = Tr {
+            defs: defs(&schema),
+        };
+        let mut todo: Vec<String> = vec!["RequestId".into(), "Error".into()];
+        for (ps, lines) in &o.methods {
+            if ps.contains(profile) {
+                for l in lines {
+                    let head = l.split('"').next().unwrap_or("");
+                    for f in head.split_whitespace().skip(2) {
+                        todo.extend(refs(f.trim_start_matches(['?', '~'])));
+                    }
+                }
+            }
+        }
+        let mut defs: BTreeMap<String, String> = BTreeMap::new();
+        while let Some(name) = todo.pop() {
+            if defs.contains_key(&name) {
+                continue;
+            }
+            let body = match o.defs.get(&(profile.clone(), name.clone())) {
+                Some(b) => b.clone(),
+                None => match tr.def(&name) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        return Err(format!(
+                            "{} profile {profile}: {name}: {e}; write it in the overlay",
+                            p.name
+                        ))
+                    }
+                },
+            };
+            todo.extend(refs(&body));
+            defs.insert(name, body);
+        }
+        per_profile.insert(profile.clone(), defs);
+    }
+    Ok(per_profile)
+}
+
+fn emit(
+    p: &Protocol,
+    o: &Overlay,
+    per_profile: &BTreeMap<String, BTreeMap<String, String>>,
+    overlay_file: &str,
+) -> String {
+    let order: Vec<&String> = p.profiles.iter().map(|(n, _)| n).collect();
+    // name → body → profiles
+    let mut by_name: BTreeMap<&str, Vec<(&str, Vec<&String>)>> = BTreeMap::new();
+    for name in order.iter() {
+        for (def, body) in &per_profile[*name] {
+            let e = by_name.entry(def).or_default();
+            match e.iter_mut().find(|(b, _)| *b == body) {
+                Some((_, ps)) => ps.push(name),
+                None => e.push((body, vec![name])),
+            }
+        }
+    }
+    let mut blocks: BTreeMap<Vec<usize>, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    let key = |ps: &[String]| -> Vec<usize> {
+        ps.iter()
+            .filter_map(|p| order.iter().position(|o| *o == p))
+            .collect()
+    };
+    for (ps, lines) in &o.methods {
+        blocks
+            .entry(key(ps))
+            .or_default()
+            .0
+            .extend(lines.iter().cloned());
+    }
+    for (name, bodies) in by_name {
+        for (body, ps) in bodies {
+            let ps: Vec<String> = ps.into_iter().cloned().collect();
+            blocks
+                .entry(key(&ps))
+                .or_default()
+                .1
+                .push(format!("{name} = {body}"));
+        }
+    }
+    let mut keys: Vec<&Vec<usize>> = blocks.keys().collect();
+    keys.sort_by_key(|k| (std::cmp::Reverse(k.len()), (*k).clone()));
+    let mut out = format!("# @generated by `{COMMAND}` from {} and {overlay_file}. Do not edit: change the overlay.\n", p.sources);
+    for h in &o.header {
+        out += h;
+        out.push('\n');
+    }
+    for k in keys {
+        let (methods, defs) = &blocks[k];
+        if methods.is_empty() && defs.is_empty() {
+            continue;
+        }
+        out += "\n@";
+        for i in k {
+            out += " ";
+            out += order[*i];
+        }
+        out.push('\n');
+        for l in methods.iter().chain(defs) {
+            out += l;
+            out.push('\n');
+        }
+    }
+    out
+}
+
+pub fn generate(s: &Sources) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for p in protocols(s) {
+        let overlay_file = format!("src/schema/rules/{}.overlay.rules", p.name);
+        let text = std::fs::read_to_string(s.root.join(&overlay_file))
+            .map_err(|e| format!("{overlay_file}: {e}"))?;
+        let o = parse_overlay(&text, &overlay_file)?;
+        let per_profile = resolve(&p, &o)?;
+        out.push((
+            format!("src/schema/rules/{}.rules", p.name),
+            emit(&p, &o, &per_profile, &overlay_file),
+        ));
+    }
+    Ok(out)
+}
+
+/// The raw translation of every definition of every profile (`--raw`), to review against the
+/// overlay: `profile<TAB>name<TAB>rules or !error`.
+pub fn raw(s: &Sources) -> Result<String, String> {
+    let mut out = String::new();
+    for p in protocols(s) {
+        for (profile, path) in &p.profiles {
+            let schema = read_json(path)?;
+            let d = defs(&schema);
+            let tr = Tr { defs: d };
+            for name in d.keys() {
+                let body = tr.def(name).unwrap_or_else(|e| format!("!{e}"));
+                out += &format!("{}\t{profile}\t{name}\t{body}\n", p.name);
+                if let Some(params) = d[name].get("properties").and_then(|p| p.get("params")) {
+                    let body = tr.ty(params).unwrap_or_else(|e| format!("!{e}"));
+                    out += &format!("{}\t{profile}\t{name}.params\t{body}\n", p.name);
+                }
+            }
+        }
+    }
+    Ok(out)
 }
