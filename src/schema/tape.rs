@@ -405,7 +405,7 @@ impl Parser<'_> {
     ) -> Result<usize, Stop> {
         let end = i + len;
         let got = self.b.get(end - 4..end).and_then(|b| b.first_chunk::<4>());
-        if !got.is_some_and(|&g| u32::from_le_bytes(g) == u32::from_le_bytes(tail)) {
+        if got.is_none_or(|&g| u32::from_le_bytes(g) != u32::from_le_bytes(tail)) {
             return Err(self.err(i, "invalid literal"));
         }
         self.push(kind, flag, i as u32, end as u32);
