@@ -243,6 +243,20 @@ impl Tr<'_> {
                 .collect::<Result<Vec<_>, _>>()?
                 .join(" & "));
         }
+        // `{…, not: X}`: the rest, and not X (an open union's other values: `!tag(k){…}`).
+        if let Some(not) = m.get("not") {
+            let mut rest = m.clone();
+            rest.shift_remove("not");
+            if rest.get("additionalProperties") == Some(&Value::Bool(true)) {
+                rest.shift_remove("additionalProperties");
+            }
+            let base = self.ty(&Value::Object(rest))?;
+            return Ok(format!(
+                "{} & !{}",
+                Self::paren(&base),
+                Self::paren(&self.ty(not)?)
+            ));
+        }
         if let Some(c) = m.get("const") {
             return lit(c);
         }
