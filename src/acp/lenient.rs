@@ -136,19 +136,47 @@ fn items(at: u16, depth: u32) -> Option<u16> {
         .find_map(|v| items(v.node, depth + 1))
 }
 
-/// JSON pointer segments, unescaped.
+/// JSON pointer segments, unescaped (`~1` is `/`, `~0` is `~`). By hand: a `str::replace`
+/// with a text pattern brings a substring searcher into the module.
 fn segments(pointer: &str) -> Vec<String> {
     pointer
         .split('/')
         .skip(1)
-        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .map(|s| {
+            let mut out = String::with_capacity(s.len());
+            let mut chars = s.chars();
+            while let Some(c) = chars.next() {
+                match (c, c == '~') {
+                    (_, true) => match chars.next() {
+                        Some('1') => out.push('/'),
+                        Some('0') => out.push('~'),
+                        Some(other) => {
+                            out.push('~');
+                            out.push(other);
+                        }
+                        None => out.push('~'),
+                    },
+                    (c, false) => out.push(c),
+                }
+            }
+            out
+        })
         .collect()
 }
 
 fn pointer(segs: &[String]) -> String {
-    segs.iter()
-        .map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1")))
-        .collect()
+    let mut out = String::new();
+    for s in segs {
+        out.push('/');
+        for c in s.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    }
+    out
 }
 
 /// Whether the repair at `a` must be made before the one at `b`: a path inside another, or a
@@ -213,6 +241,7 @@ fn action_for(root: u16, value: &Value, path: &[String]) -> Option<(usize, Actio
 /// Repairs `value` (the params or result of `method`, at `base` in the message: "/params",
 /// "/result") where the marks of the schema cover an error issue. Returns the repairs, as
 /// warnings naming the path and what was done; none when nothing was covered.
+#[inline(never)]
 pub(crate) fn repair(
     version: u16,
     method: &str,
@@ -357,6 +386,12 @@ mod tests {
             ]
         );
         assert!(done.iter().all(|i| i.severity == Severity::Warning));
+    }
+
+    #[test]
+    fn pointers_escape_and_unescape() {
+        assert_eq!(segments("/a~1b/~0c/~2/d~"), ["a/b", "~c", "~2", "d~"]);
+        assert_eq!(pointer(&["a/b".into(), "~c".into()]), "/a~1b/~0c");
     }
 
     #[test]

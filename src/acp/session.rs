@@ -694,6 +694,7 @@ impl Session {
     /// Validates a received message and reports its issues. Unless `strict`, what the schema
     /// marks to be read leniently is repaired first (the repairs are warnings); the message is
     /// given back, repaired, when it was.
+    #[inline(never)]
     fn report(
         &self,
         message: &mut Message,
