@@ -15,6 +15,8 @@ use std::path::PathBuf;
 /// One protocol: its profiles (name, schema file) in the order the `@` lines list them.
 struct Protocol {
     name: &'static str,
+    /// The method lines come from the schema (`x-method`, `x-side`), else from the overlay only.
+    methods_from_schema: bool,
     profiles: Vec<(String, PathBuf)>,
     sources: &'static str,
 }
@@ -22,6 +24,7 @@ struct Protocol {
 fn protocols(s: &Sources) -> Vec<Protocol> {
     let acp = Protocol {
         name: "acp",
+        methods_from_schema: true,
         profiles: vec![
             ("1".into(), s.acp_sdk.join("v1/schema.unstable.json")),
             ("1r".into(), s.spec("acp/v1/schema.unstable.json")),
@@ -32,6 +35,7 @@ fn protocols(s: &Sources) -> Vec<Protocol> {
     };
     let mcp = Protocol {
         name: "mcp",
+        methods_from_schema: false,
         profiles: s
             .mcp_versions()
             .into_iter()
@@ -42,13 +46,20 @@ fn protocols(s: &Sources) -> Vec<Protocol> {
     vec![acp, mcp]
 }
 
+#[derive(Clone)]
+struct Def {
+    body: String,
+    extend: bool,
+}
+
 /// The overlay: its leading comment (the grammar, copied to the output), its method lines
 /// per `@` block, and its definitions per profile.
 #[derive(Default)]
 struct Overlay {
     header: Vec<String>,
     methods: Vec<(Vec<String>, Vec<String>)>,
-    defs: BTreeMap<(String, String), String>,
+    /// (profile, name) → the definition, or with `+=` (`extend`) members added to the schema's.
+    defs: BTreeMap<(String, String), Def>,
 }
 
 fn parse_overlay(text: &str, file: &str) -> Result<Overlay, String> {
@@ -82,14 +93,36 @@ fn parse_overlay(text: &str, file: &str) -> Result<Overlay, String> {
                 .1
                 .push(line.to_string());
         } else {
-            let (name, body) = line
-                .split_once(" = ")
-                .ok_or_else(|| at("expected `Name = type` or a method line"))?;
+            let (name, def) = match line.split_once(" += ") {
+                Some((name, members)) => {
+                    let members = members.trim();
+                    if !(members.starts_with('{') && members.ends_with('}')) {
+                        return Err(at("`Name += {members}` adds members to an object"));
+                    }
+                    (
+                        name,
+                        Def {
+                            body: members[1..members.len() - 1].trim().to_string(),
+                            extend: true,
+                        },
+                    )
+                }
+                None => {
+                    let (name, body) = line.split_once(" = ").ok_or_else(|| {
+                        at("expected `Name = type`, `Name += {members}` or a method line")
+                    })?;
+                    (
+                        name,
+                        Def {
+                            body: body.trim().to_string(),
+                            extend: false,
+                        },
+                    )
+                }
+            };
             for p in ps {
-                o.defs.insert(
-                    (p.clone(), name.trim().to_string()),
-                    body.trim().to_string(),
-                );
+                o.defs
+                    .insert((p.clone(), name.trim().to_string()), def.clone());
             }
         }
     }
@@ -648,25 +681,22 @@ impl Tr<'_> {
 
 /// The profiles' definitions: every name its methods, `RequestId` and `Error` reach, from the
 /// overlay or else the schema.
-fn resolve(
-    p: &Protocol,
-    o: &Overlay,
-) -> Result<BTreeMap<String, BTreeMap<String, String>>, String> {
+/// Per profile: its method lines and its definitions.
+type Resolved = BTreeMap<String, (Vec<String>, BTreeMap<String, String>)>;
+
+fn resolve(p: &Protocol, o: &Overlay) -> Result<Resolved, String> {
     let mut per_profile = BTreeMap::new();
     for (profile, path) in &p.profiles {
         let schema = read_json(path)?;
         let tr = Tr {
             defs: defs(&schema),
         };
+        let methods = method_lines(p, profile, defs(&schema), o);
         let mut todo: Vec<String> = vec!["RequestId".into(), "Error".into()];
-        for (ps, lines) in &o.methods {
-            if ps.contains(profile) {
-                for l in lines {
-                    let head = l.split('"').next().unwrap_or("");
-                    for f in head.split_whitespace().skip(2) {
-                        todo.extend(refs(f.trim_start_matches(['?', '~'])));
-                    }
-                }
+        for l in &methods {
+            let head = l.split('"').next().unwrap_or("");
+            for f in head.split_whitespace().skip(2) {
+                todo.extend(refs(f.trim_start_matches(['?', '~'])));
             }
         }
         let mut defs: BTreeMap<String, String> = BTreeMap::new();
@@ -674,37 +704,127 @@ fn resolve(
             if defs.contains_key(&name) {
                 continue;
             }
-            let body = match o.defs.get(&(profile.clone(), name.clone())) {
-                Some(b) => b.clone(),
-                None => match tr.def(&name) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        return Err(format!(
+            let overlay = o.defs.get(&(profile.clone(), name.clone()));
+            let body = match overlay {
+                Some(d) if !d.extend => d.body.clone(),
+                _ => {
+                    let fail = |e: String| {
+                        format!(
                             "{} profile {profile}: {name}: {e}; write it in the overlay",
                             p.name
-                        ))
+                        )
+                    };
+                    let generated = tr.def(&name).map_err(fail)?;
+                    match overlay {
+                        // The added members first, then the schema's.
+                        Some(d)
+                            if generated.starts_with('{')
+                                && generated.ends_with('}')
+                                && Tr::paren(&generated) == generated =>
+                        {
+                            format!("{{{} {}", d.body, &generated[1..])
+                        }
+                        Some(_) => {
+                            return Err(fail(format!(
+                                "`+=` needs an object, the schema gives `{generated}`"
+                            )))
+                        }
+                        None => generated,
                     }
-                },
+                }
             };
             todo.extend(refs(&body));
             defs.insert(name, body);
         }
-        per_profile.insert(profile.clone(), defs);
+        per_profile.insert(profile.clone(), (methods, defs));
     }
     Ok(per_profile)
 }
 
-fn emit(
+/// A method line's method and whether it is a notification (result `-`).
+fn method_key(line: &str) -> (String, bool) {
+    let f: Vec<&str> = line
+        .split('"')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    (f.get(1).unwrap_or(&"").to_string(), f.get(3) == Some(&"-"))
+}
+
+/// A profile's method lines, ordered by method (a notification before a request of the same
+/// name): from the schema's `x-method`/`x-side` marks (`XRequest` with its `XResponse`,
+/// `XNotification`; params may be omitted where `{}` is valid), where the protocol's schemas
+/// carry them, each replaced by the overlay's line of the same method and kind; and the
+/// overlay's others.
+fn method_lines(
     p: &Protocol,
+    profile: &str,
+    defs: &Map<String, Value>,
     o: &Overlay,
-    per_profile: &BTreeMap<String, BTreeMap<String, String>>,
-    overlay_file: &str,
-) -> String {
+) -> Vec<String> {
+    let mut lines: BTreeMap<(String, bool), String> = BTreeMap::new();
+    if p.methods_from_schema {
+        for (name, d) in defs {
+            let (Some(method), Some(side)) = (
+                d.get("x-method").and_then(Value::as_str),
+                d.get("x-side").and_then(Value::as_str),
+            ) else {
+                continue;
+            };
+            let dir = match side {
+                "agent" => '>',
+                "client" => '<',
+                _ => '=',
+            };
+            if name.ends_with("Notification") {
+                lines.insert(
+                    (method.to_string(), true),
+                    format!("{dir} {method} ~{name} -"),
+                );
+            } else if let Some(stem) = name.strip_suffix("Request") {
+                let response = format!("{stem}Response");
+                if defs
+                    .get(&response)
+                    .and_then(|r| r.get("x-method"))
+                    .and_then(Value::as_str)
+                    == Some(method)
+                {
+                    lines.insert(
+                        (method.to_string(), false),
+                        format!("{dir} {method} ~{name} {response}"),
+                    );
+                }
+            }
+        }
+    }
+    for (ps, ls) in &o.methods {
+        if ps.iter().any(|x| x == profile) {
+            for l in ls {
+                lines.insert(method_key(l), l.clone());
+            }
+        }
+    }
+    // A notification sorts before a request of the same method.
+    let mut v: Vec<((String, bool), String)> = lines.into_iter().collect();
+    v.sort_by(|((a, an), _), ((b, bn), _)| a.cmp(b).then(bn.cmp(an)));
+    v.into_iter().map(|(_, l)| l).collect()
+}
+
+fn emit(p: &Protocol, o: &Overlay, per_profile: &Resolved, overlay_file: &str) -> String {
     let order: Vec<&String> = p.profiles.iter().map(|(n, _)| n).collect();
-    // name → body → profiles
+    // Each method line and each definition, with the profiles that have it.
+    let mut lines: Vec<(String, Vec<&String>)> = Vec::new();
     let mut by_name: BTreeMap<&str, Vec<(&str, Vec<&String>)>> = BTreeMap::new();
     for name in order.iter() {
-        for (def, body) in &per_profile[*name] {
+        let (methods, defs) = &per_profile[*name];
+        for l in methods {
+            match lines.iter_mut().find(|(x, _)| x == l) {
+                Some((_, ps)) => ps.push(name),
+                None => lines.push((l.clone(), vec![name])),
+            }
+        }
+        for (def, body) in defs {
             let e = by_name.entry(def).or_default();
             match e.iter_mut().find(|(b, _)| *b == body) {
                 Some((_, ps)) => ps.push(name),
@@ -713,21 +833,22 @@ fn emit(
         }
     }
     let mut blocks: BTreeMap<Vec<usize>, (Vec<String>, Vec<String>)> = BTreeMap::new();
-    let key = |ps: &[String]| -> Vec<usize> {
+    let key = |ps: &[&String]| -> Vec<usize> {
         ps.iter()
-            .filter_map(|p| order.iter().position(|o| *o == p))
+            .filter_map(|p| order.iter().position(|o| o == p))
             .collect()
     };
-    for (ps, lines) in &o.methods {
-        blocks
-            .entry(key(ps))
-            .or_default()
-            .0
-            .extend(lines.iter().cloned());
+    for (l, ps) in lines {
+        blocks.entry(key(&ps)).or_default().0.push(l);
+    }
+    for b in blocks.values_mut() {
+        b.0.sort_by(|a, b| {
+            let ((am, an), (bm, bn)) = (method_key(a), method_key(b));
+            am.cmp(&bm).then(bn.cmp(&an))
+        });
     }
     for (name, bodies) in by_name {
         for (body, ps) in bodies {
-            let ps: Vec<String> = ps.into_iter().cloned().collect();
             blocks
                 .entry(key(&ps))
                 .or_default()
