@@ -22,6 +22,7 @@ fn kind(m: &Message) -> Kind {
     }
 }
 
+#[allow(clippy::result_large_err)] // as the parser's own (src/jsonrpc/message.rs)
 fn single(text: &str) -> Result<Message, ParseFailure> {
     match parse(text, &ParseOptions::default())? {
         Incoming::Single(m) => Ok(m),

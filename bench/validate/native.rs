@@ -34,7 +34,7 @@ fn main() {
     let invalid: Vec<_> = items.iter().map(run).filter(|r| !r.ok).collect();
     assert!(first.ok && invalid.is_empty(), "the corpus must be valid: {invalid:?}");
     for (label, filter) in [("all", None), ("acp", Some(Protocol::Acp)), ("mcp", Some(Protocol::Mcp))] {
-        let set: Vec<_> = items.iter().filter(|i| filter.map_or(true, |p| i.0 == p)).collect();
+        let set: Vec<_> = items.iter().filter(|i| filter.is_none_or(|p| i.0 == p)).collect();
         let set_bytes: usize = set.iter().map(|i| i.4.len()).sum();
         let rounds = (volume / set_bytes.max(1)).max(20);
         let t = Instant::now();

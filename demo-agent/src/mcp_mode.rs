@@ -382,6 +382,20 @@ fn complete(params: &Value) -> Value {
     json!({ "completion": { "values": values, "total": values.len(), "hasMore": false } })
 }
 
+/// `params.uri`, a string, or -32602 saying what came instead.
+fn uri_of(params: &Value) -> Result<&str, ProtocolError> {
+    params["uri"].as_str().ok_or_else(|| ProtocolError::invalid_params(format!("params.uri must be a string, not {}", describe(&params["uri"]))))
+}
+
+/// A value as a refusal names it: its JSON type, and the value when it is short.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "missing".to_owned(),
+        Value::Number(_) | Value::Bool(_) => format!("{} ({v})", agentwire::jsonrpc::type_name(v)),
+        other => agentwire::jsonrpc::type_name(other).to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,16 +421,3 @@ mod tests {
     }
 }
 
-/// `params.uri`, a string, or -32602 saying what came instead.
-fn uri_of(params: &Value) -> Result<&str, ProtocolError> {
-    params["uri"].as_str().ok_or_else(|| ProtocolError::invalid_params(format!("params.uri must be a string, not {}", describe(&params["uri"]))))
-}
-
-/// A value as a refusal names it: its JSON type, and the value when it is short.
-fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "missing".to_owned(),
-        Value::Number(_) | Value::Bool(_) => format!("{} ({v})", agentwire::jsonrpc::type_name(v)),
-        other => agentwire::jsonrpc::type_name(other).to_owned(),
-    }
-}

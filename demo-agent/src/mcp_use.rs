@@ -12,7 +12,7 @@ use agentwire::mcp::{Event, McpClient, RequestOptions};
 use serde_json::{json, Value};
 
 use crate::mcp_link::{client_config, result_text, McpLink};
-use crate::script::{McpAnswer, McpAsk};
+use crate::script::{McpAnswer, McpAsk, ServerTools};
 
 #[derive(Clone, Debug)]
 pub enum Server {
@@ -76,7 +76,7 @@ enum Stage {
 struct Job {
     ask: McpAsk,
     todo: VecDeque<Server>,
-    listed: Vec<(String, Result<Vec<(String, String)>, String>)>,
+    listed: ServerTools,
     /// The acp server being asked, the stage, and the MCP request id it waits on.
     current: Option<(String, Stage, Option<Id>)>,
 }

@@ -49,9 +49,12 @@ pub enum McpAsk {
     Call { tool: String, name: String, arguments: Value },
 }
 
+/// Per server its tools `(name, description)`, or why they could not be listed.
+pub type ServerTools = Vec<(String, Result<Vec<(String, String)>, String>)>;
+
 /// What the servers answered: per server its tools `(name, description)`, or the tool's result text.
 pub enum McpAnswer {
-    Tools(Vec<(String, Result<Vec<(String, String)>, String>)>),
+    Tools(ServerTools),
     Result(Result<String, String>),
 }
 

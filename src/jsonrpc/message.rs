@@ -1,6 +1,9 @@
 //! The JSON-RPC 2.0 envelope: classify any text as request, notification, response or
 //! batch, or say precisely why it is not one. `params` and `result` stay raw JSON values
 //! so the protocol layers validate them lazily, by method.
+// A ParseFailure carries the error response to send back (an id and a ProtocolError), so
+// it is large; it is built only on the cold path, where boxing would add an allocation for no gain.
+#![allow(clippy::result_large_err)]
 
 use super::{Id, ProtocolError};
 use serde_json::{Map, Value};
@@ -75,7 +78,6 @@ impl ParseFailure {
     }
 }
 
-/// Parses one frame of text.
 /// A frame that arrived as bytes, as text. JSON-RPC text is UTF-8: anything else is a parse
 /// error (-32700), answered as malformed JSON is.
 pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
@@ -86,6 +88,7 @@ pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
     })
 }
 
+/// Parses one frame of text.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| ParseFailure { error: ProtocolError::parse_error(e), id: Id::Null, answerable: true })?;

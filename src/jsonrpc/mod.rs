@@ -19,7 +19,7 @@ pub use message::{
 };
 #[cfg(target_arch = "wasm32")]
 pub(crate) use message::error_object;
-pub use pending::{Matched, Outgoing, PendingTable, Timeout};
+pub use pending::{DuplicateId, Matched, Outgoing, PendingTable, Timeout};
 pub(crate) use json_object::{object, serialized};
 pub(crate) use vec_map::{VecMap, VecSet};
 

@@ -5,6 +5,10 @@ use super::vec_map::VecSet;
 use super::Id;
 use std::collections::VecDeque;
 
+/// An incoming request's id is already being served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DuplicateId;
+
 /// One outgoing request waiting for its response.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outgoing {
@@ -155,11 +159,11 @@ impl PendingTable {
     }
 
     /// An incoming request arrived: refuses an id that is already being served.
-    pub fn begin_incoming(&mut self, id: &Id) -> Result<(), ()> {
+    pub fn begin_incoming(&mut self, id: &Id) -> Result<(), DuplicateId> {
         if self.incoming.insert(id.clone()) {
             Ok(())
         } else {
-            Err(())
+            Err(DuplicateId)
         }
     }
 

@@ -280,6 +280,8 @@ impl Session {
         self.take_frame(crate::jsonrpc::frame_text(bytes), now_ms)
     }
 
+    // ParseFailure is large on purpose (jsonrpc/message.rs).
+    #[allow(clippy::result_large_err)]
     fn take_frame(&mut self, frame: Result<&str, ParseFailure>, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
         match frame.and_then(|text| parse(text, &self.endpoint.options()).map(|m| (text, m))) {

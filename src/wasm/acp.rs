@@ -15,31 +15,26 @@ fn acp_request(
     outbound(session(method, params, now()))
 }
 
-fn acp_state(
-    version: Option<u16>,
-    offered: &[u16],
-    phase: acp::Phase,
-    own: Value,
-    peer: Value,
-    own_wire: Option<&Value>,
-    peer_wire: Option<&Value>,
-    peer_info: Option<&Value>,
-    auth: &[Value],
-    close_error: &Option<ProtocolError>,
-) -> JsValue {
-    js(&object! {
-        "protocolVersion": version,
-        "offered": offered,
-        "phase": serialized(&phase),
-        "closed": phase == acp::Phase::Closed,
-        "closeError": close_error.as_ref(),
-        "ownCapabilities": own,
-        "peerCapabilities": peer,
-        "ownCapabilitiesWire": own_wire,
-        "peerCapabilitiesWire": peer_wire,
-        "peerInfo": peer_info,
-        "authMethods": auth,
-    })
+/// `state()` of either role (the same accessors on two types): the negotiated version, both
+/// sides' capabilities (model and wire), peer info, auth methods, why it closed.
+macro_rules! acp_state {
+    ($s:expr) => {{
+        let i = &$s.inner;
+        let phase = i.phase();
+        js(&object! {
+            "protocolVersion": i.protocol_version(),
+            "offered": &$s.offered[..],
+            "phase": serialized(&phase),
+            "closed": phase == acp::Phase::Closed,
+            "closeError": $s.close_error.as_ref(),
+            "ownCapabilities": serialized(&i.own_capabilities_declared()),
+            "peerCapabilities": serialized(i.peer_capabilities()),
+            "ownCapabilitiesWire": i.own_capabilities_wire(),
+            "peerCapabilitiesWire": i.peer_capabilities_wire(),
+            "peerInfo": i.peer_info(),
+            "authMethods": i.auth_methods(),
+        })
+    }};
 }
 
 /// Remembers why a session ended, for `state().closeError`.
@@ -110,19 +105,7 @@ impl AcpClient {
     }
     /// The negotiated version, both sides' capabilities (model and wire), peer info.
     pub fn state(&self) -> JsValue {
-        let i = &self.inner;
-        acp_state(
-            i.protocol_version(),
-            &self.offered,
-            i.phase(),
-            serialized(&i.own_capabilities_declared()),
-            serialized(i.peer_capabilities()),
-            i.own_capabilities_wire(),
-            i.peer_capabilities_wire(),
-            i.peer_info(),
-            i.auth_methods(),
-            &self.close_error,
-        )
+        acp_state!(self)
     }
 }
 
@@ -176,19 +159,7 @@ impl AcpAgent {
         Ok(sent(out.text))
     }
     pub fn state(&self) -> JsValue {
-        let i = &self.inner;
-        acp_state(
-            i.protocol_version(),
-            &self.offered,
-            i.phase(),
-            serialized(&i.own_capabilities_declared()),
-            serialized(i.peer_capabilities()),
-            i.own_capabilities_wire(),
-            i.peer_capabilities_wire(),
-            i.peer_info(),
-            i.auth_methods(),
-            &self.close_error,
-        )
+        acp_state!(self)
     }
 }
 

@@ -102,10 +102,11 @@ pub fn params(mirrored: &Mirrored, arguments: Option<&Value>) -> Vec<(String, St
 /// A value as it may stand in a header: as it is when it is visible ASCII and spaces with
 /// none at either end, else the base64 sentinel form (also for a value that looks like one).
 pub fn header_value(text: &str) -> String {
+    let looks_encoded = text.starts_with("=?base64?") && text.ends_with("?=");
     let plain = text.bytes().all(|b| b == b'\t' || (0x20..=0x7e).contains(&b))
         && !text.starts_with([' ', '\t'])
         && !text.ends_with([' ', '\t'])
-        && !(text.starts_with("=?base64?") && text.ends_with("?="));
+        && !looks_encoded;
     if plain {
         text.to_string()
     } else {
