@@ -15,8 +15,9 @@ use std::path::PathBuf;
 /// One protocol: its profiles (name, schema file) in the order the `@` lines list them.
 struct Protocol {
     name: &'static str,
-    /// The method lines come from the schema (`x-method`, `x-side`), else from the overlay only.
-    methods_from_schema: bool,
+    /// Where the schemas name the methods: ACP marks them (`x-method`, `x-side`), MCP lists
+    /// them in its `ClientRequest`, `ServerNotification`, … unions.
+    marks: bool,
     profiles: Vec<(String, PathBuf)>,
     sources: &'static str,
 }
@@ -24,7 +25,7 @@ struct Protocol {
 fn protocols(s: &Sources) -> Vec<Protocol> {
     let acp = Protocol {
         name: "acp",
-        methods_from_schema: true,
+        marks: true,
         profiles: vec![
             ("1".into(), s.acp_sdk.join("v1/schema.unstable.json")),
             ("1r".into(), s.spec("acp/v1/schema.unstable.json")),
@@ -35,7 +36,7 @@ fn protocols(s: &Sources) -> Vec<Protocol> {
     };
     let mcp = Protocol {
         name: "mcp",
-        methods_from_schema: false,
+        marks: false,
         profiles: s
             .mcp_versions()
             .into_iter()
@@ -752,6 +753,129 @@ fn method_key(line: &str) -> (String, bool) {
     (f.get(1).unwrap_or(&"").to_string(), f.get(3) == Some(&"-"))
 }
 
+/// ACP: `x-method` / `x-side` on `XRequest` (answered by `XResponse`) and `XNotification`.
+fn marked_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String> {
+    let mut lines = BTreeMap::new();
+    for (name, d) in defs {
+        let (Some(method), Some(side)) = (
+            d.get("x-method").and_then(Value::as_str),
+            d.get("x-side").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let dir = match side {
+            "agent" => '>',
+            "client" => '<',
+            _ => '=',
+        };
+        if name.ends_with("Notification") {
+            lines.insert(
+                (method.to_string(), true),
+                format!("{dir} {method} ~{name} -"),
+            );
+        } else if let Some(stem) = name.strip_suffix("Request") {
+            let response = format!("{stem}Response");
+            if defs
+                .get(&response)
+                .and_then(|r| r.get("x-method"))
+                .and_then(Value::as_str)
+                == Some(method)
+            {
+                lines.insert(
+                    (method.to_string(), false),
+                    format!("{dir} {method} ~{name} {response}"),
+                );
+            }
+        }
+    }
+    lines
+}
+
+/// MCP: the requests and notifications each side sends (`ClientRequest`, `ServerRequest`,
+/// `ClientNotification`, `ServerNotification`; in both: `=`), their `params` (a reference,
+/// else the inline `XRequest.params`; `?` where not required) and a request's result: what
+/// `XResultResponse.result` names, else `XResult`, else `EmptyResult`.
+fn listed_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String> {
+    let mut sides: BTreeMap<(String, bool), (String, char)> = BTreeMap::new();
+    for (union, dir, notification) in [
+        ("ClientRequest", '>', false),
+        ("ServerRequest", '<', false),
+        ("ClientNotification", '>', true),
+        ("ServerNotification", '<', true),
+    ] {
+        let Some(alts) = defs
+            .get(union)
+            .and_then(|u| u.get("anyOf"))
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        for a in alts {
+            let Some(name) = a
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| ref_name(r).ok())
+            else {
+                continue;
+            };
+            let Some(method) = defs
+                .get(&name)
+                .and_then(|d| d.pointer("/properties/method/const"))
+                .and_then(Value::as_str)
+            else {
+                continue;
+            };
+            sides
+                .entry((method.to_string(), notification))
+                .and_modify(|(_, d)| {
+                    if *d != dir {
+                        *d = '=';
+                    }
+                })
+                .or_insert((name, dir));
+        }
+    }
+    let mut lines = BTreeMap::new();
+    for ((method, notification), (name, dir)) in sides {
+        let d = &defs[&name];
+        let params = match d.pointer("/properties/params") {
+            Some(p) => match p.get("$ref").and_then(Value::as_str) {
+                Some(r) => ref_name(r).unwrap_or_default(),
+                None => format!("{name}.params"),
+            },
+            None => "-".into(),
+        };
+        let required = d
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x == "params"));
+        let params = if required || params == "-" {
+            params
+        } else {
+            format!("?{params}")
+        };
+        let result = if notification {
+            "-".to_string()
+        } else {
+            let stem = name.strip_suffix("Request").unwrap_or(&name);
+            let response = defs
+                .get(&format!("{stem}ResultResponse"))
+                .and_then(|r| r.pointer("/properties/result/$ref"))
+                .and_then(Value::as_str);
+            match response.and_then(|r| ref_name(r).ok()) {
+                Some(r) => r,
+                None if defs.contains_key(&format!("{stem}Result")) => format!("{stem}Result"),
+                None => "EmptyResult".into(),
+            }
+        };
+        lines.insert(
+            (method.clone(), notification),
+            format!("{dir} {method} {params} {result}"),
+        );
+    }
+    lines
+}
+
 /// A profile's method lines, ordered by method (a notification before a request of the same
 /// name): from the schema's `x-method`/`x-side` marks (`XRequest` with its `XResponse`,
 /// `XNotification`; params may be omitted where `{}` is valid), where the protocol's schemas
@@ -763,41 +887,11 @@ fn method_lines(
     defs: &Map<String, Value>,
     o: &Overlay,
 ) -> Vec<String> {
-    let mut lines: BTreeMap<(String, bool), String> = BTreeMap::new();
-    if p.methods_from_schema {
-        for (name, d) in defs {
-            let (Some(method), Some(side)) = (
-                d.get("x-method").and_then(Value::as_str),
-                d.get("x-side").and_then(Value::as_str),
-            ) else {
-                continue;
-            };
-            let dir = match side {
-                "agent" => '>',
-                "client" => '<',
-                _ => '=',
-            };
-            if name.ends_with("Notification") {
-                lines.insert(
-                    (method.to_string(), true),
-                    format!("{dir} {method} ~{name} -"),
-                );
-            } else if let Some(stem) = name.strip_suffix("Request") {
-                let response = format!("{stem}Response");
-                if defs
-                    .get(&response)
-                    .and_then(|r| r.get("x-method"))
-                    .and_then(Value::as_str)
-                    == Some(method)
-                {
-                    lines.insert(
-                        (method.to_string(), false),
-                        format!("{dir} {method} ~{name} {response}"),
-                    );
-                }
-            }
-        }
-    }
+    let mut lines = if p.marks {
+        marked_methods(defs)
+    } else {
+        listed_methods(defs)
+    };
     for (ps, ls) in &o.methods {
         if ps.iter().any(|x| x == profile) {
             for l in ls {
