@@ -143,6 +143,18 @@ export class Connection {
   }
 
   /**
+   * The peer cancelled a request we serve (MCP's `notifications/cancelled`): its handler's
+   * signal aborts, and nothing is answered, as MCP asks of the receiver.
+   */
+  #dropped(id, reason) {
+    const entry = this.#serving.get(key(id));
+    if (!entry) return;
+    entry.answered = true;
+    this.#serving.delete(key(id));
+    entry.controller.abort(new ProtocolError(codes.REQUEST_CANCELLED, `${entry.method} was cancelled by the peer${reason ? `: ${reason}` : ""}`, { method: entry.method, reason }));
+  }
+
+  /**
    * Runs the app's handler for a request that came inside a result (MCP's input requests,
    * 2026-07-28): resolves with its answer; no handler is -32601.
    */
@@ -271,6 +283,9 @@ export class Connection {
         break;
       case "cancelRequested":
         this.#withdrawn(ev.id);
+        break;
+      case "cancelled":
+        this.#dropped(ev.requestId, ev.reason);
         break;
       case "notification":
         this.#emit("notification", { method: ev.method, params: ev.params });

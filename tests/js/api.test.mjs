@@ -229,6 +229,29 @@ test("connected MCP: handshake, tools, a timeout that sends notifications/cancel
   mcp.close();
 });
 
+test("connected MCP: notifications/cancelled aborts the server handler's signal, and nothing is answered", async () => {
+  const [ct, st] = transportPair();
+  const server = await McpServer.connect(st, {
+    serverInfo: { name: "srv", version: "1" }, protocolVersions: ["2025-11-25"], capabilities: { tools: {} },
+  });
+  let reason;
+  server.onRequest("tools/call", (_params, { signal }) => new Promise((resolve) => signal.addEventListener("abort", () => {
+    reason = signal.reason;
+    resolve({ content: [{ type: "text", text: "too late" }] }); // an answer after the cancellation is dropped
+  })));
+  const mcp = await McpClient.connect(ct, { clientInfo: { name: "host", version: "1" }, protocolVersions: ["2025-11-25"], era: "handshake" });
+  await mcp.initialize();
+  const ac = new AbortController();
+  const call = mcp.callTool("slow", {}, { signal: ac.signal });
+  await later(10);
+  ac.abort();
+  await assert.rejects(call);
+  await later(20);
+  assert.equal(reason?.code, codes.REQUEST_CANCELLED, "the handler's signal aborted with the cancellation");
+  assert.ok(!st.sent.some((t) => t.includes("too late")), "no answer to a cancelled request");
+  mcp.close();
+});
+
 test("connected ACP: a per-call timeoutMs rejects with -32001 and tells the agent", async () => {
   const [ct, at] = transportPair();
   const agent = await AcpAgent.connect(at, { agentInfo, protocolVersions: [1] });
