@@ -2,10 +2,12 @@
 //! grammar is at the top of each file), from the official schemas and one hand-written
 //! overlay per protocol (`src/schema/rules/{acp,mcp}.overlay.rules`).
 //!
-//! Each profile (schema version) gets the definitions its methods reach: a definition of the
-//! overlay in that profile replaces the schema's, and the overlay holds every method line
-//! (the methods' directions and params/result types, tolerated names). Definitions identical
-//! in several profiles are written once, under an `@` line listing them.
+//! Each profile (schema version) gets its methods, as the schema names them, and every
+//! definition they reach, translated from the schema. In the profiles of its `@` line, the
+//! overlay's `Name = type` replaces the schema's definition, `Name += {members}` adds members
+//! to the schema's object, and a method line replaces the schema's line of the same method
+//! and kind. Definitions and method lines identical in several profiles are written once,
+//! under an `@` line listing them.
 
 use super::{defs, read_json, Sources, COMMAND};
 use serde_json::{Map, Value};
@@ -983,7 +985,20 @@ pub fn generate(s: &Sources) -> Result<Vec<(String, String)>, String> {
         let text = std::fs::read_to_string(s.root.join(&overlay_file))
             .map_err(|e| format!("{overlay_file}: {e}"))?;
         let o = parse_overlay(&text, &overlay_file)?;
+        for (ps, _) in &o.methods {
+            if let Some(unknown) = ps.iter().find(|x| !p.profiles.iter().any(|(n, _)| n == *x)) {
+                return Err(format!("{overlay_file}: no profile `{unknown}`"));
+            }
+        }
         let per_profile = resolve(&p, &o)?;
+        // A definition no method reaches any more is stale: say so rather than keep it.
+        for (profile, name) in o.defs.keys() {
+            if !per_profile[profile].1.contains_key(name) {
+                return Err(format!(
+                    "{overlay_file}: {name} in profile {profile} is reached by no method"
+                ));
+            }
+        }
         out.push((
             format!("src/schema/rules/{}.rules", p.name),
             emit(&p, &o, &per_profile, &overlay_file),
@@ -993,7 +1008,7 @@ pub fn generate(s: &Sources) -> Result<Vec<(String, String)>, String> {
 }
 
 /// The raw translation of every definition of every profile (`--raw`), to review against the
-/// overlay: `profile<TAB>name<TAB>rules or !error`.
+/// overlay: `protocol<TAB>profile<TAB>name<TAB>rules or !error`.
 pub fn raw(s: &Sources) -> Result<String, String> {
     let mut out = String::new();
     for p in protocols(s) {
