@@ -131,14 +131,18 @@ for (const entry of wasmCurrent ? [] : entries) {
 // modules it imports ship as one module, shared by every entry: a page importing an entry
 // unbundled finds every module it needs one level below it instead of three levels deep (one
 // round trip per level), so init() fetches the .wasm that much sooner. errors.js stays its
-// own module, shared with the entries (one ProtocolError class); `ws` is an optional peer,
-// and auth.js (OAuth) and hosting.js (a page's MCP server for its agent) modules of their
-// own, all imported only when used.
+// own module, shared with the entries (one ProtocolError class), with the generated code table
+// (codes.js) inlined; `ws` is an optional peer, and auth.js (OAuth) and hosting.js (a page's
+// MCP server for its agent) modules of their own, all imported only when used.
 const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
   external: ["./errors.js", "./auth.js", "./hosting.js", "ws"], outfile: join(out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
-const bundled = new Set(Object.keys(layer.metafile.inputs).map((f) => join(root, f)));
+const errors = await esbuild({ entryPoints: [join(root, "js/errors.js")], bundle: true, format: "esm", target: "es2022",
+  outfile: join(out, "errors.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+const bundled = new Set([layer, errors].flatMap((b) => Object.keys(b.metafile.inputs)).map((f) => join(root, f)));
 for (const file of readdirSync(join(root, "js"))) {
   if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(out, file));
+  // A module bundled into another ships only there (not a copy left by an earlier build).
+  else if (file !== "api.js" && file !== "errors.js") rmSync(join(out, file), { force: true });
 }
 
 // What ships: every entry's .wasm and glue, the entries and the JS layer. Scripts are
@@ -174,7 +178,7 @@ const overLines = [];
 const report = [];
 for (const entry of entries) {
   const web = join(entry.dir, config.target.find((t) => t.name === "web").dir);
-  const files = [modules(entry).web, "api.js", "errors.js", "codes.js", join(web, `${name}.js`), join(web, wasmName)];
+  const files = [modules(entry).web, "api.js", "errors.js", join(web, `${name}.js`), join(web, wasmName)];
   const gzip = files.reduce((n, f) => n + sizes.get(f).gzip, 0);
   report.push({ entry: entry.name, files, gzip, budget: entry.budget });
   const line = `${entry.name}: a browser loads ${gzip} B gzip`;
