@@ -8,11 +8,7 @@ export function initSync(module: BufferSource | WebAssembly.Module): void;
 
 // ─── errors ───────────────────────────────────────────────────────────────────────────
 
-export declare const codes: {
-  readonly PARSE_ERROR: -32700; readonly INVALID_REQUEST: -32600; readonly METHOD_NOT_FOUND: -32601;
-  readonly INVALID_PARAMS: -32602; readonly INTERNAL_ERROR: -32603; readonly TIMEOUT: -32001;
-  readonly LOCAL_REFUSAL: -32099; readonly CONNECTION_CLOSED: -32098; readonly HTTP_ERROR: -32097; readonly AUTH_FAILED: -32096; readonly REQUEST_CANCELLED: -32800;
-};
+export { codes } from "./codes.js";
 
 /** Every error agentwire throws or rejects with: a JSON-RPC code, a message, and data. */
 export declare class ProtocolError extends Error {

@@ -49,7 +49,19 @@ fn one_code_table_for_rust_and_js() {
                 .map(|(n, c)| (n.to_string(), c.parse().expect("code")))
         })
         .collect();
+    let ts = std::fs::read_to_string("js/codes.d.ts").expect("js/codes.d.ts");
+    let from_ts: Vec<(String, i64)> = ts
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("readonly ")?
+                .strip_suffix(';')?
+                .split_once(": ")
+                .map(|(n, c)| (n.to_string(), c.parse().expect("code")))
+        })
+        .collect();
     assert_eq!(from_js, from_rs);
+    assert_eq!(from_ts, from_rs);
     // The schemas' codes and agentwire's own, under the names callers use.
     for (name, code) in [
         ("PARSE_ERROR", codes::PARSE_ERROR),
