@@ -60,6 +60,11 @@ export class Connection {
   /** The sans-IO session behind this connection: negotiated state, methods, transcripts. */
   get session() { return this.#session; }
   get closed() { return this.#closed !== null; }
+  /**
+   * Whether agentwire's relay sends this connection its own frames (the WebSocket picked the
+   * `agentwire.relay` subprotocol): true or false for a WebSocket, undefined for other transports.
+   */
+  get relayFrames() { return this.#transport.relayFrames; }
   /** The server forgot the session (HTTP 404): only a new initialize can go on. */
   get expired() { return this.#transport.expired === true; }
 

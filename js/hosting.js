@@ -52,6 +52,10 @@ function serverFor(McpServer, serverOptions, setup, name) {
 
 /** Streamable HTTP through the relay (docs/relay.md, Hosted MCP servers). */
 async function hostOverRelay(connection, name, serve, timeoutMs) {
+  if (connection.relayFrames === false) {
+    throw new ProtocolError(codes.INVALID_PARAMS, "hosting through the relay needs a connection that asked for the relay's frames "
+      + "(the WebSocket subprotocol agentwire.relay: connect with relay: true, and a WebSocket class of your own must pass the protocols on)", { name });
+  }
   const hosted = await new Promise((resolve, reject) => {
     const done = (settle, value) => { clearTimeout(timer); off(); settle(value); };
     const timer = setTimeout(() => done(reject, new ProtocolError(codes.TIMEOUT,

@@ -65,6 +65,8 @@ export async function openTransport(target, options = {}) {
   else if (target.readyState !== undefined && target.readyState !== OPEN) {
     throw new ProtocolError(codes.CONNECTION_CLOSED, "the WebSocket is already closed");
   }
+  // The subprotocol the server picked is known once open.
+  if (typeof target.protocol === "string") t.relayFrames = target.protocol === RELAY_SUBPROTOCOL;
   return t;
 }
 

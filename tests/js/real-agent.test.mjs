@@ -35,7 +35,7 @@ after(() => {
 
 test("the Claude Agent ACP adapter calls the page's tool through the relay; the page's handler runs and its result goes back to the model", { timeout: 60_000 }, async () => {
   const origin = relay.base;
-  const Ws = class extends WebSocket { constructor(url) { super(url, { origin }); } };
+  const Ws = class extends WebSocket { constructor(url, protocols) { super(url, protocols, { origin }); } };
   // frames=binary: the agent's lines come as bytes, read by the session as such.
   const acp = await AcpClient.connect(`${relay.base.replace("http", "ws")}/ws?token=${relay.token}&agent=claude&frames=binary`, { WebSocket: Ws, clientInfo: { name: "ide", version: "1" } });
   const frames = [];

@@ -102,5 +102,7 @@ test("agentwire's client asks for the relay's frames and gets them; relay: false
   await plain.initialize();
   await later(100);
   assert.deepEqual(none, []);
+  // Hosting a page's server needs the relay's frames: refused at once, saying how to ask.
+  await assert.rejects(plain.hostMcpServer({ name: "ide", setup: () => {} }), (e) => e.code === -32602 && /agentwire\.relay/.test(e.message));
   plain.close();
 });
