@@ -27,8 +27,10 @@ fn main() {
         let src = Path::new("src/schema/rules").join(format!("{name}.rules"));
         println!("cargo:rerun-if-changed={}", src.display());
         let text = fs::read_to_string(&src).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
-        let tables = compile::emit(&text, !wasm).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
-        fs::write(Path::new(&out).join(format!("{name}.rs")), tables).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let tables =
+            compile::emit(&text, !wasm).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
+        fs::write(Path::new(&out).join(format!("{name}.rs")), tables)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 
@@ -40,7 +42,9 @@ fn oracles() {
     println!("cargo::rustc-check-cfg=cfg(shared_oracle)");
     println!("cargo::rustc-check-cfg=cfg(acp_oracle)");
     println!("cargo:rerun-if-env-changed=AGENTWIRE_SHARED");
-    let shared = env::var_os("AGENTWIRE_SHARED").map(std::path::PathBuf::from).unwrap_or_else(|| Path::new("../shared").to_path_buf());
+    let shared = env::var_os("AGENTWIRE_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new("../shared").to_path_buf());
     let seeds = shared.join("vectors/seeds.json");
     let package = Path::new("node_modules/acp-sdk-v2/schema/v2/schema.unstable.json");
     for watched in [seeds.as_path(), package] {

@@ -12,6 +12,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    say "adding the $component component"
+    rustup component add "$component"
+  fi
+done
 if ! has_version wasm-pack 0.15.1; then
   say "installing wasm-pack 0.15.1"
   cargo install wasm-pack --version 0.15.1 --locked

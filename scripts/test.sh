@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test of agentwire: native Rust (core, relay, demo agent, properties), a bounded fuzz
+# Every test of agentwire: rustfmt and clippy, native Rust (core, relay, demo agent, properties), a bounded fuzz
 # run, the package build with its size budget, wasm-bindgen tests in Node and in headless
 # Chromium, Firefox and WebKit, the JS API and docs examples, the packed tarball, the MCP
 # conformance suite, the playground end to end, and the other engines' smoke tests.
@@ -33,6 +33,10 @@ step() {
   [ "$rc" -ne 0 ] && printf '=== %s FAILED (exit %s)\n' "$name" "$rc"
 }
 
+# Formatting and lints first: a failure here is one failed step, and the tests still run.
+step "rustfmt (cargo fmt --check)" cargo fmt --all --check
+step "clippy, native (workspace, every target)" cargo clippy -q --workspace --all-targets -- -D warnings
+step "clippy, the module (wasm32, each protocol alone too)" bash -c 'cargo clippy -q --lib --target wasm32-unknown-unknown -- -D warnings && cargo clippy -q --lib --target wasm32-unknown-unknown --no-default-features --features acp -- -D warnings && cargo clippy -q --lib --target wasm32-unknown-unknown --no-default-features --features mcp -- -D warnings'
 # --no-fail-fast: one failing test binary must not hide the ones after it.
 step "native tests" cargo test --workspace --no-fail-fast --color never -- --skip agrees_with_the_official_schemas
 # Shown in full: per protocol and version, messages checked against the official schemas and disagreements.

@@ -14,8 +14,8 @@ pub mod acp;
 pub mod jsonrpc;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-pub mod schema;
 mod options;
+pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

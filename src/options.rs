@@ -48,7 +48,10 @@ impl<'a> Fields<'a> {
     /// Fails on a member not in `known` (a misspelt option must not be silently ignored).
     pub fn only(&self, known: &[&str]) -> Result<(), String> {
         match self.0.keys().find(|k| !known.contains(&k.as_str())) {
-            Some(k) => Err(format!("unknown option `{k}`; the options are {}", known.join(", "))),
+            Some(k) => Err(format!(
+                "unknown option `{k}`; the options are {}",
+                known.join(", ")
+            )),
             None => Ok(()),
         }
     }
@@ -62,7 +65,13 @@ impl<'a> Fields<'a> {
     }
 
     /// Reads member `key`, when present, with `read` (which says what it expects).
-    pub fn read<T>(&self, key: &str, out: &mut T, what: &str, read: impl Fn(&'a Value) -> Option<T>) -> Result<(), String> {
+    pub fn read<T>(
+        &self,
+        key: &str,
+        out: &mut T,
+        what: &str,
+        read: impl Fn(&'a Value) -> Option<T>,
+    ) -> Result<(), String> {
         if let Some(v) = self.0.get(key) {
             *out = read(v).ok_or_else(|| wrong(key, what, v))?;
         }
@@ -75,7 +84,13 @@ impl<'a> Fields<'a> {
 
     /// An optional non-negative integer; `null` means none.
     pub fn opt_u64(&self, key: &str, out: &mut Option<u64>) -> Result<(), String> {
-        self.read(key, out, "a non-negative integer or null", |v| if v.is_null() { Some(None) } else { v.as_u64().map(Some) })
+        self.read(key, out, "a non-negative integer or null", |v| {
+            if v.is_null() {
+                Some(None)
+            } else {
+                v.as_u64().map(Some)
+            }
+        })
     }
 
     pub fn string(&self, key: &str, out: &mut String) -> Result<(), String> {
@@ -84,7 +99,13 @@ impl<'a> Fields<'a> {
 
     /// An optional string; `null` means none.
     pub fn opt_string(&self, key: &str, out: &mut Option<String>) -> Result<(), String> {
-        self.read(key, out, "a string or null", |v| if v.is_null() { Some(None) } else { v.as_str().map(|s| Some(s.to_owned())) })
+        self.read(key, out, "a string or null", |v| {
+            if v.is_null() {
+                Some(None)
+            } else {
+                v.as_str().map(|s| Some(s.to_owned()))
+            }
+        })
     }
 
     pub fn array(&self, key: &str, out: &mut Vec<Value>) -> Result<(), String> {
@@ -96,13 +117,28 @@ impl<'a> Fields<'a> {
     }
 
     /// An array whose every element `item` reads.
-    pub fn list<T>(&self, key: &str, out: &mut Vec<T>, what: &str, item: impl Fn(&'a Value) -> Option<T>) -> Result<(), String> {
-        self.read(key, out, what, |v| v.as_array()?.iter().map(&item).collect())
+    pub fn list<T>(
+        &self,
+        key: &str,
+        out: &mut Vec<T>,
+        what: &str,
+        item: impl Fn(&'a Value) -> Option<T>,
+    ) -> Result<(), String> {
+        self.read(key, out, what, |v| {
+            v.as_array()?.iter().map(&item).collect()
+        })
     }
 
     /// One of a few names (a unit enum).
-    pub fn choice<T: Copy>(&self, key: &str, out: &mut T, names: &[(&str, T)]) -> Result<(), String> {
-        let Some(v) = self.0.get(key) else { return Ok(()) };
+    pub fn choice<T: Copy>(
+        &self,
+        key: &str,
+        out: &mut T,
+        names: &[(&str, T)],
+    ) -> Result<(), String> {
+        let Some(v) = self.0.get(key) else {
+            return Ok(());
+        };
         let hit = names.iter().find(|(n, _)| v.as_str() == Some(n));
         let (_, t) = hit.ok_or_else(|| {
             let all: Vec<String> = names.iter().map(|(n, _)| format!("\"{n}\"")).collect();
@@ -136,30 +172,62 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(a.common.info.extra.get("_meta"), Some(&json!({"k": 1})));
-        assert!(a.capabilities.session.load && a.capabilities.session.new, "the rest keeps its default");
+        assert!(
+            a.capabilities.session.load && a.capabilities.session.new,
+            "the rest keeps its default"
+        );
         assert_eq!(a.common.request_timeout_ms, None);
         assert_eq!(a.negotiation, crate::acp::NegotiationRule::Draft);
-        assert_eq!(serde_json::to_value(&a.capabilities).unwrap()["session"]["load"], json!(true));
-        assert_eq!(crate::acp::AgentCapabilities::from_model(&a.capabilities.to_model()), Ok(a.capabilities.clone()));
+        assert_eq!(
+            serde_json::to_value(&a.capabilities).unwrap()["session"]["load"],
+            json!(true)
+        );
+        assert_eq!(
+            crate::acp::AgentCapabilities::from_model(&a.capabilities.to_model()),
+            Ok(a.capabilities.clone())
+        );
 
         for (bad, says) in [
-            (json!({"capabilities": {"session": {"lod": true}}}), "session.lod"),
-            (json!({"capabilities": {"session.load": true}}), "session.load"),
-            (json!({"capabilities": {"prompt": {"image": 1}}}), "`image` must be a boolean"),
+            (
+                json!({"capabilities": {"session": {"lod": true}}}),
+                "session.lod",
+            ),
+            (
+                json!({"capabilities": {"session.load": true}}),
+                "session.load",
+            ),
+            (
+                json!({"capabilities": {"prompt": {"image": 1}}}),
+                "`image` must be a boolean",
+            ),
             (json!({"protocolVersions": [1, 70000]}), "protocolVersions"),
             (json!({"info": {"name": "a"}}), "`version` is missing"),
-            (json!({"info": {"name": "a", "version": "1"}, "agentInfo": {"name": "a", "version": "1"}}), "same option"),
+            (
+                json!({"info": {"name": "a", "version": "1"}, "agentInfo": {"name": "a", "version": "1"}}),
+                "same option",
+            ),
             (json!({"negotiation": "newest"}), "\"seed\", \"draft\""),
             (json!({"validateOutgoing": null}), "validateOutgoing"),
             (json!([]), "expected an object"),
-            (json!({"somethingElse": 1}), "unknown option `somethingElse`"),
+            (
+                json!({"somethingElse": 1}),
+                "unknown option `somethingElse`",
+            ),
             (json!({"rejectUnsupportedVersion": true}), "unknown option"),
         ] {
-            let e = serde_json::from_value::<AgentConfig>(bad.clone()).unwrap_err().to_string();
+            let e = serde_json::from_value::<AgentConfig>(bad.clone())
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
-        let s: ServerConfig = serde_json::from_value(json!({"serverInfo": {"name": "s", "version": "1", "icons": null}})).unwrap();
-        assert_eq!((s.server_info.name.as_str(), s.server_info.icons), ("s", None));
+        let s: ServerConfig = serde_json::from_value(
+            json!({"serverInfo": {"name": "s", "version": "1", "icons": null}}),
+        )
+        .unwrap();
+        assert_eq!(
+            (s.server_info.name.as_str(), s.server_info.icons),
+            ("s", None)
+        );
         assert!(serde_json::from_value::<ServerConfig>(json!({"requestTimeoutMs": -1})).is_err());
     }
 }

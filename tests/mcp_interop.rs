@@ -14,9 +14,13 @@ use std::time::{Duration, Instant};
 const WAIT: Duration = Duration::from_secs(15);
 
 fn server_script() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     if !path.is_file() {
-        eprintln!("SKIPPED: {} is missing; run `npm install` to test against the reference server", path.display());
+        eprintln!(
+            "SKIPPED: {} is missing; run `npm install` to test against the reference server",
+            path.display()
+        );
         return None;
     }
     Some(path)
@@ -57,7 +61,12 @@ impl Server {
                 }
             }
         });
-        Server { child, stdin, lines, started: Instant::now() }
+        Server {
+            child,
+            stdin,
+            lines,
+            started: Instant::now(),
+        }
     }
 
     fn now(&self) -> u64 {
@@ -71,13 +80,23 @@ impl Server {
 
     /// Feeds the server's output to the client, sending what it answers, until an
     /// event matches; panics after `WAIT`.
-    fn until(&mut self, client: &mut McpClient, mut done: impl FnMut(&Event) -> bool) -> Vec<Event> {
+    fn until(
+        &mut self,
+        client: &mut McpClient,
+        mut done: impl FnMut(&Event) -> bool,
+    ) -> Vec<Event> {
         let deadline = Instant::now() + WAIT;
         let mut seen = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            assert!(!left.is_zero(), "no answer from server-everything in time; saw {seen:?}");
-            let events = match self.lines.recv_timeout(left.min(Duration::from_millis(200))) {
+            assert!(
+                !left.is_zero(),
+                "no answer from server-everything in time; saw {seen:?}"
+            );
+            let events = match self
+                .lines
+                .recv_timeout(left.min(Duration::from_millis(200)))
+            {
                 Ok(line) => client.receive(&line, self.now()),
                 Err(_) => client.tick(self.now()),
             };
@@ -115,45 +134,98 @@ fn exercise(script: &PathBuf, config: Value, expected_version: &str, expected_er
     let mut c = client(config);
     let out = c.initialize(server.now()).unwrap();
     server.write(&out.text);
-    let events = server.until(&mut c, |e| matches!(e, Event::Initialized { .. } | Event::Closed { .. }));
-    let init = events.iter().find(|e| matches!(e, Event::Initialized { .. })).unwrap_or_else(|| panic!("{events:?}"));
-    let Event::Initialized { protocol_version, era, peer_capabilities, peer_info, .. } = init else { unreachable!() };
+    let events = server.until(&mut c, |e| {
+        matches!(e, Event::Initialized { .. } | Event::Closed { .. })
+    });
+    let init = events
+        .iter()
+        .find(|e| matches!(e, Event::Initialized { .. }))
+        .unwrap_or_else(|| panic!("{events:?}"));
+    let Event::Initialized {
+        protocol_version,
+        era,
+        peer_capabilities,
+        peer_info,
+        ..
+    } = init
+    else {
+        unreachable!()
+    };
     assert_eq!(protocol_version, expected_version);
     assert_eq!(serde_json::to_value(era).unwrap(), expected_era);
     assert_eq!(c.protocol_version(), Some(expected_version));
-    assert!(peer_capabilities["tools"].is_object(), "{peer_capabilities}");
+    assert!(
+        peer_capabilities["tools"].is_object(),
+        "{peer_capabilities}"
+    );
     assert!(peer_info.as_ref().unwrap()["name"].is_string());
     let model = c.peer_capability_model();
     assert_eq!(model.features.get("tools"), Some(&true));
     // Tasks exist only from 2025-11-25: the server's tasks capability counts elsewhere as absent.
-    assert_eq!(model.features.contains_key("tasks"), expected_version == "2025-11-25", "{expected_version}");
-    assert_eq!(model.features.contains_key("completions"), expected_version != "2024-11-05");
+    assert_eq!(
+        model.features.contains_key("tasks"),
+        expected_version == "2025-11-25",
+        "{expected_version}"
+    );
+    assert_eq!(
+        model.features.contains_key("completions"),
+        expected_version != "2024-11-05"
+    );
 
     let list = c.list_tools(None, server.now()).unwrap();
     let list_id = list.id.clone().unwrap();
     server.write(&list.text);
-    let events = server.until(&mut c, |e| matches!(e, Event::Response { id, .. } | Event::Error { id, .. } if *id == list_id));
+    let events = server.until(
+        &mut c,
+        |e| matches!(e, Event::Response { id, .. } | Event::Error { id, .. } if *id == list_id),
+    );
     let tools = response_of(&events, &list_id);
-    let names: Vec<&str> = tools["tools"].as_array().unwrap().iter().filter_map(|t| t["name"].as_str()).collect();
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
     assert!(names.contains(&"echo"), "{names:?}");
 
-    let call = c.call_tool("echo", Some(json!({ "message": "hello from agentwire" })), RequestOptions::default(), server.now()).unwrap();
+    let call = c
+        .call_tool(
+            "echo",
+            Some(json!({ "message": "hello from agentwire" })),
+            RequestOptions::default(),
+            server.now(),
+        )
+        .unwrap();
     let call_id = call.id.clone().unwrap();
     server.write(&call.text);
-    let events = server.until(&mut c, |e| matches!(e, Event::Response { id, .. } | Event::Error { id, .. } if *id == call_id));
+    let events = server.until(
+        &mut c,
+        |e| matches!(e, Event::Response { id, .. } | Event::Error { id, .. } if *id == call_id),
+    );
     let result = response_of(&events, &call_id);
-    assert!(result["content"][0]["text"].as_str().unwrap().contains("hello from agentwire"), "{result}");
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("hello from agentwire"),
+        "{result}"
+    );
 
     let ping = c.ping(server.now()).unwrap();
     let ping_id = ping.id.clone().unwrap();
     server.write(&ping.text);
-    let events = server.until(&mut c, |e| matches!(e, Event::Response { id, .. } if *id == ping_id));
+    let events = server.until(
+        &mut c,
+        |e| matches!(e, Event::Response { id, .. } if *id == ping_id),
+    );
     assert_eq!(response_of(&events, &ping_id), json!({}));
 }
 
 #[test]
 fn server_everything_for_each_handshake_version() {
-    let Some(script) = server_script() else { return };
+    let Some(script) = server_script() else {
+        return;
+    };
     for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let config = json!({
             "protocolVersions": [version],
@@ -168,7 +240,9 @@ fn server_everything_for_each_handshake_version() {
 
 #[test]
 fn server_everything_in_auto_era_falls_back_to_the_handshake() {
-    let Some(script) = server_script() else { return };
+    let Some(script) = server_script() else {
+        return;
+    };
     let config = json!({ "era": "auto", "requestTimeoutMs": 10_000 });
     exercise(&script, config, "2025-11-25", "handshake");
 }

@@ -26,11 +26,25 @@ fn reparse(text: &str) -> Message {
 
 #[test]
 fn floats_survive_a_round_trip_to_the_bit() {
-    for f in [1.0715660391465826e-75, -1.81996730402717e-179, -1.603964615428183e143, 0.1, 5e-324, f64::MAX, -0.0] {
+    for f in [
+        1.0715660391465826e-75,
+        -1.81996730402717e-179,
+        -1.603964615428183e143,
+        0.1,
+        5e-324,
+        f64::MAX,
+        -0.0,
+    ] {
         let text = Message::notification("_x", Some(json!({ "f": f }))).to_text();
         let back = reparse(&text);
-        let Message::Notification(n) = &back else { panic!("{back:?}") };
-        let got = n.params.as_ref().and_then(|p| p["f"].as_f64()).expect("a float");
+        let Message::Notification(n) = &back else {
+            panic!("{back:?}")
+        };
+        let got = n
+            .params
+            .as_ref()
+            .and_then(|p| p["f"].as_f64())
+            .expect("a float");
         assert_eq!(got.to_bits(), f.to_bits(), "{text}");
         assert_eq!(back.to_text(), text);
     }
@@ -43,13 +57,16 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
         ".{0,8}".prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 32, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((".{0,6}", inner), 0..6).prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            prop::collection::vec((".{0,6}", inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
         ]
     })
 }

@@ -54,18 +54,30 @@ fn params() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(json!({})),
         Just(json!([])),
-        Just(json!({ "protocolVersion": 1, "clientCapabilities": {}, "clientInfo": { "name": "c", "version": "1" } })),
+        Just(
+            json!({ "protocolVersion": 1, "clientCapabilities": {}, "clientInfo": { "name": "c", "version": "1" } })
+        ),
         Just(json!({ "protocolVersion": 2, "capabilities": {} })),
-        Just(json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "c", "version": "1" } })),
-        Just(json!({ "protocolVersion": "2025-03-26", "capabilities": { "tools": {} }, "serverInfo": { "name": "s", "version": "1" } })),
-        Just(json!({ "supportedVersions": ["2026-07-28"], "capabilities": {}, "resultType": "complete" })),
+        Just(
+            json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "c", "version": "1" } })
+        ),
+        Just(
+            json!({ "protocolVersion": "2025-03-26", "capabilities": { "tools": {} }, "serverInfo": { "name": "s", "version": "1" } })
+        ),
+        Just(
+            json!({ "supportedVersions": ["2026-07-28"], "capabilities": {}, "resultType": "complete" })
+        ),
         Just(json!({ "cwd": "/w", "mcpServers": [] })),
         Just(json!({ "sessionId": "s1", "prompt": [{ "type": "text", "text": "hi" }] })),
-        Just(json!({ "sessionId": "s1", "update": { "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": "x" } } })),
+        Just(
+            json!({ "sessionId": "s1", "update": { "sessionUpdate": "agent_message_chunk", "content": { "type": "text", "text": "x" } } })
+        ),
         Just(json!({ "requestId": 1 })),
         Just(json!({ "progressToken": 1, "progress": 1 })),
         Just(json!({ "sessionId": "s1", "stopReason": "end_turn" })),
-        Just(json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } })),
+        Just(
+            json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } })
+        ),
     ]
 }
 
@@ -134,7 +146,11 @@ enum Action {
     ClientCall(u8),
     ServerCall(u8),
     /// One frame in flight arrives (which one: the index, so frames may overtake), or is lost.
-    Deliver { to_client: bool, pick: prop::sample::Index, lose: bool },
+    Deliver {
+        to_client: bool,
+        pick: prop::sample::Index,
+        lose: bool,
+    },
     Wait(u64),
 }
 
@@ -169,14 +185,28 @@ fn simulate<C: Driven, S: Driven>(
         match action {
             Action::ClientCall(n) => client_call(client, *n),
             Action::ServerCall(n) => server_call(server, *n),
-            Action::Deliver { to_client, pick, lose } => {
-                let queue = if *to_client { &mut link.to_client } else { &mut link.to_server };
+            Action::Deliver {
+                to_client,
+                pick,
+                lose,
+            } => {
+                let queue = if *to_client {
+                    &mut link.to_client
+                } else {
+                    &mut link.to_server
+                };
                 if queue.is_empty() {
                     continue;
                 }
                 // Mostly in order; sometimes a later frame overtakes.
-                let at = if pick.index(4) == 0 { pick.index(queue.len()) } else { 0 };
-                let Some(text) = queue.remove(at) else { continue };
+                let at = if pick.index(4) == 0 {
+                    pick.index(queue.len())
+                } else {
+                    0
+                };
+                let Some(text) = queue.remove(at) else {
+                    continue;
+                };
                 if !lose {
                     if *to_client {
                         client.frame(&text);
@@ -216,9 +246,21 @@ fn lossless<C: Driven, S: Driven>(
         }
         exchange(client, server, 16);
     }
-    assert_eq!(client.unanswered() + server.unanswered(), 0, "a request without an answer over a lossless link");
-    assert_eq!(client.session.next_deadline(), None, "the client still waits for something");
-    assert_eq!(server.session.next_deadline(), None, "the server still waits for something");
+    assert_eq!(
+        client.unanswered() + server.unanswered(),
+        0,
+        "a request without an answer over a lossless link"
+    );
+    assert_eq!(
+        client.session.next_deadline(),
+        None,
+        "the client still waits for something"
+    );
+    assert_eq!(
+        server.session.next_deadline(),
+        None,
+        "the server still waits for something"
+    );
     client.finish();
     server.finish();
 }
@@ -229,7 +271,12 @@ fn acp_client_call(h: &mut Harness<AcpClient>, n: u8) {
         1 => h.call(|s, now| s.prompt("s1", json!([{ "type": "text", "text": "hi" }]), now)),
         2 => h.call(|s, now| s.request("_ext/call", Some(json!({})), now)),
         3 => h.call(|s, now| s.list_sessions(json!({}), now)),
-        _ => h.call(|s, now| s.load_session(json!({ "sessionId": "s1", "cwd": "/w", "mcpServers": [] }), now)),
+        _ => h.call(|s, now| {
+            s.load_session(
+                json!({ "sessionId": "s1", "cwd": "/w", "mcpServers": [] }),
+                now,
+            )
+        }),
     };
 }
 
@@ -244,7 +291,11 @@ fn acp_agent_call(h: &mut Harness<AcpAgent>, n: u8) {
 }
 
 fn mcp_client_call(h: &mut Harness<McpClient>, n: u8) {
-    let progress = RequestOptions { timeout_ms: Some(20_000), reset_on_progress: true, max_total_ms: Some(90_000) };
+    let progress = RequestOptions {
+        timeout_ms: Some(20_000),
+        reset_on_progress: true,
+        max_total_ms: Some(90_000),
+    };
     match n % 4 {
         0 => h.call(|s, now| s.ping(now)),
         1 => h.call(|s, now| s.list_tools(None, now)),
@@ -257,13 +308,21 @@ fn mcp_server_call(h: &mut Harness<McpServer>, n: u8) {
     match n % 4 {
         0 => h.call(|s, now| s.ping(now)),
         1 => h.call(|s, now| s.list_roots(now)),
-        2 => h.call(|s, now| s.create_message(json!({ "messages": [], "maxTokens": 5 }), RequestOptions::default(), now)),
+        2 => h.call(|s, now| {
+            s.create_message(
+                json!({ "messages": [], "maxTokens": 5 }),
+                RequestOptions::default(),
+                now,
+            )
+        }),
         _ => h.call(|s, _| s.log("info", None, json!("x"))),
     };
 }
 
 /// A connected pair with both applications answering what they are asked.
-fn serving<A: Driven, B: Driven>((mut a, mut b): (Harness<A>, Harness<B>)) -> (Harness<A>, Harness<B>) {
+fn serving<A: Driven, B: Driven>(
+    (mut a, mut b): (Harness<A>, Harness<B>),
+) -> (Harness<A>, Harness<B>) {
     a.outbox.clear();
     b.outbox.clear();
     a.responder = serve;
@@ -330,17 +389,39 @@ fn delivered<S: Driven>(events: &[S::Event]) -> Vec<(Id, String, Option<Value>)>
 /// Feeds `text`, checks that it gets exactly one error reply (id, code, a word of the
 /// reason in `data`), then that the session still answers a ping (MCP) or delivers an
 /// extension request (ACP).
-fn refused<S: Driven>(h: &mut Harness<S>, text: &str, (id, code, why): (&Id, i64, &str), probe: &str) {
+fn refused<S: Driven>(
+    h: &mut Harness<S>,
+    text: &str,
+    (id, code, why): (&Id, i64, &str),
+    probe: &str,
+) {
     let events = h.frame(text);
     let errors = error_replies::<S>(&events);
-    assert_eq!(errors.len(), 1, "one error reply to {}…: {events:?}", &text[..text.len().min(60)]);
+    assert_eq!(
+        errors.len(),
+        1,
+        "one error reply to {}…: {events:?}",
+        &text[..text.len().min(60)]
+    );
     let (got_id, error) = &errors[0];
     assert_eq!((got_id, error.code), (id, code), "{events:?}");
-    let reason = error.data.as_ref().and_then(Value::as_str).unwrap_or_default();
-    assert!(reason.contains(why), "the reason {reason:?} does not say {why:?}");
+    let reason = error
+        .data
+        .as_ref()
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    assert!(
+        reason.contains(why),
+        "the reason {reason:?} does not say {why:?}"
+    );
     let after = h.frame(probe);
-    let answered = after.iter().any(|e| matches!(S::seen(e), Seen::Send(t) if t.contains("\"result\"")));
-    assert!(answered || !delivered::<S>(&after).is_empty(), "the session does not go on after hostile input: {after:?}");
+    let answered = after
+        .iter()
+        .any(|e| matches!(S::seen(e), Seen::Send(t) if t.contains("\"result\"")));
+    assert!(
+        answered || !delivered::<S>(&after).is_empty(),
+        "the session does not go on after hostile input: {after:?}"
+    );
 }
 
 fn nested(depth: usize, open: &str, close: &str, inner: &str) -> String {
@@ -359,7 +440,10 @@ fn nested(depth: usize, open: &str, close: &str, inner: &str) -> String {
 fn hostile_frames() -> Vec<(String, Id, i64, &'static str)> {
     let deep_array = nested(100_000, "[", "]", "1");
     let deep_object = nested(100_000, "{\"a\":", "}", "1");
-    let deep_params = format!("{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"_ext/call\",\"params\":{}}}", nested(100_000, "[", "]", ""));
+    let deep_params = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"_ext/call\",\"params\":{}}}",
+        nested(100_000, "[", "]", "")
+    );
     let parse = codes::PARSE_ERROR;
     let range = "out of the signed 64-bit range";
     vec![
@@ -367,16 +451,66 @@ fn hostile_frames() -> Vec<(String, Id, i64, &'static str)> {
         (deep_object, Id::Null, parse, "recursion limit"),
         // The id cannot be read from text that does not parse.
         (deep_params, Id::Null, parse, "recursion limit"),
-        (r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#.into(), Id::Null, parse, "out of range"),
-        (r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST, range),
-        (r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST, range),
-        (r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#.into(), Id::Null, codes::INVALID_REQUEST, range),
-        (r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"n":1e400}}"#.into(), Id::Null, parse, "out of range"),
-        (r#"{"jsonrpc":"2.0","id":4,"method":"ping","params":{"s":"\ud800"}}"#.into(), Id::Null, parse, "escape"),
-        (r#"{"jsonrpc":"2.0","id":5,"method":"ping","params":{"s":"\udc00x"}}"#.into(), Id::Null, parse, "escape"),
-        (r#"{"jsonrpc":"2.0","id":"\ud83d","method":"ping"}"#.into(), Id::Null, parse, "escape"),
-        ("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}".into(), Id::Null, parse, "expected value"),
-        (r#"{"jsonrpc":"2.0","id":6,"method":"ping"} {"#.into(), Id::Null, parse, "trailing characters"),
+        (
+            r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#.into(),
+            Id::Null,
+            parse,
+            "out of range",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}"#.into(),
+            Id::Null,
+            codes::INVALID_REQUEST,
+            range,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#.into(),
+            Id::Null,
+            codes::INVALID_REQUEST,
+            range,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"ping"}"#.into(),
+            Id::Null,
+            codes::INVALID_REQUEST,
+            range,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"n":1e400}}"#.into(),
+            Id::Null,
+            parse,
+            "out of range",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"ping","params":{"s":"\ud800"}}"#.into(),
+            Id::Null,
+            parse,
+            "escape",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"ping","params":{"s":"\udc00x"}}"#.into(),
+            Id::Null,
+            parse,
+            "escape",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"\ud83d","method":"ping"}"#.into(),
+            Id::Null,
+            parse,
+            "escape",
+        ),
+        (
+            "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}".into(),
+            Id::Null,
+            parse,
+            "expected value",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"method":"ping"} {"#.into(),
+            Id::Null,
+            parse,
+            "trailing characters",
+        ),
     ]
 }
 
@@ -421,9 +555,14 @@ fn huge_strings_and_arrays_are_delivered_whole() {
     // A huge batch in MCP 2025-03-26: every element answered on its own.
     let mut s = mcp_server(2 | (2 << 2));
     assert_eq!(s.session.protocol_version(), Some("2025-03-26"));
-    let batch: Vec<Value> = (0..5_000).map(|i| json!({ "jsonrpc": "2.0", "id": i, "method": "ping" })).collect();
+    let batch: Vec<Value> = (0..5_000)
+        .map(|i| json!({ "jsonrpc": "2.0", "id": i, "method": "ping" }))
+        .collect();
     let events = s.frame(&Value::Array(batch).to_string());
-    let answers = events.iter().filter(|e| matches!(McpServer::seen(e), Seen::Send(_))).count();
+    let answers = events
+        .iter()
+        .filter(|e| matches!(McpServer::seen(e), Seen::Send(_)))
+        .count();
     assert_eq!(answers, 5_000);
     s.finish();
 }
@@ -457,7 +596,10 @@ fn duplicate_keys_take_the_last_value_as_javascript_does() {
             _ => None,
         })
         .collect();
-    assert_eq!(sent, vec![json!({ "jsonrpc": "2.0", "id": 2, "result": {} })]);
+    assert_eq!(
+        sent,
+        vec![json!({ "jsonrpc": "2.0", "id": 2, "result": {} })]
+    );
     s.finish();
 
     let mut a = acp_agent(2);
@@ -474,14 +616,27 @@ fn proto_and_constructor_keys_are_plain_data() {
     a.answer = false;
     let events = a.frame(text);
     let got = delivered::<AcpAgent>(&events);
-    assert_eq!(got[0].2, Some(json!({ "__proto__": { "polluted": true }, "constructor": { "prototype": { "x": 1 } } })));
+    assert_eq!(
+        got[0].2,
+        Some(
+            json!({ "__proto__": { "polluted": true }, "constructor": { "prototype": { "x": 1 } } })
+        )
+    );
     a.finish();
 
     // As a method name it is an `_`-prefixed extension method like any other.
     let mut s = mcp_server(2);
     s.answer = false;
-    let events = s.frame(r#"{"jsonrpc":"2.0","id":3,"method":"__proto__","params":{"__proto__":null}}"#);
+    let events =
+        s.frame(r#"{"jsonrpc":"2.0","id":3,"method":"__proto__","params":{"__proto__":null}}"#);
     let got = delivered::<McpServer>(&events);
-    assert_eq!(got, vec![(Id::Number(3), "__proto__".to_owned(), Some(json!({ "__proto__": null })))]);
+    assert_eq!(
+        got,
+        vec![(
+            Id::Number(3),
+            "__proto__".to_owned(),
+            Some(json!({ "__proto__": null }))
+        )]
+    );
     s.finish();
 }

@@ -22,15 +22,60 @@ struct Source {
 }
 
 const SOURCES: &[Source] = &[
-    Source { protocol: Protocol::Acp, version: "1", file: "spec/acp/npm-sdk-2.4.0/v1/schema.unstable.json", only_missing_from: None },
-    Source { protocol: Protocol::Acp, version: "1", file: "spec/acp/v1/schema.unstable.json", only_missing_from: Some("spec/acp/npm-sdk-2.4.0/v1/schema.unstable.json") },
-    Source { protocol: Protocol::Acp, version: "2", file: "spec/acp/npm-sdk-2.4.0/v2/schema.unstable.json", only_missing_from: None },
-    Source { protocol: Protocol::Acp, version: "2", file: "spec/acp/v2/schema.unstable.json", only_missing_from: Some("spec/acp/npm-sdk-2.4.0/v2/schema.unstable.json") },
-    Source { protocol: Protocol::Mcp, version: "2024-11-05", file: "spec/mcp/2024-11-05/schema.json", only_missing_from: None },
-    Source { protocol: Protocol::Mcp, version: "2025-03-26", file: "spec/mcp/2025-03-26/schema.json", only_missing_from: None },
-    Source { protocol: Protocol::Mcp, version: "2025-06-18", file: "spec/mcp/2025-06-18/schema.json", only_missing_from: None },
-    Source { protocol: Protocol::Mcp, version: "2025-11-25", file: "spec/mcp/2025-11-25/schema.json", only_missing_from: None },
-    Source { protocol: Protocol::Mcp, version: "2026-07-28", file: "spec/mcp/2026-07-28/schema.json", only_missing_from: None },
+    Source {
+        protocol: Protocol::Acp,
+        version: "1",
+        file: "spec/acp/npm-sdk-2.4.0/v1/schema.unstable.json",
+        only_missing_from: None,
+    },
+    Source {
+        protocol: Protocol::Acp,
+        version: "1",
+        file: "spec/acp/v1/schema.unstable.json",
+        only_missing_from: Some("spec/acp/npm-sdk-2.4.0/v1/schema.unstable.json"),
+    },
+    Source {
+        protocol: Protocol::Acp,
+        version: "2",
+        file: "spec/acp/npm-sdk-2.4.0/v2/schema.unstable.json",
+        only_missing_from: None,
+    },
+    Source {
+        protocol: Protocol::Acp,
+        version: "2",
+        file: "spec/acp/v2/schema.unstable.json",
+        only_missing_from: Some("spec/acp/npm-sdk-2.4.0/v2/schema.unstable.json"),
+    },
+    Source {
+        protocol: Protocol::Mcp,
+        version: "2024-11-05",
+        file: "spec/mcp/2024-11-05/schema.json",
+        only_missing_from: None,
+    },
+    Source {
+        protocol: Protocol::Mcp,
+        version: "2025-03-26",
+        file: "spec/mcp/2025-03-26/schema.json",
+        only_missing_from: None,
+    },
+    Source {
+        protocol: Protocol::Mcp,
+        version: "2025-06-18",
+        file: "spec/mcp/2025-06-18/schema.json",
+        only_missing_from: None,
+    },
+    Source {
+        protocol: Protocol::Mcp,
+        version: "2025-11-25",
+        file: "spec/mcp/2025-11-25/schema.json",
+        only_missing_from: None,
+    },
+    Source {
+        protocol: Protocol::Mcp,
+        version: "2026-07-28",
+        file: "spec/mcp/2026-07-28/schema.json",
+        only_missing_from: None,
+    },
 ];
 
 /// What one method's messages look like in a schema file.
@@ -52,8 +97,16 @@ impl Schema {
     fn load(file: &str) -> Option<Schema> {
         let doc = common::oracle_json(file)?;
         let draft7 = doc["$schema"].as_str().unwrap_or("").contains("draft-07");
-        let defs_key = if doc.get("$defs").is_some() { "$defs" } else { "definitions" };
-        Some(Schema { doc, defs_key, draft7 })
+        let defs_key = if doc.get("$defs").is_some() {
+            "$defs"
+        } else {
+            "definitions"
+        };
+        Some(Schema {
+            doc,
+            defs_key,
+            draft7,
+        })
     }
     fn defs(&self) -> &Map<String, Value> {
         self.doc[self.defs_key].as_object().expect("definitions")
@@ -74,7 +127,11 @@ impl Schema {
         root.insert("$schema".into(), self.doc["$schema"].clone());
         root.insert("$ref".into(), json!(format!("#/{}/{def}", self.defs_key)));
         root.insert(self.defs_key.into(), self.doc[self.defs_key].clone());
-        let draft = if self.draft7 { jsonschema::Draft::Draft7 } else { jsonschema::Draft::Draft202012 };
+        let draft = if self.draft7 {
+            jsonschema::Draft::Draft7
+        } else {
+            jsonschema::Draft::Draft202012
+        };
         jsonschema::options()
             .with_draft(draft)
             .should_validate_formats(true)
@@ -86,26 +143,51 @@ impl Schema {
         let defs = self.defs();
         let mut out = Vec::new();
         if protocol == Protocol::Acp {
-            let mut by: std::collections::BTreeMap<(String, String), Vec<String>> = Default::default();
+            let mut by: std::collections::BTreeMap<(String, String), Vec<String>> =
+                Default::default();
             for (name, d) in defs {
                 if let (Some(m), Some(side)) = (d["x-method"].as_str(), d["x-side"].as_str()) {
-                    by.entry((m.into(), side.into())).or_default().push(name.clone());
+                    by.entry((m.into(), side.into()))
+                        .or_default()
+                        .push(name.clone());
                 }
             }
             for ((method, side), names) in by {
-                let dir = if side == "client" { Direction::ServerToClient } else { Direction::ClientToServer };
+                let dir = if side == "client" {
+                    Direction::ServerToClient
+                } else {
+                    Direction::ClientToServer
+                };
                 let result = names.iter().find(|n| n.ends_with("Response")).cloned();
                 for call in names.iter().filter(|n| !n.ends_with("Response")) {
-                    let result = if call.ends_with("Request") { result.clone() } else { None };
-                    out.push(MethodDefs { method: method.clone(), dir, call: call.clone(), result });
+                    let result = if call.ends_with("Request") {
+                        result.clone()
+                    } else {
+                        None
+                    };
+                    out.push(MethodDefs {
+                        method: method.clone(),
+                        dir,
+                        call: call.clone(),
+                        result,
+                    });
                 }
             }
             return out;
         }
         let list = |n: &str| -> Vec<String> {
             let d = &defs.get(n).cloned().unwrap_or(Value::Null);
-            let refs = d["anyOf"].as_array().cloned().unwrap_or_else(|| vec![d.clone()]);
-            refs.iter().filter_map(|r| r["$ref"].as_str().map(|s| s.rsplit('/').next().unwrap_or("").to_string())).collect()
+            let refs = d["anyOf"]
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![d.clone()]);
+            refs.iter()
+                .filter_map(|r| {
+                    r["$ref"]
+                        .as_str()
+                        .map(|s| s.rsplit('/').next().unwrap_or("").to_string())
+                })
+                .collect()
         };
         for (group, dir) in [
             ("ClientRequest", Direction::ClientToServer),
@@ -114,7 +196,10 @@ impl Schema {
             ("ServerNotification", Direction::ServerToClient),
         ] {
             for call in list(group) {
-                let method = defs[&call]["properties"]["method"]["const"].as_str().unwrap_or("").to_string();
+                let method = defs[&call]["properties"]["method"]["const"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string();
                 let result = call.strip_suffix("Request").map(|base| {
                     if defs.contains_key(&format!("{base}ResultResponse")) {
                         format!("{base}ResultResponse#result")
@@ -126,7 +211,12 @@ impl Schema {
                         "Result".into()
                     }
                 });
-                out.push(MethodDefs { method, dir, call, result });
+                out.push(MethodDefs {
+                    method,
+                    dir,
+                    call,
+                    result,
+                });
             }
         }
         out
@@ -158,10 +248,21 @@ impl Gen<'_> {
         }
         for key in ["anyOf", "oneOf"] {
             if let Some(alts) = s[key].as_array() {
-                let usable: Vec<&Value> = alts.iter().filter(|a| self.schema.resolve(a)["type"] != "null").collect();
-                let alts: Vec<&Value> = if usable.is_empty() { alts.iter().collect() } else { usable };
+                let usable: Vec<&Value> = alts
+                    .iter()
+                    .filter(|a| self.schema.resolve(a)["type"] != "null")
+                    .collect();
+                let alts: Vec<&Value> = if usable.is_empty() {
+                    alts.iter().collect()
+                } else {
+                    usable
+                };
                 let deep = depth > 6;
-                let choice = if deep { alts[0] } else { alts[(self.pick + depth) % alts.len()] };
+                let choice = if deep {
+                    alts[0]
+                } else {
+                    alts[(self.pick + depth) % alts.len()]
+                };
                 parts.push(self.value(choice, depth + 1));
             }
         }
@@ -194,7 +295,10 @@ impl Gen<'_> {
             "integer" | "number" => {
                 let lo = s["minimum"].as_f64();
                 let hi = s["maximum"].as_f64();
-                let v = lo.unwrap_or(0.0).max(hi.map_or(f64::MIN, |h| h.min(1.0))).max(lo.unwrap_or(f64::MIN));
+                let v = lo
+                    .unwrap_or(0.0)
+                    .max(hi.map_or(f64::MIN, |h| h.min(1.0)))
+                    .max(lo.unwrap_or(f64::MIN));
                 let v = if lo.is_none() && hi.is_none() { 1.0 } else { v };
                 if t == "integer" || v.fract() == 0.0 {
                     json!(v as i64)
@@ -208,11 +312,24 @@ impl Gen<'_> {
                 let n = if self.full && depth < 6 { n.max(1) } else { n };
                 let n = s["maxItems"].as_u64().map_or(n, |m| n.min(m as usize));
                 let item = s.get("items").cloned().unwrap_or(json!({}));
-                Value::Array((0..n).map(|i| Gen { pick: self.pick + i, ..*self }.value(&item, depth + 1)).collect())
+                Value::Array(
+                    (0..n)
+                        .map(|i| {
+                            Gen {
+                                pick: self.pick + i,
+                                ..*self
+                            }
+                            .value(&item, depth + 1)
+                        })
+                        .collect(),
+                )
             }
             "object" => {
                 let mut o = Map::new();
-                let required: Vec<&str> = s["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+                let required: Vec<&str> = s["required"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
                 if let Some(props) = s["properties"].as_object() {
                     for (k, v) in props {
                         if required.contains(&k.as_str()) || (self.full && depth < 5) {
@@ -223,7 +340,10 @@ impl Gen<'_> {
                 for k in required {
                     o.entry(k.to_string()).or_insert(json!("x"));
                 }
-                if let Some(ap) = s.get("additionalProperties").filter(|a| a.is_object() && self.full && depth < 5) {
+                if let Some(ap) = s
+                    .get("additionalProperties")
+                    .filter(|a| a.is_object() && self.full && depth < 5)
+                {
                     o.insert("extraKey".into(), self.value(ap, depth + 1));
                 }
                 Value::Object(o)
@@ -234,7 +354,11 @@ impl Gen<'_> {
 
     fn string(&self, s: &Value) -> String {
         if let Some(p) = s["pattern"].as_str() {
-            return if p == "^[A-Z]{3}$" { "USD".into() } else { "x".into() };
+            return if p == "^[A-Z]{3}$" {
+                "USD".into()
+            } else {
+                "x".into()
+            };
         }
         let base = match s["format"].as_str() {
             Some("uri") => "https://example.com/a",
@@ -366,7 +490,11 @@ fn pointer_mut<'a>(v: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
 }
 
 /// The instances (valid by the judge) and mutations of one definition.
-fn corpus(schema: &Schema, def_schema: &Value, judge: &jsonschema::Validator) -> (Vec<Value>, usize) {
+fn corpus(
+    schema: &Schema,
+    def_schema: &Value,
+    judge: &jsonschema::Validator,
+) -> (Vec<Value>, usize) {
     let mut seen = BTreeSet::new();
     let mut base = Vec::new();
     let mut misses = 0;
@@ -382,7 +510,14 @@ fn corpus(schema: &Schema, def_schema: &Value, judge: &jsonschema::Validator) ->
             }
         }
     }
-    let tags = ["text", "image", "resource_link", "diff", "terminal", "zz_kind"];
+    let tags = [
+        "text",
+        "image",
+        "resource_link",
+        "diff",
+        "terminal",
+        "zz_kind",
+    ];
     let mut all = base.clone();
     for b in &base {
         let mut m = Vec::new();
@@ -409,19 +544,36 @@ struct Tally {
 }
 
 impl Tally {
-    fn compare(&mut self, label: &str, theirs: bool, ours: (bool, Vec<agentwire::schema::Issue>), msg: &Value) {
+    fn compare(
+        &mut self,
+        label: &str,
+        theirs: bool,
+        ours: (bool, Vec<agentwire::schema::Issue>),
+        msg: &Value,
+    ) {
         self.checked += 1;
         if theirs == ours.0 {
             return;
         }
         let tolerated = ours.0 && ours.1.iter().any(|i| i.code == "tolerated");
-        let errors = || ours.1.iter().filter(|i| i.severity == agentwire::schema::Severity::Error);
+        let errors = || {
+            ours.1
+                .iter()
+                .filter(|i| i.severity == agentwire::schema::Severity::Error)
+        };
         if theirs && errors().count() > 0 && errors().all(|i| i.code.starts_with("acp.")) {
             self.beyond.push(format!("{label}: {msg}"));
             return;
         }
-        let issues: Vec<String> = ours.1.iter().map(|i| format!("{} {} {}", i.path, i.code, i.message)).collect();
-        let line = format!("{label}: official {theirs}, ours {} {issues:?}\n    {msg}", ours.0);
+        let issues: Vec<String> = ours
+            .1
+            .iter()
+            .map(|i| format!("{} {} {}", i.path, i.code, i.message))
+            .collect();
+        let line = format!(
+            "{label}: official {theirs}, ours {} {issues:?}\n    {msg}",
+            ours.0
+        );
         if tolerated {
             self.tolerated.push(line);
         } else {
@@ -433,12 +585,21 @@ impl Tally {
 fn check_source(src: &Source, tally: &mut Tally) -> Option<()> {
     let schema = Schema::load(src.file)?;
     let skip: BTreeSet<String> = match src.only_missing_from {
-        Some(newer) => Schema::load(newer)?.methods(src.protocol).into_iter().map(|m| m.method).collect(),
+        Some(newer) => Schema::load(newer)?
+            .methods(src.protocol)
+            .into_iter()
+            .map(|m| m.method)
+            .collect(),
         None => BTreeSet::new(),
     };
     let limits = Limits::default();
     let verdict = |msg: &Value, dir: Direction, in_reply_to: Option<&str>| {
-        let ctx = Context { protocol: src.protocol, version: src.version, direction: dir, in_reply_to };
+        let ctx = Context {
+            protocol: src.protocol,
+            version: src.version,
+            direction: dir,
+            in_reply_to,
+        };
         let r = validate_value(msg, &ctx, &limits);
         (r.ok, r.issues)
     };
@@ -446,7 +607,11 @@ fn check_source(src: &Source, tally: &mut Tally) -> Option<()> {
         if skip.contains(&m.method) {
             continue;
         }
-        let back = if m.dir == Direction::ClientToServer { Direction::ServerToClient } else { Direction::ClientToServer };
+        let back = if m.dir == Direction::ClientToServer {
+            Direction::ServerToClient
+        } else {
+            Direction::ClientToServer
+        };
         let is_request = m.result.is_some();
         // The call: ACP judges params; MCP the whole request (only params is mutated).
         let judge = schema.judge(&m.call);
@@ -459,11 +624,18 @@ fn check_source(src: &Source, tally: &mut Tally) -> Option<()> {
                 if is_request {
                     msg["id"] = json!(1);
                 }
-                tally.compare(&format!("{} params", m.method), judge.is_valid(&p), verdict(&msg, m.dir, None), &msg);
+                tally.compare(
+                    &format!("{} params", m.method),
+                    judge.is_valid(&p),
+                    verdict(&msg, m.dir, None),
+                    &msg,
+                );
             }
         } else {
             let params_schema = def["properties"].get("params").cloned();
-            let params_required = def["required"].as_array().is_some_and(|r| r.contains(&json!("params")));
+            let params_required = def["required"]
+                .as_array()
+                .is_some_and(|r| r.contains(&json!("params")));
             let mut envelope = json!({"jsonrpc": "2.0", "method": m.method});
             if is_request {
                 envelope["id"] = json!(1);
@@ -486,11 +658,21 @@ fn check_source(src: &Source, tally: &mut Tally) -> Option<()> {
                 if let Some(p) = p {
                     msg["params"] = p;
                 }
-                tally.compare(&format!("{} call", m.method), judge.is_valid(&msg), verdict(&msg, m.dir, None), &msg);
+                tally.compare(
+                    &format!("{} call", m.method),
+                    judge.is_valid(&msg),
+                    verdict(&msg, m.dir, None),
+                    &msg,
+                );
             }
             if params_required {
                 let msg = envelope.clone();
-                tally.compare(&format!("{} without params", m.method), judge.is_valid(&msg), verdict(&msg, m.dir, None), &msg);
+                tally.compare(
+                    &format!("{} without params", m.method),
+                    judge.is_valid(&msg),
+                    verdict(&msg, m.dir, None),
+                    &msg,
+                );
             }
         }
         // The result.
@@ -506,7 +688,12 @@ fn check_source(src: &Source, tally: &mut Tally) -> Option<()> {
             tally.misses += misses;
             for r in values {
                 let msg = json!({"jsonrpc": "2.0", "id": 1, "result": r});
-                tally.compare(&format!("{} result", m.method), judge.is_valid(&r), verdict(&msg, back, Some(&m.method)), &msg);
+                tally.compare(
+                    &format!("{} result", m.method),
+                    judge.is_valid(&r),
+                    verdict(&msg, back, Some(&m.method)),
+                    &msg,
+                );
             }
         }
     }
@@ -520,7 +707,12 @@ fn check_source(src: &Source, tally: &mut Tally) -> Option<()> {
     let (values, _) = corpus(&schema, &error_def, &judge);
     for e in values {
         let msg = json!({"jsonrpc": "2.0", "id": 1, "error": e});
-        tally.compare("error", judge.is_valid(&e), verdict(&msg, Direction::ServerToClient, None), &msg);
+        tally.compare(
+            "error",
+            judge.is_valid(&e),
+            verdict(&msg, Direction::ServerToClient, None),
+            &msg,
+        );
     }
     Some(())
 }
@@ -531,8 +723,16 @@ impl Schema {
         let mut root = s.as_object().cloned().unwrap_or_default();
         root.insert("$schema".into(), self.doc["$schema"].clone());
         root.insert(self.defs_key.into(), self.doc[self.defs_key].clone());
-        let draft = if self.draft7 { jsonschema::Draft::Draft7 } else { jsonschema::Draft::Draft202012 };
-        jsonschema::options().with_draft(draft).should_validate_formats(true).build(&Value::Object(root)).expect("fragment compiles")
+        let draft = if self.draft7 {
+            jsonschema::Draft::Draft7
+        } else {
+            jsonschema::Draft::Draft202012
+        };
+        jsonschema::options()
+            .with_draft(draft)
+            .should_validate_formats(true)
+            .build(&Value::Object(root))
+            .expect("fragment compiles")
     }
 }
 
@@ -548,7 +748,11 @@ fn check_seeds(src: &Source, tally: &mut Tally) -> Option<()> {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let proto = if v["protocol"] == "acp" { Protocol::Acp } else { Protocol::Mcp };
+        let proto = if v["protocol"] == "acp" {
+            Protocol::Acp
+        } else {
+            Protocol::Mcp
+        };
         if proto != src.protocol || version != src.version || v["direction"] == "fragment" {
             continue;
         }
@@ -560,18 +764,32 @@ fn check_seeds(src: &Source, tally: &mut Tally) -> Option<()> {
             Direction::ServerToClient
         };
         let method = msg["method"].as_str().map(String::from).or_else(|| {
-            methods.iter().map(|m| m.method.clone()).filter(|m| what.starts_with(m.as_str())).max_by_key(String::len)
+            methods
+                .iter()
+                .map(|m| m.method.clone())
+                .filter(|m| what.starts_with(m.as_str()))
+                .max_by_key(String::len)
         })?;
-        let ctx = Context { protocol: src.protocol, version: src.version, direction: dir, in_reply_to: Some(&method) };
+        let ctx = Context {
+            protocol: src.protocol,
+            version: src.version,
+            direction: dir,
+            in_reply_to: Some(&method),
+        };
         let ours = validate_value(msg, &ctx, &Limits::default());
         let m = methods.iter().find(|m| m.method == method)?;
         let theirs = if let Some(e) = msg.get("error") {
-            let d = schema.defs().get("Error").cloned().unwrap_or_else(|| schema.defs()["JSONRPCError"]["properties"]["error"].clone());
+            let d =
+                schema.defs().get("Error").cloned().unwrap_or_else(|| {
+                    schema.defs()["JSONRPCError"]["properties"]["error"].clone()
+                });
             schema.judge_inline(&d).is_valid(e)
         } else if let Some(r) = msg.get("result") {
             let result = m.result.as_deref()?;
             match result.split_once('#') {
-                Some((holder, member)) => schema.judge_inline(&schema.defs()[holder]["properties"][member]).is_valid(r),
+                Some((holder, member)) => schema
+                    .judge_inline(&schema.defs()[holder]["properties"][member])
+                    .is_valid(r),
                 None => schema.judge(result).is_valid(r),
             }
         } else if src.protocol == Protocol::Acp {
@@ -579,13 +797,21 @@ fn check_seeds(src: &Source, tally: &mut Tally) -> Option<()> {
         } else {
             schema.judge(&m.call).is_valid(msg)
         };
-        tally.compare(&format!("seed {} {what}", v["seed"]), theirs, (ours.ok, ours.issues), msg);
+        tally.compare(
+            &format!("seed {} {what}", v["seed"]),
+            theirs,
+            (ours.ok, ours.issues),
+            msg,
+        );
     }
     Some(())
 }
 
 #[test]
-#[cfg_attr(not(acp_oracle), ignore = "needs the official ACP schemas: the acp-sdk-v2 package (npm ci) or ../shared")]
+#[cfg_attr(
+    not(acp_oracle),
+    ignore = "needs the official ACP schemas: the acp-sdk-v2 package (npm ci) or ../shared"
+)]
 fn acp_agrees_with_the_official_schemas() {
     // Seeds 001 (v2 clientInfo/agentInfo for info) and 002 (session/load result null).
     let tolerated = if common::shared_dir().is_some() { 3 } else { 0 };
@@ -593,7 +819,10 @@ fn acp_agrees_with_the_official_schemas() {
 }
 
 #[test]
-#[cfg_attr(not(shared_oracle), ignore = "needs the official MCP schemas: ../shared or AGENTWIRE_SHARED")]
+#[cfg_attr(
+    not(shared_oracle),
+    ignore = "needs the official MCP schemas: ../shared or AGENTWIRE_SHARED"
+)]
 fn mcp_agrees_with_the_official_schemas() {
     // A fractional number as an elicitation answer (2025-06-18 and 2025-11-25 mutations): the
     // schema says integer, a form's number field (SEP-1034) gives any number.
@@ -610,7 +839,10 @@ fn agreement(protocol: Protocol, expected_tolerated: usize) {
     for src in SOURCES.iter().filter(|s| s.protocol == protocol) {
         let mut tally = Tally::default();
         if check_source(src, &mut tally).is_none() {
-            println!("{:?} {:<10} {:<48} not at hand (only in shared/)", src.protocol, src.version, src.file);
+            println!(
+                "{:?} {:<10} {:<48} not at hand (only in shared/)",
+                src.protocol, src.version, src.file
+            );
             continue;
         }
         if common::shared_dir().is_some() {
@@ -638,7 +870,10 @@ fn agreement(protocol: Protocol, expected_tolerated: usize) {
         total_beyond += tally.beyond.len();
     }
     println!("total checked {total}, disagreements {total_disagreements}, tolerated deviations {total_tolerated}, refused by ACP's rules beyond the schema {total_beyond}");
-    assert_eq!(total_tolerated, expected_tolerated, "the tolerated deviations are exactly the documented ones");
+    assert_eq!(
+        total_tolerated, expected_tolerated,
+        "the tolerated deviations are exactly the documented ones"
+    );
     assert!(total > 10_000, "the corpus is too small: {total}");
     assert_eq!(total_disagreements, 0);
 }

@@ -17,16 +17,29 @@ fn json(v: &JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn a_request_arrives_as_a_plain_object() {
-    let v = parse_message(r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":1}}"#, JsValue::UNDEFINED).unwrap();
-    assert_eq!(json(&v), r#"{"kind":"request","id":7,"method":"initialize","params":{"protocolVersion":1}}"#);
+    let v = parse_message(
+        r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":1}}"#,
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    assert_eq!(
+        json(&v),
+        r#"{"kind":"request","id":7,"method":"initialize","params":{"protocolVersion":1}}"#
+    );
 }
 
 #[wasm_bindgen_test]
 fn kinds_of_messages() {
     let cases = [
-        (r#"{"jsonrpc":"2.0","method":"session/update","params":{}}"#, "notification"),
+        (
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{}}"#,
+            "notification",
+        ),
         (r#"{"jsonrpc":"2.0","id":"a","result":null}"#, "response"),
-        (r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#, "error"),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+            "error",
+        ),
         (r#"[{"jsonrpc":"2.0","method":"a"},1]"#, "batch"),
     ];
     for (text, kind) in cases {
@@ -43,7 +56,11 @@ fn failures_throw_errors_with_code_data_and_id() {
     assert!(get(&e, "data").as_string().is_some());
     assert!(get(&e, "id").is_null());
 
-    let e = parse_message(r#"{"jsonrpc":"1.0","id":4,"method":"x"}"#, JsValue::UNDEFINED).unwrap_err();
+    let e = parse_message(
+        r#"{"jsonrpc":"1.0","id":4,"method":"x"}"#,
+        JsValue::UNDEFINED,
+    )
+    .unwrap_err();
     assert_eq!(get(&e, "code").as_f64(), Some(-32600.0));
     assert_eq!(get(&e, "id").as_f64(), Some(4.0));
     assert_eq!(e.unchecked_ref::<Error>().name(), "ProtocolError");
@@ -60,9 +77,15 @@ fn options_carry_the_protocol_policy() {
 
 #[wasm_bindgen_test]
 fn prototype_keys_stay_plain_data() {
-    let v = parse_message(r#"{"jsonrpc":"2.0","method":"m","params":{"__proto__":{"polluted":true}}}"#, JsValue::UNDEFINED).unwrap();
+    let v = parse_message(
+        r#"{"jsonrpc":"2.0","method":"m","params":{"__proto__":{"polluted":true}}}"#,
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
     let params = get(&v, "params");
-    assert!(Reflect::get(&js_sys::Object::new(), &"polluted".into()).unwrap().is_undefined());
+    assert!(Reflect::get(&js_sys::Object::new(), &"polluted".into())
+        .unwrap()
+        .is_undefined());
     let has_own = Reflect::get(&js_sys::Object::new(), &"hasOwnProperty".into()).unwrap();
     let has_own: js_sys::Function = has_own.unchecked_into();
     let own = has_own.call1(&params, &"__proto__".into()).unwrap();
@@ -71,8 +94,13 @@ fn prototype_keys_stay_plain_data() {
 
 #[wasm_bindgen_test]
 fn serialize_round_trips() {
-    let msg = JSON::parse(r#"{"id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#).unwrap();
-    assert_eq!(serialize_message(msg).unwrap(), r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#);
+    let msg =
+        JSON::parse(r#"{"id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#)
+            .unwrap();
+    assert_eq!(
+        serialize_message(msg).unwrap(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#
+    );
     let bad = JSON::parse(r#"{"id":1}"#).unwrap();
     let e = serialize_message(bad).unwrap_err();
     assert_eq!(get(&e, "code").as_f64(), Some(-32600.0));
@@ -84,8 +112,19 @@ fn serialize_round_trips() {
 #[wasm_bindgen_test]
 fn string_scans_stop_at_every_special_byte() {
     use agentwire::schema::{validate_text, Context, Direction, Limits, Protocol};
-    let ctx = Context { protocol: Protocol::Mcp, version: "2025-11-25", direction: Direction::ClientToServer, in_reply_to: None };
-    let verdict = |text: &str| validate_text(text, &ctx, &Limits::default()).issues.first().map(|i| i.message.clone()).unwrap_or_default();
+    let ctx = Context {
+        protocol: Protocol::Mcp,
+        version: "2025-11-25",
+        direction: Direction::ClientToServer,
+        in_reply_to: None,
+    };
+    let verdict = |text: &str| {
+        validate_text(text, &ctx, &Limits::default())
+            .issues
+            .first()
+            .map(|i| i.message.clone())
+            .unwrap_or_default()
+    };
     // What the parser says when the string's scan stops at byte `at` of the text.
     let stops = [
         ('"', "trailing characters after the JSON value", 1),
@@ -93,16 +132,36 @@ fn string_scans_stop_at_every_special_byte() {
         ('\u{0}', "control character in string", 0),
         ('\u{1f}', "control character in string", 0),
     ];
-    for filler in ['a', '!', '#', '[', ']', '\u{7f}', '\u{80}', '\u{a0}', '\u{ff}', '\u{5c5c}', '\u{fffd}', '\u{10ffff}'] {
+    for filler in [
+        'a',
+        '!',
+        '#',
+        '[',
+        ']',
+        '\u{7f}',
+        '\u{80}',
+        '\u{a0}',
+        '\u{ff}',
+        '\u{5c5c}',
+        '\u{fffd}',
+        '\u{10ffff}',
+    ] {
         for len in 0..40 {
             // `len` bytes of text: ASCII up to a character boundary, then the filler.
             let mut inside = "!".repeat(len % filler.len_utf8());
             inside.extend(std::iter::repeat(filler).take(len / filler.len_utf8()));
             // Short and long tails after the stop: it falls in a full block or the last one.
-            for (tail, (stop, what, past)) in ["", "!!!!!!!!!!!!!!!!", "!!!!!!!!!!!!!!!!!!!!!!!!!"].iter().flat_map(|t| stops.map(|s| (t, s))) {
+            for (tail, (stop, what, past)) in ["", "!!!!!!!!!!!!!!!!", "!!!!!!!!!!!!!!!!!!!!!!!!!"]
+                .iter()
+                .flat_map(|t| stops.map(|s| (t, s)))
+            {
                 let text = format!("\"{inside}{stop}x\"x{tail}");
                 let at = 1 + len + past;
-                assert_eq!(verdict(&text), format!("not JSON: {what} at byte {at}"), "{filler:?} {len} {stop:?} {tail}");
+                assert_eq!(
+                    verdict(&text),
+                    format!("not JSON: {what} at byte {at}"),
+                    "{filler:?} {len} {stop:?} {tail}"
+                );
             }
             let whole = verdict(&format!("\"{inside}\""));
             assert!(!whole.starts_with("not JSON"), "{filler:?} {len}: {whole}");

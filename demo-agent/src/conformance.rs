@@ -51,27 +51,83 @@ pub fn tools() -> Vec<Value> {
     let tool = |name: &str, description: &str, schema: Value| json!({ "name": name, "description": description, "inputSchema": schema });
     let string_arg = |arg: &str, what: &str| json!({ "type": "object", "properties": { arg: { "type": "string", "description": what } }, "required": [arg] });
     vec![
-        tool("test_simple_text", "Tests simple text content response", no_args()),
-        tool("test_image_content", "Tests image content response", no_args()),
-        tool("test_audio_content", "Tests audio content response", no_args()),
-        tool("test_embedded_resource", "Tests embedded resource content response", no_args()),
-        tool("test_multiple_content_types", "Tests response with multiple content types (text, image, resource)", no_args()),
-        tool("test_tool_with_logging", "Tests tool that emits log messages during execution", no_args()),
-        tool("test_tool_with_progress", "Tests tool that reports progress notifications", no_args()),
-        tool("test_error_handling", "Tests error response handling", no_args()),
-        tool("test_reconnection", "Tests SSE stream disconnection and client reconnection (SEP-1699)", no_args()),
-        tool("test_sampling", "Tests server-initiated sampling (LLM completion request)", string_arg("prompt", "The prompt to send to the LLM")),
-        tool("test_elicitation", "Tests server-initiated elicitation (user input request)", string_arg("message", "The message to show the user")),
-        tool("test_elicitation_sep1034_defaults", "Tests elicitation with default values per SEP-1034", no_args()),
-        tool("test_elicitation_sep1330_enums", "Tests elicitation with enum schema improvements per SEP-1330", no_args()),
+        tool(
+            "test_simple_text",
+            "Tests simple text content response",
+            no_args(),
+        ),
+        tool(
+            "test_image_content",
+            "Tests image content response",
+            no_args(),
+        ),
+        tool(
+            "test_audio_content",
+            "Tests audio content response",
+            no_args(),
+        ),
+        tool(
+            "test_embedded_resource",
+            "Tests embedded resource content response",
+            no_args(),
+        ),
+        tool(
+            "test_multiple_content_types",
+            "Tests response with multiple content types (text, image, resource)",
+            no_args(),
+        ),
+        tool(
+            "test_tool_with_logging",
+            "Tests tool that emits log messages during execution",
+            no_args(),
+        ),
+        tool(
+            "test_tool_with_progress",
+            "Tests tool that reports progress notifications",
+            no_args(),
+        ),
+        tool(
+            "test_error_handling",
+            "Tests error response handling",
+            no_args(),
+        ),
+        tool(
+            "test_reconnection",
+            "Tests SSE stream disconnection and client reconnection (SEP-1699)",
+            no_args(),
+        ),
+        tool(
+            "test_sampling",
+            "Tests server-initiated sampling (LLM completion request)",
+            string_arg("prompt", "The prompt to send to the LLM"),
+        ),
+        tool(
+            "test_elicitation",
+            "Tests server-initiated elicitation (user input request)",
+            string_arg("message", "The message to show the user"),
+        ),
+        tool(
+            "test_elicitation_sep1034_defaults",
+            "Tests elicitation with default values per SEP-1034",
+            no_args(),
+        ),
+        tool(
+            "test_elicitation_sep1330_enums",
+            "Tests elicitation with enum schema improvements per SEP-1330",
+            no_args(),
+        ),
         // SEP-1613: a JSON Schema 2020-12 input schema ($schema, $defs, additionalProperties) kept as written.
-        tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)", json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "type": "object",
-            "$defs": { "address": { "type": "object", "properties": { "street": { "type": "string" }, "city": { "type": "string" } } } },
-            "properties": { "name": { "type": "string" }, "address": { "$ref": "#/$defs/address" } },
-            "additionalProperties": false,
-        })),
+        tool(
+            "json_schema_2020_12_tool",
+            "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+            json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "$defs": { "address": { "type": "object", "properties": { "street": { "type": "string" }, "city": { "type": "string" } } } },
+                "properties": { "name": { "type": "string" }, "address": { "$ref": "#/$defs/address" } },
+                "additionalProperties": false,
+            }),
+        ),
     ]
 }
 
@@ -143,15 +199,29 @@ impl Ask {
     pub fn result(&self, answer: Result<&Value, &str>) -> Value {
         match (&self.kind, answer) {
             (AskKind::Sampling, Ok(r)) => {
-                let reply = r["content"]["text"].as_str().or(r["message"]["content"]["text"].as_str()).unwrap_or("No response");
+                let reply = r["content"]["text"]
+                    .as_str()
+                    .or(r["message"]["content"]["text"].as_str())
+                    .unwrap_or("No response");
                 text(format!("LLM response: {reply}"))
             }
             (AskKind::Elicitation { label }, Ok(r)) => {
-                let content = if r["content"].is_object() { r["content"].to_string() } else { "{}".into() };
-                text(format!("{label}: action={}, content={content}", r["action"].as_str().unwrap_or("")))
+                let content = if r["content"].is_object() {
+                    r["content"].to_string()
+                } else {
+                    "{}".into()
+                };
+                text(format!(
+                    "{label}: action={}, content={content}",
+                    r["action"].as_str().unwrap_or("")
+                ))
             }
-            (AskKind::Sampling, Err(why)) => text(format!("Sampling not supported or error: {why}")),
-            (AskKind::Elicitation { .. }, Err(why)) => text(format!("Elicitation not supported or error: {why}")),
+            (AskKind::Sampling, Err(why)) => {
+                text(format!("Sampling not supported or error: {why}"))
+            }
+            (AskKind::Elicitation { .. }, Err(why)) => {
+                text(format!("Elicitation not supported or error: {why}"))
+            }
         }
     }
 }
@@ -165,26 +235,41 @@ pub fn resources() -> Vec<Value> {
 }
 
 pub fn templates() -> Vec<Value> {
-    vec![json!({ "uriTemplate": "test://template/{id}/data", "name": "template", "title": "Resource Template", "description": "A resource template with parameter substitution", "mimeType": "application/json" })]
+    vec![
+        json!({ "uriTemplate": "test://template/{id}/data", "name": "template", "title": "Resource Template", "description": "A resource template with parameter substitution", "mimeType": "application/json" }),
+    ]
 }
 
 /// The contents of a `test://` resource, or `None` when there is no such one.
 pub fn read(uri: &str) -> Option<Value> {
     let one = |c: Value| json!({ "contents": [c] });
     match uri {
-        "test://static-text" => Some(one(json!({ "uri": uri, "mimeType": "text/plain", "text": "This is the content of the static text resource." }))),
-        "test://static-binary" => Some(one(json!({ "uri": uri, "mimeType": "image/png", "blob": IMAGE }))),
-        "test://watched-resource" => Some(one(json!({ "uri": uri, "mimeType": "text/plain", "text": "Watched resource content" }))),
+        "test://static-text" => Some(one(
+            json!({ "uri": uri, "mimeType": "text/plain", "text": "This is the content of the static text resource." }),
+        )),
+        "test://static-binary" => Some(one(
+            json!({ "uri": uri, "mimeType": "image/png", "blob": IMAGE }),
+        )),
+        "test://watched-resource" => Some(one(
+            json!({ "uri": uri, "mimeType": "text/plain", "text": "Watched resource content" }),
+        )),
         _ => {
-            let id = uri.strip_prefix("test://template/")?.strip_suffix("/data").filter(|id| !id.is_empty() && !id.contains('/'))?;
-            let body = json!({ "id": id, "templateTest": true, "data": format!("Data for ID: {id}") });
-            Some(one(json!({ "uri": uri, "mimeType": "application/json", "text": body.to_string() })))
+            let id = uri
+                .strip_prefix("test://template/")?
+                .strip_suffix("/data")
+                .filter(|id| !id.is_empty() && !id.contains('/'))?;
+            let body =
+                json!({ "id": id, "templateTest": true, "data": format!("Data for ID: {id}") });
+            Some(one(
+                json!({ "uri": uri, "mimeType": "application/json", "text": body.to_string() }),
+            ))
         }
     }
 }
 
 pub fn prompts() -> Vec<Value> {
-    let arg = |name: &str, what: &str| json!({ "name": name, "description": what, "required": true });
+    let arg =
+        |name: &str, what: &str| json!({ "name": name, "description": what, "required": true });
     vec![
         json!({ "name": "test_simple_prompt", "title": "Simple Test Prompt", "description": "A simple prompt without arguments" }),
         json!({ "name": "test_prompt_with_arguments", "title": "Prompt With Arguments", "description": "A prompt with required arguments",
@@ -198,7 +283,12 @@ pub fn prompts() -> Vec<Value> {
 /// A `test_*` prompt, or `None` when `name` is not one; `Err` names a missing argument.
 pub fn prompt(name: &str, args: &Value) -> Option<Result<Value, String>> {
     let user = |content: Value| json!({ "role": "user", "content": content });
-    let arg = |key: &str| args[key].as_str().map(str::to_string).ok_or_else(|| format!("{name} needs the argument {key}"));
+    let arg = |key: &str| {
+        args[key]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("{name} needs the argument {key}"))
+    };
     let messages = match name {
         "test_simple_prompt" => Ok(vec![user(json!({ "type": "text", "text": "This is a simple prompt for testing." }))]),
         "test_prompt_with_arguments" => arg("arg1").and_then(|a| Ok((a, arg("arg2")?))).map(|(a, b)| {
@@ -225,7 +315,10 @@ mod tests {
     fn every_tool_has_a_plan_and_every_listed_thing_reads() {
         for t in tools() {
             let name = t["name"].as_str().unwrap();
-            assert!(t["description"].is_string() && t["inputSchema"]["type"] == "object", "{t}");
+            assert!(
+                t["description"].is_string() && t["inputSchema"]["type"] == "object",
+                "{t}"
+            );
             assert!(call(name, &json!({}), None).is_some(), "{name}");
         }
         assert!(call("nope", &json!({}), None).is_none());
@@ -242,21 +335,57 @@ mod tests {
 
     #[test]
     fn prompts_substitute_their_arguments() {
-        let got = prompt("test_prompt_with_arguments", &json!({ "arg1": "hello", "arg2": "world" })).unwrap().unwrap();
-        assert_eq!(got["messages"][0]["content"]["text"], "Prompt with arguments: arg1='hello', arg2='world'");
-        assert!(prompt("test_prompt_with_arguments", &json!({ "arg1": "x" })).unwrap().is_err());
-        let embedded = prompt("test_prompt_with_embedded_resource", &json!({ "resourceUri": "test://x" })).unwrap().unwrap();
-        assert_eq!(embedded["messages"][0]["content"]["resource"]["uri"], "test://x");
+        let got = prompt(
+            "test_prompt_with_arguments",
+            &json!({ "arg1": "hello", "arg2": "world" }),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            got["messages"][0]["content"]["text"],
+            "Prompt with arguments: arg1='hello', arg2='world'"
+        );
+        assert!(
+            prompt("test_prompt_with_arguments", &json!({ "arg1": "x" }))
+                .unwrap()
+                .is_err()
+        );
+        let embedded = prompt(
+            "test_prompt_with_embedded_resource",
+            &json!({ "resourceUri": "test://x" }),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            embedded["messages"][0]["content"]["resource"]["uri"],
+            "test://x"
+        );
     }
 
     #[test]
     fn asked_tools_report_the_answer_or_the_refusal() {
-        let Some(Plan::Ask(ask)) = call("test_sampling", &json!({ "prompt": "hi" }), None) else { panic!() };
+        let Some(Plan::Ask(ask)) = call("test_sampling", &json!({ "prompt": "hi" }), None) else {
+            panic!()
+        };
         assert_eq!(ask.params["messages"][0]["content"]["text"], "hi");
-        assert_eq!(ask.result(Ok(&json!({ "content": { "text": "yes" } })))["content"][0]["text"], "LLM response: yes");
-        let Some(Plan::Ask(ask)) = call("test_elicitation_sep1034_defaults", &json!({}), None) else { panic!() };
-        let r = ask.result(Ok(&json!({ "action": "accept", "content": { "name": "John Doe" } })));
-        assert_eq!(r["content"][0]["text"], r#"Elicitation completed: action=accept, content={"name":"John Doe"}"#);
-        assert!(ask.result(Err("no capability"))["content"][0]["text"].as_str().unwrap().contains("not supported"));
+        assert_eq!(
+            ask.result(Ok(&json!({ "content": { "text": "yes" } })))["content"][0]["text"],
+            "LLM response: yes"
+        );
+        let Some(Plan::Ask(ask)) = call("test_elicitation_sep1034_defaults", &json!({}), None)
+        else {
+            panic!()
+        };
+        let r = ask.result(Ok(
+            &json!({ "action": "accept", "content": { "name": "John Doe" } }),
+        ));
+        assert_eq!(
+            r["content"][0]["text"],
+            r#"Elicitation completed: action=accept, content={"name":"John Doe"}"#
+        );
+        assert!(ask.result(Err("no capability"))["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("not supported"));
     }
 }

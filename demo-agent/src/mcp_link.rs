@@ -32,20 +32,38 @@ pub type Answer = Result<Value, String>;
 impl McpLink {
     /// Connects and initializes: `url` is `http://host:port/path`.
     pub fn connect(url: &str, headers: Vec<(String, String)>) -> Result<Self, String> {
-        let rest = url.strip_prefix("http://").ok_or_else(|| format!("{url}: only http:// URLs are reached (no TLS here)"))?;
-        let (authority, path) = rest.split_once('/').map(|(a, p)| (a.to_string(), format!("/{p}"))).unwrap_or((rest.to_string(), "/".into()));
-        let mut link = McpLink { authority, path, headers, mcp: McpClient::new(client_config()), http: HttpClient::new(LIMIT), start: Instant::now() };
+        let rest = url
+            .strip_prefix("http://")
+            .ok_or_else(|| format!("{url}: only http:// URLs are reached (no TLS here)"))?;
+        let (authority, path) = rest
+            .split_once('/')
+            .map(|(a, p)| (a.to_string(), format!("/{p}")))
+            .unwrap_or((rest.to_string(), "/".into()));
+        let mut link = McpLink {
+            authority,
+            path,
+            headers,
+            mcp: McpClient::new(client_config()),
+            http: HttpClient::new(LIMIT),
+            start: Instant::now(),
+        };
         let out = link.mcp.initialize(0).map_err(|e| e.message)?;
         link.ask(&out.text, "initialize").map(|_| link)
     }
 
     pub fn list_tools(&mut self) -> Answer {
-        let out = self.mcp.list_tools(None, self.now()).map_err(|e| e.message)?;
+        let out = self
+            .mcp
+            .list_tools(None, self.now())
+            .map_err(|e| e.message)?;
         self.ask(&out.text, "tools/list")
     }
 
     pub fn call_tool(&mut self, name: &str, arguments: Value) -> Answer {
-        let out = self.mcp.call_tool(name, Some(arguments), RequestOptions::default(), self.now()).map_err(|e| e.message)?;
+        let out = self
+            .mcp
+            .call_tool(name, Some(arguments), RequestOptions::default(), self.now())
+            .map_err(|e| e.message)?;
         self.ask(&out.text, "tools/call")
     }
 
@@ -61,12 +79,24 @@ impl McpLink {
             for event in self.post(&next)? {
                 match event {
                     Event::Send { text } => outgoing.push(text),
-                    Event::Initialized { .. } if method == "initialize" => answer = Some(Ok(Value::Null)),
-                    Event::Response { method: m, result, .. } if m == method => answer = Some(Ok(result)),
-                    Event::Error { method: m, error, .. } | Event::Timeout { method: m, error, .. } if m == method => answer = Some(Err(error.message)),
+                    Event::Initialized { .. } if method == "initialize" => {
+                        answer = Some(Ok(Value::Null))
+                    }
+                    Event::Response {
+                        method: m, result, ..
+                    } if m == method => answer = Some(Ok(result)),
+                    Event::Error {
+                        method: m, error, ..
+                    }
+                    | Event::Timeout {
+                        method: m, error, ..
+                    } if m == method => answer = Some(Err(error.message)),
                     Event::Request { id, method, .. } => {
                         // The demo agent offers no client features (sampling, elicitation, roots).
-                        let refusal = agentwire::jsonrpc::ProtocolError::new(-32601, format!("the demo agent does not answer {method}"));
+                        let refusal = agentwire::jsonrpc::ProtocolError::new(
+                            -32601,
+                            format!("the demo agent does not answer {method}"),
+                        );
                         if let Ok(out) = self.mcp.respond(&id, Err(refusal)) {
                             outgoing.push(out.text);
                         }
@@ -83,9 +113,19 @@ impl McpLink {
         let plan = self.http.post(text);
         let mut reader = self.send(&plan, text)?;
         let (status, headers) = read_head(&mut reader)?;
-        let find = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let find = |name: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str())
+        };
         let chunked = find("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
-        let mut body = Body { reader, chunked, left: find("content-length").and_then(|v| v.parse().ok()), carry: Vec::new() };
+        let mut body = Body {
+            reader,
+            chunked,
+            left: find("content-length").and_then(|v| v.parse().ok()),
+            carry: Vec::new(),
+        };
         let mut texts = Vec::new();
         match self.http.response(plan.stream, status, find("content-type"), find("mcp-session-id")) {
             Reply::Json => texts = self.http.body(plan.stream, &body.all()?),
@@ -111,18 +151,36 @@ impl McpLink {
             Reply::Legacy => return Err("the server speaks only the 2024-11-05 HTTP+SSE transport, which the demo agent does not".into()),
         }
         let now = self.now();
-        Ok(texts.iter().flat_map(|t| self.mcp.receive(t, now)).collect())
+        Ok(texts
+            .iter()
+            .flat_map(|t| self.mcp.receive(t, now))
+            .collect())
     }
 
     fn send(&self, plan: &Plan, body: &str) -> Result<BufReader<TcpStream>, String> {
-        let mut stream = TcpStream::connect(&self.authority).map_err(|e| format!("{}: {e}", self.authority))?;
-        stream.set_read_timeout(Some(EXCHANGE_TIMEOUT)).map_err(|e| e.to_string())?;
+        let mut stream =
+            TcpStream::connect(&self.authority).map_err(|e| format!("{}: {e}", self.authority))?;
+        stream
+            .set_read_timeout(Some(EXCHANGE_TIMEOUT))
+            .map_err(|e| e.to_string())?;
         let path = plan.url.clone().unwrap_or_else(|| self.path.clone());
-        let mut head = format!("{} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n", plan.method, self.authority, body.len());
-        for (k, v) in plan.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
+        let mut head = format!(
+            "{} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            plan.method,
+            self.authority,
+            body.len()
+        );
+        for (k, v) in plan
+            .headers
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .chain(self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        {
             head.push_str(&format!("{k}: {v}\r\n"));
         }
-        stream.write_all(format!("{head}\r\n{body}").as_bytes()).map_err(|e| e.to_string())?;
+        stream
+            .write_all(format!("{head}\r\n{body}").as_bytes())
+            .map_err(|e| e.to_string())?;
         Ok(BufReader::new(stream))
     }
 }
@@ -131,12 +189,18 @@ impl McpLink {
 fn read_head(reader: &mut BufReader<TcpStream>) -> Result<(u16, Vec<(String, String)>), String> {
     let mut line = String::new();
     reader.read_line(&mut line).map_err(|e| e.to_string())?;
-    let status = line.split(' ').nth(1).and_then(|s| s.parse().ok()).ok_or_else(|| format!("not an HTTP answer: {line:?}"))?;
+    let status = line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("not an HTTP answer: {line:?}"))?;
     let mut headers = Vec::new();
     loop {
         line.clear();
         reader.read_line(&mut line).map_err(|e| e.to_string())?;
-        let Some((k, v)) = line.trim_end().split_once(':') else { break };
+        let Some((k, v)) = line.trim_end().split_once(':') else {
+            break;
+        };
         headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
     }
     Ok((status, headers))
@@ -154,7 +218,11 @@ struct Body {
 impl Body {
     fn next(&mut self) -> Result<Option<String>, String> {
         let Some(mut bytes) = self.raw()? else {
-            return if self.carry.is_empty() { Ok(None) } else { Err("a body that is not UTF-8".into()) };
+            return if self.carry.is_empty() {
+                Ok(None)
+            } else {
+                Err("a body that is not UTF-8".into())
+            };
         };
         if !self.carry.is_empty() {
             bytes.splice(0..0, std::mem::take(&mut self.carry));
@@ -171,13 +239,18 @@ impl Body {
     fn raw(&mut self) -> Result<Option<Vec<u8>>, String> {
         let bytes = if self.chunked {
             let mut size = String::new();
-            self.reader.read_line(&mut size).map_err(|e| e.to_string())?;
-            let n = usize::from_str_radix(size.trim(), 16).map_err(|_| format!("a bad chunk size {size:?}"))?;
+            self.reader
+                .read_line(&mut size)
+                .map_err(|e| e.to_string())?;
+            let n = usize::from_str_radix(size.trim(), 16)
+                .map_err(|_| format!("a bad chunk size {size:?}"))?;
             if n == 0 {
                 return Ok(None);
             }
             let mut buf = vec![0; n + 2];
-            self.reader.read_exact(&mut buf).map_err(|e| e.to_string())?;
+            self.reader
+                .read_exact(&mut buf)
+                .map_err(|e| e.to_string())?;
             buf.truncate(n);
             buf
         } else {
@@ -221,6 +294,14 @@ pub fn client_config() -> agentwire::mcp::ClientConfig {
 /// The text of a tool result's content blocks, as the agent quotes it.
 pub fn result_text(result: &Value) -> String {
     let blocks = result["content"].as_array().cloned().unwrap_or_default();
-    let text: Vec<String> = blocks.iter().map(|b| b["text"].as_str().map(str::to_string).unwrap_or_else(|| b.to_string())).collect();
+    let text: Vec<String> = blocks
+        .iter()
+        .map(|b| {
+            b["text"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| b.to_string())
+        })
+        .collect();
     text.join("\n")
 }

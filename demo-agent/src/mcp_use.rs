@@ -16,8 +16,15 @@ use crate::script::{McpAnswer, McpAsk, ServerTools};
 
 #[derive(Clone, Debug)]
 pub enum Server {
-    Http { name: String, url: String, headers: Vec<(String, String)> },
-    Acp { name: String, server_id: String },
+    Http {
+        name: String,
+        url: String,
+        headers: Vec<(String, String)>,
+    },
+    Acp {
+        name: String,
+        server_id: String,
+    },
 }
 
 impl Server {
@@ -38,10 +45,25 @@ pub fn servers_of(params: &Value) -> Vec<Server> {
             match s["type"].as_str()? {
                 "http" => {
                     let headers = s["headers"].as_array().cloned().unwrap_or_default();
-                    let headers = headers.iter().filter_map(|h| Some((h["name"].as_str()?.to_owned(), h["value"].as_str()?.to_owned()))).collect();
-                    Some(Server::Http { name, url: s["url"].as_str()?.to_owned(), headers })
+                    let headers = headers
+                        .iter()
+                        .filter_map(|h| {
+                            Some((
+                                h["name"].as_str()?.to_owned(),
+                                h["value"].as_str()?.to_owned(),
+                            ))
+                        })
+                        .collect();
+                    Some(Server::Http {
+                        name,
+                        url: s["url"].as_str()?.to_owned(),
+                        headers,
+                    })
                 }
-                "acp" => Some(Server::Acp { name, server_id: s["serverId"].as_str()?.to_owned() }),
+                "acp" => Some(Server::Acp {
+                    name,
+                    server_id: s["serverId"].as_str()?.to_owned(),
+                }),
                 _ => None,
             }
         })
@@ -91,12 +113,24 @@ pub struct McpUse {
 
 fn tools_of(result: &Value) -> Vec<(String, String)> {
     let tools = result["tools"].as_array().cloned().unwrap_or_default();
-    tools.iter().map(|t| (t["name"].as_str().unwrap_or("?").to_owned(), t["description"].as_str().unwrap_or("").to_owned())).collect()
+    tools
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap_or("?").to_owned(),
+                t["description"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
 }
 
 fn tool_answer(result: &Value) -> McpAnswer {
     let text = result_text(result);
-    McpAnswer::Result(if result["isError"] == true { Err(text) } else { Ok(text) })
+    McpAnswer::Result(if result["isError"] == true {
+        Err(text)
+    } else {
+        Ok(text)
+    })
 }
 
 impl McpUse {
@@ -106,8 +140,21 @@ impl McpUse {
 
     /// Starts asking the session's servers.
     pub fn start(&mut self, session: &str, ask: McpAsk, now_ms: u64) -> Vec<Action> {
-        let todo = self.servers.get(session).cloned().unwrap_or_default().into();
-        self.jobs.insert(session.to_owned(), Job { ask, todo, listed: Vec::new(), current: None });
+        let todo = self
+            .servers
+            .get(session)
+            .cloned()
+            .unwrap_or_default()
+            .into();
+        self.jobs.insert(
+            session.to_owned(),
+            Job {
+                ask,
+                todo,
+                listed: Vec::new(),
+                current: None,
+            },
+        );
         self.run(session, now_ms)
     }
 
@@ -129,7 +176,9 @@ impl McpUse {
                     let job = self.jobs.remove(session).expect("present");
                     let answer = match &job.ask {
                         McpAsk::List => McpAnswer::Tools(job.listed),
-                        McpAsk::Call { name, .. } => McpAnswer::Result(Err(format!("no MCP server of this session has a tool named {name}"))),
+                        McpAsk::Call { name, .. } => McpAnswer::Result(Err(format!(
+                            "no MCP server of this session has a tool named {name}"
+                        ))),
                     };
                     return vec![Action::Done(job.ask, answer)];
                 }
@@ -139,8 +188,19 @@ impl McpUse {
                     }
                 }
                 Some(Server::Acp { name, .. }) => {
-                    let link = self.acp.entry((session.to_owned(), name.clone())).or_insert_with(|| AcpLink { mcp: McpClient::new(client_config()), ready: false, notes: 0 });
-                    let stage = if link.ready { Stage::List } else { Stage::Initialize };
+                    let link = self
+                        .acp
+                        .entry((session.to_owned(), name.clone()))
+                        .or_insert_with(|| AcpLink {
+                            mcp: McpClient::new(client_config()),
+                            ready: false,
+                            notes: 0,
+                        });
+                    let stage = if link.ready {
+                        Stage::List
+                    } else {
+                        Stage::Initialize
+                    };
                     if let Some(job) = self.jobs.get_mut(session) {
                         job.current = Some((name, stage, None));
                     }
@@ -151,11 +211,20 @@ impl McpUse {
 
     /// Ends the job with this answer.
     fn finish(&mut self, session: &str, answer: McpAnswer) -> Vec<Action> {
-        self.jobs.remove(session).map(|job| vec![Action::Done(job.ask, answer)]).unwrap_or_default()
+        self.jobs
+            .remove(session)
+            .map(|job| vec![Action::Done(job.ask, answer)])
+            .unwrap_or_default()
     }
 
     /// An http server, asked at once; `Some` when the job is done with it (the tool was called).
-    fn ask_http(&mut self, session: &str, name: &str, url: &str, headers: Vec<(String, String)>) -> Option<McpAnswer> {
+    fn ask_http(
+        &mut self,
+        session: &str,
+        name: &str,
+        url: &str,
+        headers: Vec<(String, String)>,
+    ) -> Option<McpAnswer> {
         let key = (session.to_owned(), name.to_owned());
         let job = self.jobs.get_mut(session)?;
         if !self.http.contains_key(&key) {
@@ -172,7 +241,15 @@ impl McpUse {
         }
         let link = self.http.get_mut(&key)?;
         let tools = link.list_tools().map(|r| tools_of(&r));
-        if let (McpAsk::Call { name: tool, arguments, .. }, Ok(tools)) = (&job.ask, &tools) {
+        if let (
+            McpAsk::Call {
+                name: tool,
+                arguments,
+                ..
+            },
+            Ok(tools),
+        ) = (&job.ask, &tools)
+        {
             if tools.iter().any(|(t, _)| t == tool) {
                 return Some(match link.call_tool(tool, arguments.clone()) {
                     Ok(result) => tool_answer(&result),
@@ -186,20 +263,48 @@ impl McpUse {
 
     /// The request the current acp server's stage needs.
     fn issue(&mut self, session: &str, now_ms: u64) -> Vec<Action> {
-        let Some(job) = self.jobs.get_mut(session) else { return Vec::new() };
-        let Some((name, stage, _)) = job.current.clone() else { return Vec::new() };
-        let Some(Server::Acp { server_id, .. }) = self.servers.get(session).and_then(|all| all.iter().find(|s| s.name() == name)).cloned() else { return Vec::new() };
-        let Some(link) = self.acp.get_mut(&(session.to_owned(), name.clone())) else { return Vec::new() };
+        let Some(job) = self.jobs.get_mut(session) else {
+            return Vec::new();
+        };
+        let Some((name, stage, _)) = job.current.clone() else {
+            return Vec::new();
+        };
+        let Some(Server::Acp { server_id, .. }) = self
+            .servers
+            .get(session)
+            .and_then(|all| all.iter().find(|s| s.name() == name))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let Some(link) = self.acp.get_mut(&(session.to_owned(), name.clone())) else {
+            return Vec::new();
+        };
         let out = match (&stage, &job.ask) {
             (Stage::Initialize, _) => link.mcp.initialize(now_ms),
-            (Stage::Call, McpAsk::Call { name: tool, arguments, .. }) => link.mcp.call_tool(tool, Some(arguments.clone()), RequestOptions::default(), now_ms),
+            (
+                Stage::Call,
+                McpAsk::Call {
+                    name: tool,
+                    arguments,
+                    ..
+                },
+            ) => link.mcp.call_tool(
+                tool,
+                Some(arguments.clone()),
+                RequestOptions::default(),
+                now_ms,
+            ),
             _ => link.mcp.list_tools(None, now_ms),
         };
         match out {
             Ok(out) => {
                 job.current = Some((name, stage, out.id.clone()));
                 let message: Value = serde_json::from_str(&out.text).unwrap_or_default();
-                vec![Action::Request("mcp/message", wrap(&server_id, &request_id(out.id.as_ref()), &message))]
+                vec![Action::Request(
+                    "mcp/message",
+                    wrap(&server_id, &request_id(out.id.as_ref()), &message),
+                )]
             }
             Err(e) => {
                 job.listed.push((name, Err(e.message)));
@@ -210,20 +315,41 @@ impl McpUse {
     }
 
     /// The client answered the job's `mcp/message` request.
-    pub fn answered(&mut self, session: &str, outcome: Result<Value, ProtocolError>, now_ms: u64) -> Vec<Action> {
+    pub fn answered(
+        &mut self,
+        session: &str,
+        outcome: Result<Value, ProtocolError>,
+        now_ms: u64,
+    ) -> Vec<Action> {
         let mut actions = Vec::new();
-        let Some(job) = self.jobs.get_mut(session) else { return actions };
-        let Some((name, _, inner)) = job.current.clone() else { return actions };
-        let Some(server_id) = self.servers.get(session).and_then(|all| all.iter().find_map(|s| match s {
-            Server::Acp { name: n, server_id } if *n == name => Some(server_id.clone()),
-            _ => None,
-        })) else { return actions };
-        let Some(link) = self.acp.get_mut(&(session.to_owned(), name.clone())) else { return actions };
+        let Some(job) = self.jobs.get_mut(session) else {
+            return actions;
+        };
+        let Some((name, _, inner)) = job.current.clone() else {
+            return actions;
+        };
+        let Some(server_id) = self.servers.get(session).and_then(|all| {
+            all.iter().find_map(|s| match s {
+                Server::Acp { name: n, server_id } if *n == name => Some(server_id.clone()),
+                _ => None,
+            })
+        }) else {
+            return actions;
+        };
+        let Some(link) = self.acp.get_mut(&(session.to_owned(), name.clone())) else {
+            return actions;
+        };
         // The answer as the MCP response it carries (`{result}` or `{error}`), for the MCP session.
         let answer = match outcome {
-            Ok(outer) if outer.get("error").is_some_and(Value::is_object) => json!({ "jsonrpc": "2.0", "id": inner, "error": outer["error"] }),
-            Ok(outer) => json!({ "jsonrpc": "2.0", "id": inner, "result": outer.get("result").cloned().unwrap_or(Value::Null) }),
-            Err(e) => json!({ "jsonrpc": "2.0", "id": inner, "error": { "code": e.code, "message": e.message } }),
+            Ok(outer) if outer.get("error").is_some_and(Value::is_object) => {
+                json!({ "jsonrpc": "2.0", "id": inner, "error": outer["error"] })
+            }
+            Ok(outer) => {
+                json!({ "jsonrpc": "2.0", "id": inner, "result": outer.get("result").cloned().unwrap_or(Value::Null) })
+            }
+            Err(e) => {
+                json!({ "jsonrpc": "2.0", "id": inner, "error": { "code": e.code, "message": e.message } })
+            }
         };
         for event in link.mcp.receive(&answer.to_string(), now_ms) {
             match event {
@@ -233,7 +359,10 @@ impl McpUse {
                     // answers carry nothing the session needs.
                     if message.get("id").is_none() {
                         link.notes += 1;
-                        actions.push(Action::Tell("mcp/message", wrap(&server_id, &format!("note-{}", link.notes), &message)));
+                        actions.push(Action::Tell(
+                            "mcp/message",
+                            wrap(&server_id, &format!("note-{}", link.notes), &message),
+                        ));
                     }
                 }
                 Event::Initialized { .. } => {
@@ -285,7 +414,8 @@ fn request_id(id: Option<&Id>) -> String {
 
 /// An MCP message as `mcp/message` params for a server.
 fn wrap(server_id: &str, request_id: &str, message: &Value) -> Value {
-    let mut params = json!({ "serverId": server_id, "requestId": request_id, "method": message["method"] });
+    let mut params =
+        json!({ "serverId": server_id, "requestId": request_id, "method": message["method"] });
     if let Some(p) = message.get("params").filter(|p| !p.is_null()) {
         params["params"] = p.clone();
     }

@@ -13,7 +13,9 @@ pub struct Out {
 
 impl Out {
     pub fn stdout() -> Self {
-        Out { sink: Box::new(std::io::stdout()) }
+        Out {
+            sink: Box::new(std::io::stdout()),
+        }
     }
 
     pub fn line(&mut self, text: &str) {

@@ -30,15 +30,25 @@ pub const MAX_SESSIONS: usize = 1000;
 /// user's own state folder, never a shared one (another local user could read or plant
 /// conversations there).
 pub fn default_dir() -> std::io::Result<PathBuf> {
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let base = nonempty("XDG_STATE_HOME").or_else(|| nonempty("HOME").map(|h| h.join(".local/state")));
-    base.map(|b| b.join("agentwire-demo-agent"))
-        .ok_or_else(|| std::io::Error::other("neither XDG_STATE_HOME nor HOME is set; give --data-dir"))
+    let nonempty = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base =
+        nonempty("XDG_STATE_HOME").or_else(|| nonempty("HOME").map(|h| h.join(".local/state")));
+    base.map(|b| b.join("agentwire-demo-agent")).ok_or_else(|| {
+        std::io::Error::other("neither XDG_STATE_HOME nor HOME is set; give --data-dir")
+    })
 }
 
 /// Session ids name files: only these characters are accepted, so no id can leave the folder.
 pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 128 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 impl Store {
@@ -47,24 +57,45 @@ impl Store {
     /// closed to them.
     pub fn open(dir: &Path) -> std::io::Result<Store> {
         use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
         let meta = std::fs::symlink_metadata(dir)?;
-        let refuse = |why: String| Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, why));
+        let refuse = |why: String| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                why,
+            ))
+        };
         if !meta.is_dir() {
-            return refuse(format!("{} is not a folder (a symlink is not followed)", dir.display()));
+            return refuse(format!(
+                "{} is not a folder (a symlink is not followed)",
+                dir.display()
+            ));
         }
         // SAFETY: geteuid has no preconditions and cannot fail.
         let me = unsafe { libc::geteuid() };
         if meta.uid() != me {
-            return refuse(format!("{} belongs to user {}, not to this user ({me})", dir.display(), meta.uid()));
+            return refuse(format!(
+                "{} belongs to user {}, not to this user ({me})",
+                dir.display(),
+                meta.uid()
+            ));
         }
         if meta.mode() & 0o022 != 0 {
-            return refuse(format!("{} is writable by other users (mode {:o})", dir.display(), meta.mode() & 0o777));
+            return refuse(format!(
+                "{} is writable by other users (mode {:o})",
+                dir.display(),
+                meta.mode() & 0o777
+            ));
         }
         if meta.mode() & 0o077 != 0 {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
         }
-        Ok(Store { dir: dir.to_owned() })
+        Ok(Store {
+            dir: dir.to_owned(),
+        })
     }
 
     fn path(&self, id: &str) -> PathBuf {
@@ -91,12 +122,25 @@ impl Store {
         let text = serde_json::to_string_pretty(record).map_err(std::io::Error::other)?;
         let (tmp, mut file) = (0..16)
             .find_map(|attempt| {
-                let tmp = self.dir.join(format!(".{}.{}.tmp", record.session_id, unguessable(attempt)));
-                let opened = std::fs::OpenOptions::new().write(true).create_new(true).custom_flags(libc::O_NOFOLLOW).mode(0o600).open(&tmp);
+                let tmp = self.dir.join(format!(
+                    ".{}.{}.tmp",
+                    record.session_id,
+                    unguessable(attempt)
+                ));
+                let opened = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .custom_flags(libc::O_NOFOLLOW)
+                    .mode(0o600)
+                    .open(&tmp);
                 opened.ok().map(|f| (tmp, f))
             })
-            .ok_or_else(|| std::io::Error::other("no temporary file could be created in the data folder"))?;
-        let written = file.write_all(text.as_bytes()).and_then(|_| file.sync_all());
+            .ok_or_else(|| {
+                std::io::Error::other("no temporary file could be created in the data folder")
+            })?;
+        let written = file
+            .write_all(text.as_bytes())
+            .and_then(|_| file.sync_all());
         if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, self.path(&record.session_id))) {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
@@ -107,10 +151,16 @@ impl Store {
 
     /// Removes the least recently saved sessions past `max`.
     fn keep_at_most(&self, max: usize) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
         let mut saved: Vec<(std::time::SystemTime, PathBuf)> = entries
             .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".json") && !n.starts_with('.')))
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.ends_with(".json") && !n.starts_with('.'))
+            })
             .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
             .collect();
         if saved.len() <= max {
@@ -124,10 +174,17 @@ impl Store {
 
     /// Every stored session, sorted by id.
     pub fn list(&self) -> Vec<Record> {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
         let mut records: Vec<Record> = entries
             .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".json")).map(str::to_owned))
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".json"))
+                    .map(str::to_owned)
+            })
             .filter_map(|id| self.load(&id))
             .collect();
         records.sort_by(|a, b| a.session_id.cmp(&b.session_id));
@@ -136,7 +193,10 @@ impl Store {
 
     /// A fresh session id: unique across processes sharing the folder.
     pub fn fresh_id(&self) -> String {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
         let mut n = 0u32;
         loop {
             let id = format!("sess_{:x}{:x}{n}", nanos, std::process::id());
@@ -153,7 +213,10 @@ impl Store {
 fn unguessable(attempt: u32) -> String {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     h.write_u128(nanos);
     h.write_u32(std::process::id());
     h.write_u32(attempt);
@@ -166,7 +229,15 @@ mod tests {
 
     #[test]
     fn ids_that_could_leave_the_folder_are_refused() {
-        for (id, ok) in [("sess_1a", true), ("a-b_C9", true), ("", false), ("../x", false), ("a/b", false), ("a.json", false), ("é", false)] {
+        for (id, ok) in [
+            ("sess_1a", true),
+            ("a-b_C9", true),
+            ("", false),
+            ("../x", false),
+            ("a/b", false),
+            ("a.json", false),
+            ("é", false),
+        ] {
             assert_eq!(valid_id(id), ok, "{id:?}");
         }
     }
@@ -174,13 +245,24 @@ mod tests {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agentwire-demo-store-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "agentwire-demo-store-{name}-{}",
+            std::process::id()
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         dir
     }
 
     fn record(id: &str) -> Record {
-        Record { session_id: id.into(), cwd: "/w".into(), title: None, history: vec![Update::User { message_id: "m".into(), text: "hi".into() }] }
+        Record {
+            session_id: id.into(),
+            cwd: "/w".into(),
+            title: None,
+            history: vec![Update::User {
+                message_id: "m".into(),
+                text: "hi".into(),
+            }],
+        }
     }
 
     #[test]
@@ -189,7 +271,10 @@ mod tests {
         let store = Store::open(&dir).unwrap();
         store.save(&record("sess_a")).unwrap();
         assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o777, 0o700);
-        assert_eq!(std::fs::metadata(dir.join("sess_a.json")).unwrap().mode() & 0o777, 0o600);
+        assert_eq!(
+            std::fs::metadata(dir.join("sess_a.json")).unwrap().mode() & 0o777,
+            0o600
+        );
         // An own folder others could read is closed to them.
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
         Store::open(&dir).unwrap();
@@ -207,14 +292,22 @@ mod tests {
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
         let link = scratch("link");
         std::os::unix::fs::symlink(&dir, &link).unwrap();
-        assert!(Store::open(&link).err().expect("refused").to_string().contains("symlink"));
+        assert!(Store::open(&link)
+            .err()
+            .expect("refused")
+            .to_string()
+            .contains("symlink"));
         // Another user's folder (the tests run as root here, which can give it away).
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } == 0 {
             let c = std::ffi::CString::new(dir.to_str().unwrap()).unwrap();
             // SAFETY: a valid NUL-terminated path; chown has no other precondition.
             assert_eq!(unsafe { libc::chown(c.as_ptr(), 65534, 65534) }, 0);
-            assert!(Store::open(&dir).err().expect("refused").to_string().contains("belongs to user 65534"));
+            assert!(Store::open(&dir)
+                .err()
+                .expect("refused")
+                .to_string()
+                .contains("belongs to user 65534"));
         }
         let _ = std::fs::remove_file(&link);
         let _ = std::fs::remove_dir_all(&dir);
@@ -227,11 +320,20 @@ mod tests {
         let victim = scratch("victim-file");
         std::fs::write(&victim, "precious").unwrap();
         // Where the old naming put the temporary file, and the session file itself.
-        std::os::unix::fs::symlink(&victim, dir.join(format!(".sess_b.{}.tmp", std::process::id()))).unwrap();
+        std::os::unix::fs::symlink(
+            &victim,
+            dir.join(format!(".sess_b.{}.tmp", std::process::id())),
+        )
+        .unwrap();
         std::os::unix::fs::symlink(&victim, dir.join("sess_b.json")).unwrap();
         store.save(&record("sess_b")).unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
-        assert!(std::fs::symlink_metadata(dir.join("sess_b.json")).unwrap().is_file(), "the session file replaced the link");
+        assert!(
+            std::fs::symlink_metadata(dir.join("sess_b.json"))
+                .unwrap()
+                .is_file(),
+            "the session file replaced the link"
+        );
         let _ = std::fs::remove_file(&victim);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -243,8 +345,14 @@ mod tests {
         for i in 0..5 {
             store.save(&record(&format!("sess_{i}"))).unwrap();
             // Distinct modification times, oldest first.
-            let t = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i);
-            std::fs::File::options().write(true).open(dir.join(format!("sess_{i}.json"))).unwrap().set_modified(t).unwrap();
+            let t =
+                std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i);
+            std::fs::File::options()
+                .write(true)
+                .open(dir.join(format!("sess_{i}.json")))
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
         }
         store.keep_at_most(3);
         let left: Vec<String> = store.list().into_iter().map(|r| r.session_id).collect();
@@ -261,7 +369,10 @@ mod tests {
             session_id: id.clone(),
             cwd: "/w".into(),
             title: Some("t".into()),
-            history: vec![Update::User { message_id: "m".into(), text: "hi".into() }],
+            history: vec![Update::User {
+                message_id: "m".into(),
+                text: "hi".into(),
+            }],
         };
         store.save(&record).unwrap();
         assert_eq!(store.load(&id), Some(record.clone()));

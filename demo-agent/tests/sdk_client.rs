@@ -25,7 +25,10 @@ fn the_official_example_client_completes_a_turn() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let example = root.join("node_modules/@agentclientprotocol/sdk/dist/examples/client.js");
     if !example.is_file() {
-        eprintln!("SKIPPED: {} is missing; run `npm install` at the repository root", example.display());
+        eprintln!(
+            "SKIPPED: {} is missing; run `npm install` at the repository root",
+            example.display()
+        );
         return;
     }
     if Command::new("node").arg("--version").output().is_err() {
@@ -61,11 +64,29 @@ fn the_official_example_client_completes_a_turn() {
     };
     let mut stdout = String::new();
     let mut stderr = String::new();
-    child.stdout.take().expect("stdout").read_to_string(&mut stdout).expect("read");
-    child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("read");
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("read");
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read");
     assert!(status.success(), "{stdout}\n{stderr}");
-    for expected in ["Connected to agent (protocol v1)", "Created session: sess_", "[agent_thought_chunk]", "Agent completed with: end_turn"] {
-        assert!(stdout.contains(expected), "{expected:?} missing from:\n{stdout}\n{stderr}");
+    for expected in [
+        "Connected to agent (protocol v1)",
+        "Created session: sess_",
+        "[agent_thought_chunk]",
+        "Agent completed with: end_turn",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "{expected:?} missing from:\n{stdout}\n{stderr}"
+        );
     }
     // The answer arrives in several chunks, one line each: joined, it echoes the prompt.
     let joined: String = stdout.lines().collect();

@@ -31,7 +31,10 @@ fn without_data_dir_sessions_go_to_the_users_state_folder_privately() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
     let dir = home.join(".local/state/agentwire-demo-agent");
-    let files: Vec<_> = std::fs::read_dir(&dir).expect("the folder under HOME").filter_map(|e| e.ok()).collect();
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the folder under HOME")
+        .filter_map(|e| e.ok())
+        .collect();
     assert_eq!(files.len(), 1, "one session file");
     assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o777, 0o700);
     assert_eq!(files[0].metadata().unwrap().mode() & 0o777, 0o600);

@@ -25,7 +25,11 @@ use std::collections::HashMap;
 /// What the harness needs to know of an event, whatever the protocol.
 pub enum Seen {
     Send(String),
-    Request { id: Id, method: String, params: Option<Value> },
+    Request {
+        id: Id,
+        method: String,
+        params: Option<Value>,
+    },
     /// A response, error or timeout for one of our requests.
     Outcome(Id),
     Other,
@@ -37,7 +41,11 @@ pub trait Driven {
     fn receive(&mut self, text: &str, now_ms: u64) -> Vec<Self::Event>;
     fn tick(&mut self, now_ms: u64) -> Vec<Self::Event>;
     fn close(&mut self) -> Vec<Self::Event>;
-    fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<Outbound, ProtocolError>;
+    fn respond(
+        &mut self,
+        id: &Id,
+        outcome: Result<Value, ProtocolError>,
+    ) -> Result<Outbound, ProtocolError>;
     fn seen(event: &Self::Event) -> Seen;
     fn next_deadline(&self) -> Option<u64>;
     fn is_closed(&self) -> bool;
@@ -64,8 +72,14 @@ macro_rules! seen_of {
             use $event as E;
             match event {
                 E::Send { text } => Seen::Send(text.clone()),
-                E::Request { id, method, params } => Seen::Request { id: id.clone(), method: method.clone(), params: params.clone() },
-                E::Response { id, .. } | E::Error { id, .. } | E::Timeout { id, .. } => Seen::Outcome(id.clone()),
+                E::Request { id, method, params } => Seen::Request {
+                    id: id.clone(),
+                    method: method.clone(),
+                    params: params.clone(),
+                },
+                E::Response { id, .. } | E::Error { id, .. } | E::Timeout { id, .. } => {
+                    Seen::Outcome(id.clone())
+                }
                 _ => Seen::Other,
             }
         }
@@ -85,7 +99,11 @@ macro_rules! driven_acp {
             fn close(&mut self) -> Vec<acp::Event> {
                 <$t>::close(self)
             }
-            fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<Outbound, ProtocolError> {
+            fn respond(
+                &mut self,
+                id: &Id,
+                outcome: Result<Value, ProtocolError>,
+            ) -> Result<Outbound, ProtocolError> {
                 <$t>::respond(self, id, outcome)
             }
             seen_of!(acp::Event);
@@ -105,7 +123,12 @@ macro_rules! driven_acp {
                 true
             }
             fn inspect(&self, deep: bool) {
-                let _ = (self.own_capabilities_wire(), self.peer_capabilities_wire(), self.peer_info(), self.auth_methods());
+                let _ = (
+                    self.own_capabilities_wire(),
+                    self.peer_capabilities_wire(),
+                    self.peer_info(),
+                    self.auth_methods(),
+                );
                 if deep {
                     to_json("own capabilities", self.own_capabilities());
                     to_json("peer capabilities", self.peer_capabilities());
@@ -135,7 +158,11 @@ macro_rules! driven_mcp {
             fn close(&mut self) -> Vec<mcp::Event> {
                 (**self).close()
             }
-            fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<Outbound, ProtocolError> {
+            fn respond(
+                &mut self,
+                id: &Id,
+                outcome: Result<Value, ProtocolError>,
+            ) -> Result<Outbound, ProtocolError> {
                 (**self).respond(id, outcome)
             }
             seen_of!(mcp::Event);
@@ -155,7 +182,13 @@ macro_rules! driven_mcp {
                 !matches!(method, "initialize" | "server/discover")
             }
             fn inspect(&self, deep: bool) {
-                let _ = (self.is_ready(), self.supported_versions(), self.peer_info(), self.instructions(), self.peer_capabilities());
+                let _ = (
+                    self.is_ready(),
+                    self.supported_versions(),
+                    self.peer_info(),
+                    self.instructions(),
+                    self.peer_capabilities(),
+                );
                 if deep {
                     to_json("own capabilities", &self.own_capabilities());
                     to_json("own capability model", &self.own_capability_model());
@@ -164,7 +197,12 @@ macro_rules! driven_mcp {
                 }
             }
             fn state(&self) -> String {
-                format!("{:?} {:?} {:?}", self.phase(), self.era(), self.protocol_version())
+                format!(
+                    "{:?} {:?} {:?}",
+                    self.phase(),
+                    self.era(),
+                    self.protocol_version()
+                )
             }
         }
     };
@@ -178,7 +216,9 @@ pub type Responder = fn(&str, Option<&Value>) -> Result<Value, ProtocolError>;
 
 /// Refuses everything: an error response is valid for any method.
 pub fn refuse(method: &str, _params: Option<&Value>) -> Result<Value, ProtocolError> {
-    Err(ProtocolError::internal_error(format!("{method} is not served here")))
+    Err(ProtocolError::internal_error(format!(
+        "{method} is not served here"
+    )))
 }
 
 /// Plausible results, so that conversations between two sessions go somewhere.
@@ -191,7 +231,9 @@ pub fn serve(method: &str, _params: Option<&Value>) -> Result<Value, ProtocolErr
         "tools/list" => json!({ "tools": [] }),
         "tools/call" => json!({ "content": [{ "type": "text", "text": "ok" }] }),
         "roots/list" => json!({ "roots": [] }),
-        "sampling/createMessage" => json!({ "role": "assistant", "content": { "type": "text", "text": "hi" }, "model": "m" }),
+        "sampling/createMessage" => {
+            json!({ "role": "assistant", "content": { "type": "text", "text": "hi" }, "model": "m" })
+        }
         _ => json!({}),
     })
 }
@@ -221,7 +263,10 @@ pub struct Harness<S: Driven> {
 
 /// Parses a text the session sends: it must be exactly one JSON-RPC message.
 pub fn sent_message(text: &str) -> Message {
-    let any = ParseOptions { allow_batch: true, allow_null_id: true };
+    let any = ParseOptions {
+        allow_batch: true,
+        allow_null_id: true,
+    };
     match parse(text, &any) {
         Ok(Incoming::Single(m)) => m,
         other => panic!("a text to send is not one JSON-RPC message: {text} -> {other:?}"),
@@ -230,15 +275,28 @@ pub fn sent_message(text: &str) -> Message {
 
 impl<S: Driven> Harness<S> {
     pub fn new(session: S) -> Self {
-        Harness { session, now: 0, outbox: Vec::new(), responder: refuse, answer: true, ours: HashMap::new(), state: String::new() }
+        Harness {
+            session,
+            now: 0,
+            outbox: Vec::new(),
+            responder: refuse,
+            answer: true,
+            ours: HashMap::new(),
+            state: String::new(),
+        }
     }
 
     /// Makes an application call at the current time and records what it sends.
-    pub fn call(&mut self, f: impl FnOnce(&mut S, u64) -> Result<Outbound, ProtocolError>) -> Option<Id> {
+    pub fn call(
+        &mut self,
+        f: impl FnOnce(&mut S, u64) -> Result<Outbound, ProtocolError>,
+    ) -> Option<Id> {
         let out = f(&mut self.session, self.now).ok()?;
         let message = sent_message(&out.text);
         self.outbox.push(out.text);
-        let Message::Request(r) = message else { return None };
+        let Message::Request(r) = message else {
+            return None;
+        };
         let owed = S::owes_outcome(&r.method);
         self.track(r.id.clone(), r.method, owed);
         Some(r.id)
@@ -246,14 +304,28 @@ impl<S: Driven> Harness<S> {
 
     fn track(&mut self, id: Id, method: String, owed: bool) {
         if let Some(old) = self.ours.get(&id) {
-            assert!(old.outcomes > 0, "request id {id} reused while {} is pending", old.method);
+            assert!(
+                old.outcomes > 0,
+                "request id {id} reused while {} is pending",
+                old.method
+            );
         }
-        self.ours.insert(id, Track { method, outcomes: 0, owed });
+        self.ours.insert(
+            id,
+            Track {
+                method,
+                outcomes: 0,
+                owed,
+            },
+        );
     }
 
     /// Requests of ours still without an outcome.
     pub fn unanswered(&self) -> usize {
-        self.ours.values().filter(|t| t.outcomes == 0 && t.owed).count()
+        self.ours
+            .values()
+            .filter(|t| t.outcomes == 0 && t.owed)
+            .count()
     }
 
     /// How many of our requests ended with a response, error or timeout.
@@ -280,7 +352,11 @@ impl<S: Driven> Harness<S> {
         let events = self.session.tick(self.now);
         self.absorb(&events, &[]);
         if let Some(d) = self.session.next_deadline() {
-            assert!(d > self.now, "deadline {d} already passed at {} after tick", self.now);
+            assert!(
+                d > self.now,
+                "deadline {d} already passed at {} after tick",
+                self.now
+            );
         }
         events
     }
@@ -308,9 +384,15 @@ impl<S: Driven> Harness<S> {
                     delivered.push((id, method, params));
                 }
                 Seen::Outcome(id) => {
-                    let Some(t) = self.ours.get_mut(&id) else { panic!("an outcome for request {id}, which was never sent: {event:?}") };
+                    let Some(t) = self.ours.get_mut(&id) else {
+                        panic!("an outcome for request {id}, which was never sent: {event:?}")
+                    };
                     t.outcomes += 1;
-                    assert_eq!(t.outcomes, 1, "request {id} ({}) got a second outcome: {event:?}", t.method);
+                    assert_eq!(
+                        t.outcomes, 1,
+                        "request {id} ({}) got a second outcome: {event:?}",
+                        t.method
+                    );
                 }
                 Seen::Other => {}
             }
@@ -320,8 +402,14 @@ impl<S: Driven> Harness<S> {
             *owed.entry(id).or_default() += 1;
         }
         for id in owed.keys().copied().chain(answers.keys()) {
-            let (want, got) = (owed.get(id).copied().unwrap_or(0), answers.get(id).copied().unwrap_or(0));
-            assert_eq!(got, want, "id {id} got {got} answers or deliveries, not {want}: {events:?}");
+            let (want, got) = (
+                owed.get(id).copied().unwrap_or(0),
+                answers.get(id).copied().unwrap_or(0),
+            );
+            assert_eq!(
+                got, want,
+                "id {id} got {got} answers or deliveries, not {want}: {events:?}"
+            );
         }
         let state = self.session.state();
         self.session.inspect(state != self.state);
@@ -341,11 +429,16 @@ impl<S: Driven> Harness<S> {
         };
         if let Ok(out) = first {
             match sent_message(&out.text) {
-                Message::Response(r) => assert_eq!(&r.id, id, "the answer to {id} carries another id"),
+                Message::Response(r) => {
+                    assert_eq!(&r.id, id, "the answer to {id} carries another id")
+                }
                 other => panic!("the answer to {id} is not a response: {other:?}"),
             }
             self.outbox.push(out.text);
-            assert!(self.session.respond(id, refuse(method, params)).is_err(), "request {id} ({method}) was answered twice");
+            assert!(
+                self.session.respond(id, refuse(method, params)).is_err(),
+                "request {id} ({method}) was answered twice"
+            );
         }
     }
 
@@ -356,13 +449,25 @@ impl<S: Driven> Harness<S> {
         self.absorb(&events, &[]);
         for (id, t) in &self.ours {
             if t.owed {
-                assert_eq!(t.outcomes, 1, "request {id} ({}) ended without an outcome", t.method);
+                assert_eq!(
+                    t.outcomes, 1,
+                    "request {id} ({}) ended without an outcome",
+                    t.method
+                );
             }
         }
         assert!(self.session.is_closed(), "close() left the session open");
-        assert_eq!(self.session.next_deadline(), None, "a deadline is still pending after close");
+        assert_eq!(
+            self.session.next_deadline(),
+            None,
+            "a deadline is still pending after close"
+        );
         // Nothing resolves after the end, whatever arrives.
-        let late: Vec<String> = self.ours.keys().map(|id| Message::response(id.clone(), json!({})).to_text()).collect();
+        let late: Vec<String> = self
+            .ours
+            .keys()
+            .map(|id| Message::response(id.clone(), json!({})).to_text())
+            .collect();
         for text in late {
             let events = self.session.receive(&text, self.now);
             self.absorb(&events, &[]);
@@ -375,7 +480,10 @@ impl<S: Driven> Harness<S> {
 /// The ids a frame is owed answers for, as the session will read it: its requests
 /// (answered or delivered) and its invalid messages (answered with an error).
 fn owed_answers(text: &str, allow_batch: bool) -> Vec<Id> {
-    let opts = ParseOptions { allow_batch, allow_null_id: true };
+    let opts = ParseOptions {
+        allow_batch,
+        allow_null_id: true,
+    };
     let owed = |item: Result<Message, agentwire::jsonrpc::ParseFailure>| match item {
         Ok(Message::Request(r)) => Some(r.id),
         Ok(_) => None,
@@ -431,7 +539,9 @@ fn config<T: serde::de::DeserializeOwned>(v: Value) -> T {
 }
 
 pub fn acp_client_config(versions: &Value) -> acp::ClientConfig {
-    config(json!({ "protocolVersions": versions, "capabilities": { "fs": { "readTextFile": true, "writeTextFile": true }, "terminal": true } }))
+    config(
+        json!({ "protocolVersions": versions, "capabilities": { "fs": { "readTextFile": true, "writeTextFile": true }, "terminal": true } }),
+    )
 }
 
 pub fn acp_agent_config(versions: &Value) -> acp::AgentConfig {
@@ -447,7 +557,15 @@ pub fn acp_agent_config(versions: &Value) -> acp::AgentConfig {
 }
 
 fn acp_versions(scenario: u8) -> (Value, Value) {
-    pick(scenario, &[(json!([1]), json!([1])), (json!([2]), json!([2])), (json!([2, 1]), json!([1])), (json!([1]), json!([2, 1]))])
+    pick(
+        scenario,
+        &[
+            (json!([1]), json!([1])),
+            (json!([2]), json!([2])),
+            (json!([2, 1]), json!([1])),
+            (json!([1]), json!([2, 1])),
+        ],
+    )
 }
 
 /// Both ACP roles, handshake done when the stage asks for it.
@@ -474,8 +592,19 @@ pub fn acp_client(scenario: u8) -> Harness<AcpClient> {
         c.outbox.clear();
     }
     if stage(scenario) == Stage::Busy {
-        c.call(|s, now| s.new_session(json!({ "cwd": "/home/user/project", "mcpServers": [] }), now));
-        c.call(|s, now| s.prompt("sess_abc123def456", json!([{ "type": "text", "text": "hi" }]), now));
+        c.call(|s, now| {
+            s.new_session(
+                json!({ "cwd": "/home/user/project", "mcpServers": [] }),
+                now,
+            )
+        });
+        c.call(|s, now| {
+            s.prompt(
+                "sess_abc123def456",
+                json!([{ "type": "text", "text": "hi" }]),
+                now,
+            )
+        });
         c.call(|s, now| s.request("_fuzz/echo", Some(json!({})), now));
     }
     c.outbox.clear();
@@ -488,14 +617,24 @@ pub fn acp_client(scenario: u8) -> Harness<AcpClient> {
 pub fn acp_agent(scenario: u8) -> Harness<AcpAgent> {
     let (mut c, mut a) = acp_pair(scenario);
     if stage(scenario) == Stage::Busy {
-        c.call(|s, now| s.new_session(json!({ "cwd": "/home/user/project", "mcpServers": [] }), now));
+        c.call(|s, now| {
+            s.new_session(
+                json!({ "cwd": "/home/user/project", "mcpServers": [] }),
+                now,
+            )
+        });
         exchange(&mut c, &mut a, 8);
         a.answer = false;
         c.call(|s, now| s.prompt("s1", json!([{ "type": "text", "text": "hi" }]), now));
         exchange(&mut c, &mut a, 8);
         let permission = json!({ "sessionId": "s1", "toolCall": { "toolCallId": "t1" }, "options": [{ "optionId": "ok", "name": "OK", "kind": "allow_once" }] });
         a.call(|s, now| s.request_permission(permission, now));
-        a.call(|s, now| s.read_text_file(json!({ "sessionId": "s1", "path": "/home/user/project/a.txt" }), now));
+        a.call(|s, now| {
+            s.read_text_file(
+                json!({ "sessionId": "s1", "path": "/home/user/project/a.txt" }),
+                now,
+            )
+        });
     }
     a.outbox.clear();
     a.responder = refuse;
@@ -520,13 +659,23 @@ pub fn mcp_server_config(versions: &Value) -> mcp::ServerConfig {
 }
 
 fn mcp_versions(scenario: u8) -> (Value, &'static str, Value) {
-    let all = json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+    let all = json!([
+        "2026-07-28",
+        "2025-11-25",
+        "2025-06-18",
+        "2025-03-26",
+        "2024-11-05"
+    ]);
     pick(
         scenario,
         &[
             (json!(["2025-11-25"]), "handshake", json!(["2025-11-25"])),
             (all.clone(), "auto", all.clone()),
-            (json!(["2025-03-26"]), "handshake", json!(["2025-03-26", "2024-11-05"])),
+            (
+                json!(["2025-03-26"]),
+                "handshake",
+                json!(["2025-03-26", "2024-11-05"]),
+            ),
             (all.clone(), "auto", json!(["2025-11-25", "2024-11-05"])),
             (json!(["2024-11-05"]), "handshake", all),
         ],
@@ -555,7 +704,11 @@ pub fn mcp_client(scenario: u8) -> Harness<McpClient> {
     let (mut c, _) = mcp_pair(scenario);
     if stage(scenario) == Stage::Busy {
         c.call(|s, now| s.list_tools(None, now));
-        let options = RequestOptions { timeout_ms: Some(1_000), reset_on_progress: true, max_total_ms: Some(100_000) };
+        let options = RequestOptions {
+            timeout_ms: Some(1_000),
+            reset_on_progress: true,
+            max_total_ms: Some(100_000),
+        };
         c.call(|s, now| s.call_tool("echo", Some(json!({ "text": "hi" })), options, now));
     }
     c.outbox.clear();
@@ -574,7 +727,13 @@ pub fn mcp_server(scenario: u8) -> Harness<McpServer> {
     }
     if stage(scenario) == Stage::Busy {
         s.call(|s, now| s.list_roots(now));
-        s.call(|s, now| s.create_message(json!({ "messages": [], "maxTokens": 10 }), RequestOptions::default(), now));
+        s.call(|s, now| {
+            s.create_message(
+                json!({ "messages": [], "maxTokens": 10 }),
+                RequestOptions::default(),
+                now,
+            )
+        });
         s.call(|s, now| s.ping(now));
     }
     s.outbox.clear();
@@ -604,11 +763,13 @@ pub fn drive<S: Driven>(mut h: Harness<S>, steps: impl IntoIterator<Item = Step>
 /// Fuzz input as steps: one frame per line; an empty line lets a minute and more pass
 /// (past every default deadline); lines that are not UTF-8 are skipped.
 pub fn run<S: Driven>(h: Harness<S>, input: &[u8]) {
-    let steps = input.split(|b| *b == b'\n').filter_map(|line| match std::str::from_utf8(line) {
-        Ok("") => Some(Step::Wait(61_000)),
-        Ok(text) => Some(Step::Frame(text.to_owned())),
-        Err(_) => None,
-    });
+    let steps = input
+        .split(|b| *b == b'\n')
+        .filter_map(|line| match std::str::from_utf8(line) {
+            Ok("") => Some(Step::Wait(61_000)),
+            Ok(text) => Some(Step::Frame(text.to_owned())),
+            Err(_) => None,
+        });
     drive(h, steps);
 }
 
@@ -617,10 +778,22 @@ pub fn run<S: Driven>(h: Harness<S>, input: &[u8]) {
 
 /// Every way the envelope layer can be configured.
 pub const PARSE_OPTIONS: [ParseOptions; 4] = [
-    ParseOptions { allow_batch: true, allow_null_id: true },
-    ParseOptions { allow_batch: true, allow_null_id: false },
-    ParseOptions { allow_batch: false, allow_null_id: true },
-    ParseOptions { allow_batch: false, allow_null_id: false },
+    ParseOptions {
+        allow_batch: true,
+        allow_null_id: true,
+    },
+    ParseOptions {
+        allow_batch: true,
+        allow_null_id: false,
+    },
+    ParseOptions {
+        allow_batch: false,
+        allow_null_id: true,
+    },
+    ParseOptions {
+        allow_batch: false,
+        allow_null_id: false,
+    },
 ];
 
 /// Parses `text` under every configuration: a message serializes to text that parses
@@ -631,21 +804,32 @@ pub fn parse_round_trip(text: &str) {
         match parse(text, &opts) {
             Ok(Incoming::Single(m)) => round_trip(&m, &opts),
             Ok(Incoming::Batch(items)) => {
-                assert!(opts.allow_batch && !items.is_empty(), "a batch accepted against {opts:?}");
+                assert!(
+                    opts.allow_batch && !items.is_empty(),
+                    "a batch accepted against {opts:?}"
+                );
                 let ok: Vec<Message> = items.into_iter().filter_map(Result::ok).collect();
                 ok.iter().for_each(|m| round_trip(m, &opts));
                 if !ok.is_empty() {
                     let text = agentwire::jsonrpc::batch_to_text(&ok);
-                    let Ok(Incoming::Batch(again)) = parse(&text, &opts) else { panic!("a batch does not parse back: {text}") };
+                    let Ok(Incoming::Batch(again)) = parse(&text, &opts) else {
+                        panic!("a batch does not parse back: {text}")
+                    };
                     assert_eq!(again.len(), ok.len(), "a batch changed length: {text}");
                 }
             }
             Err(f) => {
                 let code = f.error.code;
-                assert!(code == -32700 || code == -32600, "parse failure with code {code}: {f:?}");
+                assert!(
+                    code == -32700 || code == -32600,
+                    "parse failure with code {code}: {f:?}"
+                );
                 let reply = Message::Response(f.to_response()).to_text();
                 match sent_message(&reply) {
-                    Message::Response(r) => assert!(r.outcome.is_err(), "the reply to a failure is a result: {reply}"),
+                    Message::Response(r) => assert!(
+                        r.outcome.is_err(),
+                        "the reply to a failure is a result: {reply}"
+                    ),
                     other => panic!("the reply to a failure is not a response: {other:?}"),
                 }
             }
@@ -656,7 +840,9 @@ pub fn parse_round_trip(text: &str) {
 fn round_trip(m: &Message, opts: &ParseOptions) {
     let text = m.to_text();
     match parse(&text, opts) {
-        Ok(Incoming::Single(again)) => assert_eq!(m, &again, "round trip changed the message: {text}"),
+        Ok(Incoming::Single(again)) => {
+            assert_eq!(m, &again, "round trip changed the message: {text}")
+        }
         other => panic!("a serialized message does not parse back: {text} -> {other:?}"),
     }
 }
@@ -687,8 +873,17 @@ pub fn validation_context(selector: u8) -> agentwire::schema::Context<'static> {
     ];
     let s = usize::from(selector);
     let (protocol, version) = VERSIONS[s % 7];
-    let direction = if (s / 7) % 2 == 0 { Direction::ClientToServer } else { Direction::ServerToClient };
-    Context { protocol, version, direction, in_reply_to: REPLIES[(s / 14) % REPLIES.len()] }
+    let direction = if (s / 7) % 2 == 0 {
+        Direction::ClientToServer
+    } else {
+        Direction::ServerToClient
+    };
+    Context {
+        protocol,
+        version,
+        direction,
+        in_reply_to: REPLIES[(s / 14) % REPLIES.len()],
+    }
 }
 
 /// Validates every message the text holds in the context the selector picks: never a
@@ -701,15 +896,30 @@ pub fn validate_all(selector: u8, text: &str) {
         Err(_) => Vec::new(),
     };
     let check = |issue: &agentwire::schema::Issue| {
-        assert!(issue.path.is_empty() || issue.path.starts_with('/'), "not a JSON pointer: {issue:?}");
-        assert!(!issue.code.is_empty() && !issue.message.is_empty(), "an issue without code or message: {issue:?}");
+        assert!(
+            issue.path.is_empty() || issue.path.starts_with('/'),
+            "not a JSON pointer: {issue:?}"
+        );
+        assert!(
+            !issue.code.is_empty() && !issue.message.is_empty(),
+            "an issue without code or message: {issue:?}"
+        );
         to_json("an issue", issue);
     };
     for m in &messages {
-        agentwire::schema::validate_message(m, &ctx).iter().for_each(check);
+        agentwire::schema::validate_message(m, &ctx)
+            .iter()
+            .for_each(check);
     }
     // The raw text too, as the JS Validator sees it: its own parser, limits and verdict.
-    let report = agentwire::schema::validate_text(text, &ctx, &agentwire::schema::Limits::default());
+    let report =
+        agentwire::schema::validate_text(text, &ctx, &agentwire::schema::Limits::default());
     report.issues.iter().for_each(check);
-    assert_eq!(report.ok, !report.issues.iter().any(|i| i.severity == agentwire::schema::Severity::Error));
+    assert_eq!(
+        report.ok,
+        !report
+            .issues
+            .iter()
+            .any(|i| i.severity == agentwire::schema::Severity::Error)
+    );
 }

@@ -27,14 +27,27 @@ pub enum Received {
     Request(Request),
     Notification(Notification),
     /// The response to a request of ours, with what we sent.
-    Response { request: Outgoing, outcome: Result<Value, ProtocolError> },
+    Response {
+        request: Outgoing,
+        outcome: Result<Value, ProtocolError>,
+    },
     /// A response to an id we never sent, or already saw answered (or gave up on).
-    Stray { id: Id, outcome: Result<Value, ProtocolError>, already_answered: bool },
+    Stray {
+        id: Id,
+        outcome: Result<Value, ProtocolError>,
+        already_answered: bool,
+    },
     /// A request whose id is already being served: refused with `reply`.
-    DuplicateRequest { request: Request, reply: String },
+    DuplicateRequest {
+        request: Request,
+        reply: String,
+    },
     /// Not a valid message: `reply` is the error response to send back (-32700, -32600),
     /// absent when answering would be wrong (an invalid error response, for one).
-    Invalid { failure: ParseFailure, reply: Option<String> },
+    Invalid {
+        failure: ParseFailure,
+        reply: Option<String>,
+    },
 }
 
 #[derive(Debug)]
@@ -45,7 +58,10 @@ pub struct Endpoint {
 
 impl Endpoint {
     pub fn new(options: ParseOptions) -> Self {
-        Endpoint { pending: PendingTable::new(), options }
+        Endpoint {
+            pending: PendingTable::new(),
+            options,
+        }
     }
 
     pub fn options(&self) -> ParseOptions {
@@ -58,7 +74,13 @@ impl Endpoint {
     }
 
     /// Builds and registers an outgoing request with a fresh id.
-    pub fn request(&mut self, method: &str, params: Option<Value>, now_ms: u64, timeout: Timeout) -> (Id, String) {
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+        now_ms: u64,
+        timeout: Timeout,
+    ) -> (Id, String) {
         let id = self.pending.next_id();
         let text = Message::request(id.clone(), method, params).to_text();
         // A fresh id is never in flight, so registering cannot fail.
@@ -73,9 +95,15 @@ impl Endpoint {
 
     /// Answers an incoming request. Refuses an id that is not being served, so a request
     /// is answered exactly once.
-    pub fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<String, ProtocolError> {
+    pub fn respond(
+        &mut self,
+        id: &Id,
+        outcome: Result<Value, ProtocolError>,
+    ) -> Result<String, ProtocolError> {
         if !self.pending.finish_incoming(id) {
-            return Err(ProtocolError::local_refusal(format!("no incoming request {id} is waiting for an answer")));
+            return Err(ProtocolError::local_refusal(format!(
+                "no incoming request {id} is waiting for an answer"
+            )));
         }
         Ok(match outcome {
             Ok(v) => Message::response(id.clone(), v),
@@ -104,7 +132,10 @@ impl Endpoint {
         match message {
             Message::Request(r) => {
                 if self.pending.begin_incoming(&r.id).is_err() {
-                    let e = ProtocolError::invalid_request(format!("request id {} is already in use by a request being served", r.id));
+                    let e = ProtocolError::invalid_request(format!(
+                        "request id {} is already in use by a request being served",
+                        r.id
+                    ));
                     let reply = Message::error(r.id.clone(), e).to_text();
                     return Received::DuplicateRequest { request: r, reply };
                 }
@@ -114,9 +145,20 @@ impl Endpoint {
             // An error with `id: null` (the peer could not read a request's id) settles
             // nothing: guessing which request it meant could answer the wrong one.
             Message::Response(r) => match self.pending.resolve(&r.id) {
-                Matched::Answered(request) => Received::Response { request, outcome: r.outcome },
-                Matched::AlreadyAnswered => Received::Stray { id: r.id, outcome: r.outcome, already_answered: true },
-                Matched::Unknown => Received::Stray { id: r.id, outcome: r.outcome, already_answered: false },
+                Matched::Answered(request) => Received::Response {
+                    request,
+                    outcome: r.outcome,
+                },
+                Matched::AlreadyAnswered => Received::Stray {
+                    id: r.id,
+                    outcome: r.outcome,
+                    already_answered: true,
+                },
+                Matched::Unknown => Received::Stray {
+                    id: r.id,
+                    outcome: r.outcome,
+                    already_answered: false,
+                },
             },
         }
     }
@@ -148,7 +190,9 @@ impl Endpoint {
 impl Received {
     /// A frame that could not be read, with the error response to send back when one may go.
     pub fn invalid(failure: ParseFailure) -> Received {
-        let reply = failure.answerable.then(|| Message::Response(failure.to_response()).to_text());
+        let reply = failure
+            .answerable
+            .then(|| Message::Response(failure.to_response()).to_text());
         Received::Invalid { failure, reply }
     }
 }

@@ -17,40 +17,57 @@ pub struct ProtocolError {
 
 impl ProtocolError {
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        ProtocolError { code, message: message.into(), data: None }
+        ProtocolError {
+            code,
+            message: message.into(),
+            data: None,
+        }
     }
     pub fn with_data(mut self, data: Value) -> Self {
         self.data = Some(data);
         self
     }
     pub fn parse_error(detail: impl fmt::Display) -> Self {
-        Self::new(codes::PARSE_ERROR, "Parse error")
-            .with_data(Value::String(detail.to_string()))
+        Self::new(codes::PARSE_ERROR, "Parse error").with_data(Value::String(detail.to_string()))
     }
     pub fn invalid_request(detail: impl Into<String>) -> Self {
-        Self::new(codes::INVALID_REQUEST, "Invalid Request")
-            .with_data(Value::String(detail.into()))
+        Self::new(codes::INVALID_REQUEST, "Invalid Request").with_data(Value::String(detail.into()))
     }
     pub fn method_not_found(method: &str) -> Self {
-        Self::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"))
-            .with_data(object! { "method": method })
+        Self::new(
+            codes::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+        )
+        .with_data(object! { "method": method })
     }
     pub fn invalid_params(detail: impl Into<String>) -> Self {
-        Self::new(codes::INVALID_PARAMS, format!("Invalid params: {}", detail.into()))
+        Self::new(
+            codes::INVALID_PARAMS,
+            format!("Invalid params: {}", detail.into()),
+        )
     }
     pub fn internal_error(detail: impl Into<String>) -> Self {
-        Self::new(codes::INTERNAL_ERROR, format!("Internal error: {}", detail.into()))
+        Self::new(
+            codes::INTERNAL_ERROR,
+            format!("Internal error: {}", detail.into()),
+        )
     }
     pub fn timeout(method: &str, after_ms: u64) -> Self {
-        Self::new(codes::TIMEOUT, format!("Request {method} timed out after {after_ms} ms"))
-            .with_data(object! { "method": method, "timeoutMs": after_ms })
+        Self::new(
+            codes::TIMEOUT,
+            format!("Request {method} timed out after {after_ms} ms"),
+        )
+        .with_data(object! { "method": method, "timeoutMs": after_ms })
     }
     pub fn local_refusal(message: impl Into<String>) -> Self {
         Self::new(codes::LOCAL_REFUSAL, message)
     }
     pub fn connection_closed(method: &str) -> Self {
-        Self::new(codes::CONNECTION_CLOSED, format!("Connection closed before {method} was answered"))
-            .with_data(object! { "method": method })
+        Self::new(
+            codes::CONNECTION_CLOSED,
+            format!("Connection closed before {method} was answered"),
+        )
+        .with_data(object! { "method": method })
     }
 }
 

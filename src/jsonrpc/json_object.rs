@@ -91,7 +91,12 @@ impl<T: ToJson> ToJson for Option<T> {
 
 /// The object of `members`, in order.
 pub fn from_members(members: Vec<(&str, Value)>) -> Value {
-    Value::Object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect::<Map<_, _>>())
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect::<Map<_, _>>(),
+    )
 }
 
 /// `object!{ "key": value, … }`; a key is a string literal or a `&str` constant, a value

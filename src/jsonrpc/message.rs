@@ -64,17 +64,27 @@ pub struct ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { allow_batch: true, allow_null_id: true }
+        ParseOptions {
+            allow_batch: true,
+            allow_null_id: true,
+        }
     }
 }
 
 impl ParseFailure {
     fn invalid(detail: impl Into<String>, id: Id) -> Self {
-        ParseFailure { error: ProtocolError::invalid_request(detail), id, answerable: true }
+        ParseFailure {
+            error: ProtocolError::invalid_request(detail),
+            id,
+            answerable: true,
+        }
     }
     /// The error response a server sends back for this failure.
     pub fn to_response(&self) -> Response {
-        Response { id: self.id.clone(), outcome: Err(self.error.clone()) }
+        Response {
+            id: self.id.clone(),
+            outcome: Err(self.error.clone()),
+        }
     }
 }
 
@@ -82,7 +92,10 @@ impl ParseFailure {
 /// error (-32700), answered as malformed JSON is.
 pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
     std::str::from_utf8(bytes).map_err(|e| ParseFailure {
-        error: ProtocolError::parse_error(format_args!("the frame is not UTF-8 (at byte {})", e.valid_up_to())),
+        error: ProtocolError::parse_error(format_args!(
+            "the frame is not UTF-8 (at byte {})",
+            e.valid_up_to()
+        )),
         id: Id::Null,
         answerable: true,
     })
@@ -90,8 +103,11 @@ pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
 
 /// Parses one frame of text.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| ParseFailure { error: ProtocolError::parse_error(e), id: Id::Null, answerable: true })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| ParseFailure {
+        error: ProtocolError::parse_error(e),
+        id: Id::Null,
+        answerable: true,
+    })?;
     parse_value(value, opts)
 }
 
@@ -100,12 +116,20 @@ pub fn parse_value(value: Value, opts: &ParseOptions) -> Result<Incoming, ParseF
     match value {
         Value::Array(items) => {
             if !opts.allow_batch {
-                return Err(ParseFailure::invalid("batches are not allowed by this protocol version", Id::Null));
+                return Err(ParseFailure::invalid(
+                    "batches are not allowed by this protocol version",
+                    Id::Null,
+                ));
             }
             if items.is_empty() {
                 return Err(ParseFailure::invalid("a batch must not be empty", Id::Null));
             }
-            Ok(Incoming::Batch(items.into_iter().map(|v| message_from_value(v, opts)).collect()))
+            Ok(Incoming::Batch(
+                items
+                    .into_iter()
+                    .map(|v| message_from_value(v, opts))
+                    .collect(),
+            ))
         }
         other => message_from_value(other, opts).map(Incoming::Single),
     }
@@ -113,7 +137,9 @@ pub fn parse_value(value: Value, opts: &ParseOptions) -> Result<Incoming, ParseF
 
 /// Classifies a value that must be a single message (batch elements, for instance).
 pub fn message_from_value(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> {
-    let response_shaped = value.as_object().is_some_and(|o| !o.contains_key("method") && (o.contains_key("result") || o.contains_key("error")));
+    let response_shaped = value.as_object().is_some_and(|o| {
+        !o.contains_key("method") && (o.contains_key("result") || o.contains_key("error"))
+    });
     classify(value, opts).map_err(|mut f| {
         f.answerable = !response_shaped;
         f
@@ -139,9 +165,17 @@ fn classify(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> 
     match obj.get("jsonrpc") {
         Some(Value::String(v)) if v == "2.0" => {}
         Some(other) => {
-            return Err(ParseFailure::invalid(format!("\"jsonrpc\" must be \"2.0\", not {other}"), reply_id))
+            return Err(ParseFailure::invalid(
+                format!("\"jsonrpc\" must be \"2.0\", not {other}"),
+                reply_id,
+            ))
         }
-        None => return Err(ParseFailure::invalid("\"jsonrpc\": \"2.0\" is missing", reply_id)),
+        None => {
+            return Err(ParseFailure::invalid(
+                "\"jsonrpc\": \"2.0\" is missing",
+                reply_id,
+            ))
+        }
     }
     if let Some(method) = obj.remove("method") {
         let Value::String(method) = method else {
@@ -156,11 +190,15 @@ fn classify(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> 
                 reply_id,
             ));
         }
-        let params = take_params(&mut obj).map_err(|why| ParseFailure::invalid(why, reply_id.clone()))?;
+        let params =
+            take_params(&mut obj).map_err(|why| ParseFailure::invalid(why, reply_id.clone()))?;
         return Ok(match id {
             None => Message::Notification(Notification { method, params }),
             Some(Id::Null) if !opts.allow_null_id => {
-                return Err(ParseFailure::invalid("a request id must not be null in this protocol", Id::Null))
+                return Err(ParseFailure::invalid(
+                    "a request id must not be null in this protocol",
+                    Id::Null,
+                ))
             }
             Some(id) => Message::Request(Request { id, method, params }),
         });
@@ -173,11 +211,21 @@ fn classify(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> 
     };
     let outcome = match (obj.remove("result"), obj.remove("error")) {
         (Some(_), Some(_)) => {
-            return Err(ParseFailure::invalid("a response must not carry both \"result\" and \"error\"", id))
+            return Err(ParseFailure::invalid(
+                "a response must not carry both \"result\" and \"error\"",
+                id,
+            ))
         }
-        (None, None) => return Err(ParseFailure::invalid("a response needs \"result\" or \"error\"", id)),
+        (None, None) => {
+            return Err(ParseFailure::invalid(
+                "a response needs \"result\" or \"error\"",
+                id,
+            ))
+        }
         (Some(result), None) => Ok(result),
-        (None, Some(error)) => Err(error_object(error).map_err(|why| ParseFailure::invalid(why, id.clone()))?),
+        (None, Some(error)) => {
+            Err(error_object(error).map_err(|why| ParseFailure::invalid(why, id.clone()))?)
+        }
     };
     Ok(Message::Response(Response { id, outcome }))
 }
@@ -186,26 +234,46 @@ fn take_params(obj: &mut Map<String, Value>) -> Result<Option<Value>, String> {
     match obj.remove("params") {
         None => Ok(None),
         Some(p @ (Value::Object(_) | Value::Array(_))) => Ok(Some(p)),
-        Some(other) => Err(format!("\"params\" must be an object or an array, not {}", type_name(&other))),
+        Some(other) => Err(format!(
+            "\"params\" must be an object or an array, not {}",
+            type_name(&other)
+        )),
     }
 }
 
 /// Reads a JSON-RPC error object (`code`, `message`, `data`).
 pub fn error_object(error: Value) -> Result<ProtocolError, String> {
     let Value::Object(mut e) = error else {
-        return Err(format!("\"error\" must be an object, not {}", type_name(&error)));
+        return Err(format!(
+            "\"error\" must be an object, not {}",
+            type_name(&error)
+        ));
     };
     let code = match e.get("code") {
         Some(Value::Number(n)) => n.as_i64().ok_or("\"error.code\" must be an integer")?,
-        Some(other) => return Err(format!("\"error.code\" must be an integer, not {}", type_name(other))),
+        Some(other) => {
+            return Err(format!(
+                "\"error.code\" must be an integer, not {}",
+                type_name(other)
+            ))
+        }
         None => return Err("\"error.code\" is missing".into()),
     };
     let message = match e.remove("message") {
         Some(Value::String(s)) => s,
-        Some(other) => return Err(format!("\"error.message\" must be a string, not {}", type_name(&other))),
+        Some(other) => {
+            return Err(format!(
+                "\"error.message\" must be a string, not {}",
+                type_name(&other)
+            ))
+        }
         None => return Err("\"error.message\" is missing".into()),
     };
-    Ok(ProtocolError { code, message, data: e.remove("data") })
+    Ok(ProtocolError {
+        code,
+        message,
+        data: e.remove("data"),
+    })
 }
 
 /// The JSON type name used in error messages.
@@ -223,16 +291,29 @@ pub fn type_name(v: &Value) -> &'static str {
 
 impl Message {
     pub fn request(id: impl Into<Id>, method: impl Into<String>, params: Option<Value>) -> Self {
-        Message::Request(Request { id: id.into(), method: method.into(), params })
+        Message::Request(Request {
+            id: id.into(),
+            method: method.into(),
+            params,
+        })
     }
     pub fn notification(method: impl Into<String>, params: Option<Value>) -> Self {
-        Message::Notification(Notification { method: method.into(), params })
+        Message::Notification(Notification {
+            method: method.into(),
+            params,
+        })
     }
     pub fn response(id: Id, result: Value) -> Self {
-        Message::Response(Response { id, outcome: Ok(result) })
+        Message::Response(Response {
+            id,
+            outcome: Ok(result),
+        })
     }
     pub fn error(id: Id, error: ProtocolError) -> Self {
-        Message::Response(Response { id, outcome: Err(error) })
+        Message::Response(Response {
+            id,
+            outcome: Err(error),
+        })
     }
 
     /// The method name, for requests and notifications.
@@ -275,7 +356,10 @@ impl Message {
                 m.insert("id".into(), r.id.to_value());
                 match &r.outcome {
                     Ok(result) => m.insert("result".into(), result.clone()),
-                    Err(e) => m.insert("error".into(), serde_json::to_value(e).unwrap_or(Value::Null)),
+                    Err(e) => m.insert(
+                        "error".into(),
+                        serde_json::to_value(e).unwrap_or(Value::Null),
+                    ),
                 };
             }
         }

@@ -1,8 +1,8 @@
 //! JSON-RPC 2.0, sans-IO and protocol-agnostic: envelopes, ids, errors and the
 //! pending-request table. The protocol layers pass in what they allow (`ParseOptions`).
 
-mod endpoint;
 pub mod codes;
+mod endpoint;
 mod error;
 mod id;
 pub(crate) mod json_object;
@@ -13,14 +13,14 @@ mod vec_map;
 pub use endpoint::{Endpoint, Outbound, Received};
 pub use error::ProtocolError;
 pub use id::Id;
-pub use message::{
-    batch_to_text, frame_text, message_from_value, parse, parse_value, type_name, Incoming, Message, Notification,
-    ParseFailure, ParseOptions, Request, Response,
-};
+pub(crate) use json_object::{object, serialized};
 #[cfg(target_arch = "wasm32")]
 pub(crate) use message::error_object;
+pub use message::{
+    batch_to_text, frame_text, message_from_value, parse, parse_value, type_name, Incoming,
+    Message, Notification, ParseFailure, ParseOptions, Request, Response,
+};
 pub use pending::{DuplicateId, Matched, Outgoing, PendingTable, Timeout};
-pub(crate) use json_object::{object, serialized};
 pub(crate) use vec_map::{VecMap, VecSet};
 
 /// Whether a message came in or went out, from the session's side (`violation` events).

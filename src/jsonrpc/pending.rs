@@ -79,7 +79,13 @@ impl PendingTable {
     }
 
     /// Registers an outgoing request. Refuses an id already in flight.
-    pub fn register(&mut self, id: Id, method: &str, now_ms: u64, timeout: Timeout) -> Result<(), Id> {
+    pub fn register(
+        &mut self,
+        id: Id,
+        method: &str,
+        now_ms: u64,
+        timeout: Timeout,
+    ) -> Result<(), Id> {
         if self.position(&id).is_some() {
             return Err(id);
         }
@@ -126,7 +132,9 @@ impl PendingTable {
     /// Removes and returns every request whose deadline has passed, oldest first.
     pub fn expire(&mut self, now_ms: u64) -> Vec<Outgoing> {
         let (mut expired, waiting): (Vec<Outgoing>, Vec<Outgoing>) =
-            std::mem::take(&mut self.outgoing).into_iter().partition(|e| e.deadline_ms.is_some_and(|d| d <= now_ms));
+            std::mem::take(&mut self.outgoing)
+                .into_iter()
+                .partition(|e| e.deadline_ms.is_some_and(|d| d <= now_ms));
         self.outgoing = waiting;
         for e in &expired {
             self.remember_answered(e.id.clone());

@@ -25,10 +25,22 @@ pub struct CapabilitySpec {
 }
 
 use Side::{Client as C, Server as S};
-use Version::{V2024_11_05 as V1, V2025_03_26 as V2, V2025_06_18 as V3, V2025_11_25 as V4, V2026_07_28 as V5};
+use Version::{
+    V2024_11_05 as V1, V2025_03_26 as V2, V2025_06_18 as V3, V2025_11_25 as V4, V2026_07_28 as V5,
+};
 
-const fn cap(side: Side, path: &'static str, since: Version, until: Option<Version>) -> CapabilitySpec {
-    CapabilitySpec { side, path, since, until }
+const fn cap(
+    side: Side,
+    path: &'static str,
+    since: Version,
+    until: Option<Version>,
+) -> CapabilitySpec {
+    CapabilitySpec {
+        side,
+        path,
+        since,
+        until,
+    }
 }
 
 /// Every capability of every known version (checked against the official schemas by
@@ -72,7 +84,11 @@ pub const CAPABILITIES: &[CapabilitySpec] = &[
 ];
 
 /// The capabilities `side` may advertise in `version`.
-pub fn defined(side: Side, version: &Version, era: Era) -> impl Iterator<Item = &'static CapabilitySpec> + '_ {
+pub fn defined(
+    side: Side,
+    version: &Version,
+    era: Era,
+) -> impl Iterator<Item = &'static CapabilitySpec> + '_ {
     CAPABILITIES
         .iter()
         .filter(move |c| c.side == side && version.within(era, &c.since, c.until.as_ref()))
@@ -110,7 +126,10 @@ impl Capabilities {
     }
 
     pub fn none(side: Side) -> Self {
-        Capabilities { side, wire: Value::Object(Map::new()) }
+        Capabilities {
+            side,
+            wire: Value::Object(Map::new()),
+        }
     }
 
     /// Whether the capability at `path` is advertised and defined in `version`.
@@ -139,7 +158,9 @@ impl Capabilities {
         };
         // Inserted one by one: collecting would add a sort to the module.
         let mut features = BTreeMap::new();
-        for c in defined(self.side, version, era).filter(|c| c.path != "experimental" && c.path != "extensions") {
+        for c in defined(self.side, version, era)
+            .filter(|c| c.path != "experimental" && c.path != "extensions")
+        {
             features.insert(c.path, self.has(c.path, version, era));
         }
         CapabilityModel {
@@ -156,17 +177,32 @@ impl Capabilities {
 /// capability objects are open by the schema's word.
 pub fn trim(side: Side, wire: &Value, version: &Version, era: Era) -> Value {
     fn walk(side: Side, value: &Value, prefix: &str, version: &Version, era: Era) -> Value {
-        let Value::Object(m) = value else { return value.clone() };
+        let Value::Object(m) = value else {
+            return value.clone();
+        };
         let mut out = Map::new();
         for (k, v) in m {
-            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-            let known = CAPABILITIES.iter().any(|c| c.side == side && c.path == path);
+            let path = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            let known = CAPABILITIES
+                .iter()
+                .any(|c| c.side == side && c.path == path);
             if !known {
                 out.insert(k.clone(), v.clone());
             } else if is_defined(side, &path, version, era) {
                 // experimental/extensions hold free-form entries: keep them whole.
                 let leaf = path == "experimental" || path == "extensions";
-                out.insert(k.clone(), if leaf { v.clone() } else { walk(side, v, &path, version, era) });
+                out.insert(
+                    k.clone(),
+                    if leaf {
+                        v.clone()
+                    } else {
+                        walk(side, v, &path, version, era)
+                    },
+                );
             }
         }
         Value::Object(out)

@@ -30,8 +30,13 @@ impl DerefMut for McpClient {
 
 impl McpClient {
     pub fn new(config: ClientConfig) -> Self {
-        let role = Role::Client { era: config.era, tried: Vec::new() };
-        McpClient { session: Session::new(role, config.common, config.client_info) }
+        let role = Role::Client {
+            era: config.era,
+            tried: Vec::new(),
+        };
+        McpClient {
+            session: Session::new(role, config.common, config.client_info),
+        }
     }
 
     /// Opens the connection: `server/discover` (stateless or auto era) or `initialize`.
@@ -39,7 +44,11 @@ impl McpClient {
     pub fn initialize(&mut self, now_ms: u64) -> Result<Outbound, ProtocolError> {
         let s = &mut self.session;
         if s.phase != Phase::Idle {
-            return Err(refusal("initialize", None, "the connection was already opened".into()));
+            return Err(refusal(
+                "initialize",
+                None,
+                "the connection was already opened".into(),
+            ));
         }
         let preference = match &s.role {
             Role::Client { era, .. } => *era,
@@ -62,23 +71,42 @@ impl McpClient {
         self.call("ping", None, now_ms)
     }
 
-    pub fn list_tools(&mut self, cursor: Option<&str>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn list_tools(
+        &mut self,
+        cursor: Option<&str>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         self.call("tools/list", paged(cursor), now_ms)
     }
 
-    pub fn call_tool(&mut self, name: &str, arguments: Option<Value>, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn call_tool(
+        &mut self,
+        name: &str,
+        arguments: Option<Value>,
+        options: RequestOptions,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "name": name };
         if let Some(a) = arguments {
             params["arguments"] = a;
         }
-        self.session.request("tools/call", Some(params), options, now_ms)
+        self.session
+            .request("tools/call", Some(params), options, now_ms)
     }
 
-    pub fn list_resources(&mut self, cursor: Option<&str>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn list_resources(
+        &mut self,
+        cursor: Option<&str>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         self.call("resources/list", paged(cursor), now_ms)
     }
 
-    pub fn list_resource_templates(&mut self, cursor: Option<&str>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn list_resource_templates(
+        &mut self,
+        cursor: Option<&str>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         self.call("resources/templates/list", paged(cursor), now_ms)
     }
 
@@ -91,14 +119,27 @@ impl McpClient {
     }
 
     pub fn unsubscribe(&mut self, uri: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.call("resources/unsubscribe", Some(object! { "uri": uri }), now_ms)
+        self.call(
+            "resources/unsubscribe",
+            Some(object! { "uri": uri }),
+            now_ms,
+        )
     }
 
-    pub fn list_prompts(&mut self, cursor: Option<&str>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn list_prompts(
+        &mut self,
+        cursor: Option<&str>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         self.call("prompts/list", paged(cursor), now_ms)
     }
 
-    pub fn get_prompt(&mut self, name: &str, arguments: Option<Value>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn get_prompt(
+        &mut self,
+        name: &str,
+        arguments: Option<Value>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "name": name };
         if let Some(a) = arguments {
             params["arguments"] = a;
@@ -106,7 +147,11 @@ impl McpClient {
         self.call("prompts/get", Some(params), now_ms)
     }
 
-    pub fn set_logging_level(&mut self, level: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn set_logging_level(
+        &mut self,
+        level: &str,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         self.call("logging/setLevel", Some(object! { "level": level }), now_ms)
     }
 
@@ -119,19 +164,31 @@ impl McpClient {
     pub fn listen(&mut self, notifications: Value, now_ms: u64) -> Result<Outbound, ProtocolError> {
         let params = object! { "notifications": notifications };
         // The stream stays open as long as the server keeps it: no deadline.
-        let options = RequestOptions { timeout_ms: Some(u64::MAX), ..RequestOptions::default() };
-        self.session.request("subscriptions/listen", Some(params), options, now_ms)
+        let options = RequestOptions {
+            timeout_ms: Some(u64::MAX),
+            ..RequestOptions::default()
+        };
+        self.session
+            .request("subscriptions/listen", Some(params), options, now_ms)
     }
 
     pub fn get_task(&mut self, task_id: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
         self.call("tasks/get", Some(object! { "taskId": task_id }), now_ms)
     }
 
-    pub fn get_task_result(&mut self, task_id: &str, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn get_task_result(
+        &mut self,
+        task_id: &str,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         self.call("tasks/result", Some(object! { "taskId": task_id }), now_ms)
     }
 
-    pub fn list_tasks(&mut self, cursor: Option<&str>, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn list_tasks(
+        &mut self,
+        cursor: Option<&str>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         self.call("tasks/list", paged(cursor), now_ms)
     }
 
@@ -140,11 +197,18 @@ impl McpClient {
     }
 
     pub fn notify_roots_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
-        self.session.notify("notifications/roots/list_changed", None)
+        self.session
+            .notify("notifications/roots/list_changed", None)
     }
 
-    fn call(&mut self, method: &str, params: Option<Value>, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.session.request(method, params, RequestOptions::default(), now_ms)
+    fn call(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
+        self.session
+            .request(method, params, RequestOptions::default(), now_ms)
     }
 }
 
@@ -156,11 +220,19 @@ impl Session {
     /// Our versions that can be offered with `initialize`: all but the known stateless
     /// ones (an unknown string is offered as it is).
     pub(super) fn handshake_versions(&self) -> Vec<Version> {
-        self.versions.iter().filter(|v| *v != &Version::V2026_07_28).cloned().collect()
+        self.versions
+            .iter()
+            .filter(|v| *v != &Version::V2026_07_28)
+            .cloned()
+            .collect()
     }
 
     pub(super) fn stateless_versions(&self) -> Vec<Version> {
-        self.versions.iter().filter(|v| v.era() == Era::Stateless).cloned().collect()
+        self.versions
+            .iter()
+            .filter(|v| v.era() == Era::Stateless)
+            .cloned()
+            .collect()
     }
 
     fn offer(&mut self, version: Version, now_ms: u64) -> Result<Outbound, ProtocolError> {
@@ -175,7 +247,12 @@ impl Session {
             "clientInfo": self.info_for(&version, Era::Handshake),
         };
         // `initialize` waits for its answer however long the server takes to start.
-        self.send_request("initialize", Some(params), RequestOptions::default(), now_ms)
+        self.send_request(
+            "initialize",
+            Some(params),
+            RequestOptions::default(),
+            now_ms,
+        )
     }
 
     fn discover(&mut self, version: Version, now_ms: u64) -> Result<Outbound, ProtocolError> {
@@ -190,23 +267,44 @@ impl Session {
     }
 
     /// The answer to `initialize` or `server/discover` (or their failure).
-    pub(super) fn on_handshake_answer(&mut self, method: &str, outcome: Result<Value, ProtocolError>, now_ms: u64, events: &mut Vec<Event>) {
+    pub(super) fn on_handshake_answer(
+        &mut self,
+        method: &str,
+        outcome: Result<Value, ProtocolError>,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
         if self.phase == Phase::Closed {
             return;
         }
         if method == "server/discover" {
             return self.on_discovered(outcome, now_ms, events);
         }
-        let offered = self.offered.as_ref().map(|o| o.0.as_str().to_owned()).unwrap_or_default();
+        let offered = self
+            .offered
+            .as_ref()
+            .map(|o| o.0.as_str().to_owned())
+            .unwrap_or_default();
         match outcome {
             Ok(result) => match result.get("protocolVersion").and_then(Value::as_str) {
-                Some(answered) if self.handshake_versions().contains(&Version::parse(answered)) => {
+                Some(answered)
+                    if self
+                        .handshake_versions()
+                        .contains(&Version::parse(answered)) =>
+                {
                     self.agree(Version::parse(answered), Era::Handshake);
                     self.peer_caps = Some(object_or_empty(result.get("capabilities")));
                     self.peer_info = result.get("serverInfo").cloned();
-                    self.instructions = result.get("instructions").and_then(Value::as_str).map(str::to_owned);
+                    self.instructions = result
+                        .get("instructions")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
                     self.phase = Phase::Ready;
-                    self.auto(Message::notification("notifications/initialized", None), None, events);
+                    self.auto(
+                        Message::notification("notifications/initialized", None),
+                        None,
+                        events,
+                    );
                     self.announce(events);
                 }
                 Some(answered) => {
@@ -214,8 +312,11 @@ impl Session {
                     self.fail(error, events);
                 }
                 None => {
-                    let error = ProtocolError::new(codes::INVALID_PARAMS, "The initialize result has no protocolVersion string")
-                        .with_data(object! { "result": result });
+                    let error = ProtocolError::new(
+                        codes::INVALID_PARAMS,
+                        "The initialize result has no protocolVersion string",
+                    )
+                    .with_data(object! { "result": result });
                     self.fail(error, events);
                 }
             },
@@ -223,21 +324,46 @@ impl Session {
                 if let Some(next) = self.retry_version(&e) {
                     return self.fall_back(next, now_ms, events);
                 }
-                let error = ProtocolError { code: e.code, message: format!("initialize was refused: {} (offered {offered})", e.message), data: e.data };
+                let error = ProtocolError {
+                    code: e.code,
+                    message: format!("initialize was refused: {} (offered {offered})", e.message),
+                    data: e.data,
+                };
                 self.fail(error, events);
             }
         }
     }
 
-    fn on_discovered(&mut self, outcome: Result<Value, ProtocolError>, now_ms: u64, events: &mut Vec<Event>) {
-        let auto = matches!(self.role, Role::Client { era: EraPreference::Auto, .. });
+    fn on_discovered(
+        &mut self,
+        outcome: Result<Value, ProtocolError>,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
+        let auto = matches!(
+            self.role,
+            Role::Client {
+                era: EraPreference::Auto,
+                ..
+            }
+        );
         let result = match outcome {
             Ok(r) => r,
             Err(e) => {
                 // A refused sign-in says nothing of the era: asking again would only ask the user again.
                 // A modern server's own refusals: the era is right, the request is not.
-                if matches!(e.code, codes::HEADER_MISMATCH | codes::MISSING_REQUIRED_CLIENT_CAPABILITY) {
-                    return self.fail(ProtocolError { code: e.code, message: format!("server/discover failed: {}", e.message), data: e.data }, events);
+                if matches!(
+                    e.code,
+                    codes::HEADER_MISMATCH | codes::MISSING_REQUIRED_CLIENT_CAPABILITY
+                ) {
+                    return self.fail(
+                        ProtocolError {
+                            code: e.code,
+                            message: format!("server/discover failed: {}", e.message),
+                            data: e.data,
+                        },
+                        events,
+                    );
                 }
                 if let Some(next) = self.retry_stateless(&e) {
                     return match self.discover(next, now_ms) {
@@ -247,21 +373,45 @@ impl Session {
                 }
                 return match self.handshake_versions().first().cloned() {
                     Some(v) if auto && e.code != codes::AUTH_FAILED => {
-                        let reason = ProtocolError { code: e.code, message: format!("server/discover failed: {}", e.message), data: e.data };
+                        let reason = ProtocolError {
+                            code: e.code,
+                            message: format!("server/discover failed: {}", e.message),
+                            data: e.data,
+                        };
                         self.fall_back_from_discovery(v, reason, now_ms, events)
                     }
-                    _ => self.fail(ProtocolError { code: e.code, message: format!("server/discover failed: {}", e.message), data: e.data }, events),
+                    _ => self.fail(
+                        ProtocolError {
+                            code: e.code,
+                            message: format!("server/discover failed: {}", e.message),
+                            data: e.data,
+                        },
+                        events,
+                    ),
                 };
             }
         };
-        let theirs: Vec<&str> = result.get("supportedVersions").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-        let common = self.stateless_versions().into_iter().find(|v| theirs.contains(&v.as_str()));
+        let theirs: Vec<&str> = result
+            .get("supportedVersions")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let common = self
+            .stateless_versions()
+            .into_iter()
+            .find(|v| theirs.contains(&v.as_str()));
         match (common, self.handshake_versions().first().cloned()) {
             (Some(v), _) => {
                 self.agree(v, Era::Stateless);
                 self.peer_caps = Some(object_or_empty(result.get("capabilities")));
-                self.peer_info = result.get("_meta").and_then(|m| m.get(META_SERVER_INFO)).cloned();
-                self.instructions = result.get("instructions").and_then(Value::as_str).map(str::to_owned);
+                self.peer_info = result
+                    .get("_meta")
+                    .and_then(|m| m.get(META_SERVER_INFO))
+                    .cloned();
+                self.instructions = result
+                    .get("instructions")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
                 self.phase = Phase::Ready;
                 self.announce(events);
             }
@@ -281,9 +431,23 @@ impl Session {
     }
 
     /// Says why the stateless era is left, then offers `version` with `initialize`.
-    fn fall_back_from_discovery(&mut self, version: Version, reason: ProtocolError, now_ms: u64, events: &mut Vec<Event>) {
-        let from = self.offered.as_ref().map(|o| o.0.as_str().to_owned()).unwrap_or_default();
-        events.push(Event::EraFallback { from, to: version.as_str().to_owned(), reason });
+    fn fall_back_from_discovery(
+        &mut self,
+        version: Version,
+        reason: ProtocolError,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
+        let from = self
+            .offered
+            .as_ref()
+            .map(|o| o.0.as_str().to_owned())
+            .unwrap_or_default();
+        events.push(Event::EraFallback {
+            from,
+            to: version.as_str().to_owned(),
+            reason,
+        });
         self.fall_back(version, now_ms, events);
     }
 
@@ -306,7 +470,9 @@ impl Session {
             Role::Client { tried, .. } => tried.as_slice(),
             Role::Server { .. } => &[],
         };
-        self.stateless_versions().into_iter().find(|v| !tried.contains(v) && supported.iter().any(|s| s.as_str() == Some(v.as_str())))
+        self.stateless_versions().into_iter().find(|v| {
+            !tried.contains(v) && supported.iter().any(|s| s.as_str() == Some(v.as_str()))
+        })
     }
 
     /// After -32602 with `data.supported` (seed 004): a version both sides speak that
@@ -320,9 +486,9 @@ impl Session {
             Role::Client { tried, .. } => tried.as_slice(),
             Role::Server { .. } => &[],
         };
-        self.handshake_versions()
-            .into_iter()
-            .find(|v| !tried.contains(v) && supported.iter().any(|s| s.as_str() == Some(v.as_str())))
+        self.handshake_versions().into_iter().find(|v| {
+            !tried.contains(v) && supported.iter().any(|s| s.as_str() == Some(v.as_str()))
+        })
     }
 
     fn unsupported(&self, offered: &str, answered: &str) -> ProtocolError {
@@ -333,7 +499,6 @@ impl Session {
         )
         .with_data(object! { "supported": &ours[..], "requested": offered, "answered": answered })
     }
-
 }
 
 fn object_or_empty(v: Option<&Value>) -> Value {
@@ -342,4 +507,3 @@ fn object_or_empty(v: Option<&Value>) -> Value {
         _ => object! {},
     }
 }
-

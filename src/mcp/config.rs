@@ -31,7 +31,13 @@ impl FromOptions for Implementation {
         f.string("version", &mut info.version)?;
         f.opt_string("title", &mut info.title)?;
         f.opt_string("description", &mut info.description)?;
-        let icons = |v: &Value| if v.is_null() { Some(None) } else { v.as_array().map(|a| Some(a.clone())) };
+        let icons = |v: &Value| {
+            if v.is_null() {
+                Some(None)
+            } else {
+                v.as_array().map(|a| Some(a.clone()))
+            }
+        };
         f.read("icons", &mut info.icons, "an array or null", icons)?;
         f.opt_string("websiteUrl", &mut info.website_url)?;
         Ok(info)
@@ -97,13 +103,21 @@ impl FromOptions for Common {
         let f = Fields::of(value)?;
         let mut c = Common::default();
         let string = |v: &Value| v.as_str().map(str::to_owned);
-        f.list("protocolVersions", &mut c.protocol_versions, "an array of strings", string)?;
+        f.list(
+            "protocolVersions",
+            &mut c.protocol_versions,
+            "an array of strings",
+            string,
+        )?;
         // The list is a set: a client requests the latest version it supports, a server
         // offers its latest (the seeds' rule, as in ACP). Dates sort as text.
         // An insertion sort: a few items, and no sort routine pulled into the module.
         let mut newest_first: Vec<String> = Vec::with_capacity(c.protocol_versions.len());
         for v in c.protocol_versions.drain(..) {
-            let at = newest_first.iter().position(|s| *s < v).unwrap_or(newest_first.len());
+            let at = newest_first
+                .iter()
+                .position(|s| *s < v)
+                .unwrap_or(newest_first.len());
             newest_first.insert(at, v);
         }
         c.protocol_versions = newest_first;
@@ -117,7 +131,10 @@ impl FromOptions for Common {
 
 impl Common {
     pub fn versions(&self) -> Vec<Version> {
-        self.protocol_versions.iter().map(|v| Version::parse(v)).collect()
+        self.protocol_versions
+            .iter()
+            .map(|v| Version::parse(v))
+            .collect()
     }
 }
 
@@ -153,7 +170,13 @@ pub struct RequestOptions {
 }
 
 /// The options both roles share (`Common`).
-const COMMON: [&str; 5] = ["protocolVersions", "capabilities", "requestTimeoutMs", "maxTotalTimeoutMs", "validateOutgoing"];
+const COMMON: [&str; 5] = [
+    "protocolVersions",
+    "capabilities",
+    "requestTimeoutMs",
+    "maxTotalTimeoutMs",
+    "validateOutgoing",
+];
 
 /// `COMMON` and a role's own options: any other member is an error.
 fn only(f: &Fields, own: &[&str]) -> Result<(), String> {
@@ -164,24 +187,44 @@ fn only(f: &Fields, own: &[&str]) -> Result<(), String> {
 
 impl FromOptions for ClientConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
-        let mut c = ClientConfig { common: Common::from_options(value)?, ..Default::default() };
+        let mut c = ClientConfig {
+            common: Common::from_options(value)?,
+            ..Default::default()
+        };
         let f = Fields::of(value)?;
         only(&f, &["clientInfo", "era"])?;
         f.nested("clientInfo", &mut c.client_info)?;
         use EraPreference::*;
-        f.choice("era", &mut c.era, &[("handshake", Handshake), ("stateless", Stateless), ("auto", Auto)])?;
+        f.choice(
+            "era",
+            &mut c.era,
+            &[
+                ("handshake", Handshake),
+                ("stateless", Stateless),
+                ("auto", Auto),
+            ],
+        )?;
         Ok(c)
     }
 }
 
 impl FromOptions for ServerConfig {
     fn from_options(value: &Value) -> Result<Self, String> {
-        let mut c = ServerConfig { common: Common::from_options(value)?, ..Default::default() };
+        let mut c = ServerConfig {
+            common: Common::from_options(value)?,
+            ..Default::default()
+        };
         let f = Fields::of(value)?;
-        only(&f, &["serverInfo", "instructions", "rejectUnsupportedVersions"])?;
+        only(
+            &f,
+            &["serverInfo", "instructions", "rejectUnsupportedVersions"],
+        )?;
         f.nested("serverInfo", &mut c.server_info)?;
         f.opt_string("instructions", &mut c.instructions)?;
-        f.bool("rejectUnsupportedVersions", &mut c.reject_unsupported_versions)?;
+        f.bool(
+            "rejectUnsupportedVersions",
+            &mut c.reject_unsupported_versions,
+        )?;
         Ok(c)
     }
 }
@@ -197,4 +240,10 @@ impl FromOptions for RequestOptions {
     }
 }
 
-deserialize_from_options!(Implementation, Common, ClientConfig, ServerConfig, RequestOptions);
+deserialize_from_options!(
+    Implementation,
+    Common,
+    ClientConfig,
+    ServerConfig,
+    RequestOptions
+);

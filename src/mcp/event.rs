@@ -8,8 +8,18 @@ use serde_json::Value;
 
 impl Event {
     /// Issues with one message, saying which (`id`, `method`) and which way it went.
-    pub(crate) fn violation(id: Option<&Id>, method: Option<&str>, direction: Flow, issues: Vec<Issue>) -> Event {
-        Event::Violation { id: id.filter(|i| **i != Id::Null).cloned(), method: method.map(str::to_owned), direction, issues }
+    pub(crate) fn violation(
+        id: Option<&Id>,
+        method: Option<&str>,
+        direction: Flow,
+        issues: Vec<Issue>,
+    ) -> Event {
+        Event::Violation {
+            id: id.filter(|i| **i != Id::Null).cloned(),
+            method: method.map(str::to_owned),
+            direction,
+            issues,
+        }
     }
 }
 
@@ -21,7 +31,11 @@ pub struct PendingCall {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Event {
     /// Text the session answers by itself: ping replies, error replies, the
     /// `notifications/initialized` after the handshake, `notifications/cancelled`.
@@ -39,14 +53,30 @@ pub enum Event {
     },
     /// `era: "auto"` leaves the stateless era: `server/discover` was refused (`reason`) or
     /// offered no version in common, and `initialize` with `to` follows.
-    EraFallback { from: String, to: String, reason: ProtocolError },
+    EraFallback {
+        from: String,
+        to: String,
+        reason: ProtocolError,
+    },
     /// The answer to one of our requests.
-    Response { id: Id, method: String, result: Value },
+    Response {
+        id: Id,
+        method: String,
+        result: Value,
+    },
     /// The error answer to one of our requests (or its failure when the connection closed).
-    Error { id: Id, method: String, error: ProtocolError },
+    Error {
+        id: Id,
+        method: String,
+        error: ProtocolError,
+    },
     /// One of our requests ran past its deadline (a `notifications/cancelled` was sent
     /// unless it was `initialize`).
-    Timeout { id: Id, method: String, error: ProtocolError },
+    Timeout {
+        id: Id,
+        method: String,
+        error: ProtocolError,
+    },
     /// A request for the application; answer it with `respond`.
     Request {
         id: Id,

@@ -42,8 +42,22 @@ use Kind::{Notification as N, Request as R};
 use Side::{Client as C, Server as S};
 use Version::{V2024_11_05 as V1, V2025_06_18 as V3, V2025_11_25 as V4, V2026_07_28 as V5};
 
-const fn m(method: &'static str, direction: Direction, kind: Kind, since: Version, until: Option<Version>, gate: Gate) -> MethodSpec {
-    MethodSpec { method, direction, kind, since, until, gate }
+const fn m(
+    method: &'static str,
+    direction: Direction,
+    kind: Kind,
+    since: Version,
+    until: Option<Version>,
+    gate: Gate,
+) -> MethodSpec {
+    MethodSpec {
+        method,
+        direction,
+        kind,
+        since,
+        until,
+        gate,
+    }
 }
 
 pub const METHODS: &[MethodSpec] = &[
@@ -59,40 +73,138 @@ pub const METHODS: &[MethodSpec] = &[
     m("notifications/progress", SC, N, V1, None, Open),
     // Server features.
     m("resources/list", CS, R, V1, None, Cap(S, "resources")),
-    m("resources/templates/list", CS, R, V1, None, Cap(S, "resources")),
+    m(
+        "resources/templates/list",
+        CS,
+        R,
+        V1,
+        None,
+        Cap(S, "resources"),
+    ),
     m("resources/read", CS, R, V1, None, Cap(S, "resources")),
-    m("resources/subscribe", CS, R, V1, Some(V4), Cap(S, "resources.subscribe")),
-    m("resources/unsubscribe", CS, R, V1, Some(V4), Cap(S, "resources.subscribe")),
-    m("notifications/resources/list_changed", SC, N, V1, None, Cap(S, "resources.listChanged")),
-    m("notifications/resources/updated", SC, N, V1, None, Cap(S, "resources.subscribe")),
+    m(
+        "resources/subscribe",
+        CS,
+        R,
+        V1,
+        Some(V4),
+        Cap(S, "resources.subscribe"),
+    ),
+    m(
+        "resources/unsubscribe",
+        CS,
+        R,
+        V1,
+        Some(V4),
+        Cap(S, "resources.subscribe"),
+    ),
+    m(
+        "notifications/resources/list_changed",
+        SC,
+        N,
+        V1,
+        None,
+        Cap(S, "resources.listChanged"),
+    ),
+    m(
+        "notifications/resources/updated",
+        SC,
+        N,
+        V1,
+        None,
+        Cap(S, "resources.subscribe"),
+    ),
     m("prompts/list", CS, R, V1, None, Cap(S, "prompts")),
     m("prompts/get", CS, R, V1, None, Cap(S, "prompts")),
-    m("notifications/prompts/list_changed", SC, N, V1, None, Cap(S, "prompts.listChanged")),
+    m(
+        "notifications/prompts/list_changed",
+        SC,
+        N,
+        V1,
+        None,
+        Cap(S, "prompts.listChanged"),
+    ),
     m("tools/list", CS, R, V1, None, Cap(S, "tools")),
     m("tools/call", CS, R, V1, None, Cap(S, "tools")),
-    m("notifications/tools/list_changed", SC, N, V1, None, Cap(S, "tools.listChanged")),
+    m(
+        "notifications/tools/list_changed",
+        SC,
+        N,
+        V1,
+        None,
+        Cap(S, "tools.listChanged"),
+    ),
     m("logging/setLevel", CS, R, V1, Some(V4), Cap(S, "logging")),
     m("notifications/message", SC, N, V1, None, Cap(S, "logging")),
-    m("completion/complete", CS, R, V1, None, Cap(S, "completions")),
+    m(
+        "completion/complete",
+        CS,
+        R,
+        V1,
+        None,
+        Cap(S, "completions"),
+    ),
     m("subscriptions/listen", CS, R, V5, None, Open),
-    m("notifications/subscriptions/acknowledged", SC, N, V5, None, Open),
+    m(
+        "notifications/subscriptions/acknowledged",
+        SC,
+        N,
+        V5,
+        None,
+        Open,
+    ),
     // Client features.
-    m("sampling/createMessage", SC, R, V1, Some(V4), Cap(C, "sampling")),
+    m(
+        "sampling/createMessage",
+        SC,
+        R,
+        V1,
+        Some(V4),
+        Cap(C, "sampling"),
+    ),
     m("roots/list", SC, R, V1, Some(V4), Cap(C, "roots")),
-    m("notifications/roots/list_changed", CS, N, V1, Some(V4), Cap(C, "roots.listChanged")),
+    m(
+        "notifications/roots/list_changed",
+        CS,
+        N,
+        V1,
+        Some(V4),
+        Cap(C, "roots.listChanged"),
+    ),
     m("elicitation/create", SC, R, V3, Some(V4), ElicitationMode),
-    m("notifications/elicitation/complete", SC, N, V4, Some(V4), Cap(C, "elicitation.url")),
+    m(
+        "notifications/elicitation/complete",
+        SC,
+        N,
+        V4,
+        Some(V4),
+        Cap(C, "elicitation.url"),
+    ),
     // Tasks (2025-11-25), both ways: the receiver advertises what it runs as tasks.
     m("tasks/get", CS, R, V4, Some(V4), Cap(S, "tasks")),
     m("tasks/result", CS, R, V4, Some(V4), Cap(S, "tasks")),
     m("tasks/list", CS, R, V4, Some(V4), Cap(S, "tasks.list")),
     m("tasks/cancel", CS, R, V4, Some(V4), Cap(S, "tasks.cancel")),
-    m("notifications/tasks/status", SC, N, V4, Some(V4), Cap(S, "tasks")),
+    m(
+        "notifications/tasks/status",
+        SC,
+        N,
+        V4,
+        Some(V4),
+        Cap(S, "tasks"),
+    ),
     m("tasks/get", SC, R, V4, Some(V4), Cap(C, "tasks")),
     m("tasks/result", SC, R, V4, Some(V4), Cap(C, "tasks")),
     m("tasks/list", SC, R, V4, Some(V4), Cap(C, "tasks.list")),
     m("tasks/cancel", SC, R, V4, Some(V4), Cap(C, "tasks.cancel")),
-    m("notifications/tasks/status", CS, N, V4, Some(V4), Cap(C, "tasks")),
+    m(
+        "notifications/tasks/status",
+        CS,
+        N,
+        V4,
+        Some(V4),
+        Cap(C, "tasks"),
+    ),
 ];
 
 /// The capability a task-augmented request (`params.task` present) needs.
@@ -107,7 +219,9 @@ pub fn task_gate(method: &str, direction: Direction) -> Option<(Side, &'static s
 
 /// The table row for a method going one way.
 pub fn find(method: &str, direction: Direction) -> Option<&'static MethodSpec> {
-    METHODS.iter().find(|s| s.method == method && s.direction == direction)
+    METHODS
+        .iter()
+        .find(|s| s.method == method && s.direction == direction)
 }
 
 /// Whether MCP knows this method at all (any direction, any version).
@@ -142,20 +256,33 @@ pub fn check(
     let Some(spec) = find(method, direction) else {
         if is_known(method) {
             let (from, to) = sides(direction);
-            return Err(blocked(format!("{method} is not sent from {from} to {to}"), None));
+            return Err(blocked(
+                format!("{method} is not sent from {from} to {to}"),
+                None,
+            ));
         }
         return Ok(());
     };
     if !spec.defined_in(version, era) {
-        return Err(blocked(format!("{method} is not defined in MCP {version}"), None));
+        return Err(blocked(
+            format!("{method} is not defined in MCP {version}"),
+            None,
+        ));
     }
     let caps = |side: Side| if side == Side::Client { client } else { server };
     let need = |side: Side, path: &str| -> Result<(), Blocked> {
         if caps(side).has(path, version, era) {
             Ok(())
         } else {
-            let who = if side == Side::Client { "client" } else { "server" };
-            Err(blocked(format!("{method} needs the {who} capability {path}, which was not advertised"), Some(path)))
+            let who = if side == Side::Client {
+                "client"
+            } else {
+                "server"
+            };
+            Err(blocked(
+                format!("{method} needs the {who} capability {path}, which was not advertised"),
+                Some(path),
+            ))
         }
     };
     match spec.gate {
@@ -169,7 +296,14 @@ pub fn check(
         }
         ElicitationMode => {
             let url = params.and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("url");
-            need(Side::Client, if url { "elicitation.url" } else { "elicitation.form" })?;
+            need(
+                Side::Client,
+                if url {
+                    "elicitation.url"
+                } else {
+                    "elicitation.form"
+                },
+            )?;
         }
     }
     if params.is_some_and(|p| p.get("task").is_some_and(|t| !t.is_null())) {
@@ -188,5 +322,8 @@ fn sides(direction: Direction) -> (&'static str, &'static str) {
 }
 
 fn blocked(reason: String, capability: Option<&str>) -> Blocked {
-    Blocked { reason, capability: capability.map(str::to_owned) }
+    Blocked {
+        reason,
+        capability: capability.map(str::to_owned),
+    }
 }

@@ -12,11 +12,16 @@ mod server;
 mod session;
 pub mod version;
 
-pub use capabilities::{CapabilityModel, Capabilities, Side};
+pub use capabilities::{Capabilities, CapabilityModel, Side};
 pub use client::McpClient;
-pub use config::{ClientConfig, Common, EraPreference, Implementation, RequestOptions, ServerConfig};
+pub use config::{
+    ClientConfig, Common, EraPreference, Implementation, RequestOptions, ServerConfig,
+};
 pub use event::{Event, PendingCall};
 pub use methods::{Kind, MethodSpec};
 pub use server::McpServer;
-pub use session::{MethodStatus, Phase, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION};
+pub use session::{
+    MethodStatus, Phase, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO,
+    META_VERSION,
+};
 pub use version::{negotiate, Era, Refusal, Version};

@@ -3,7 +3,10 @@
 
 use super::config::{RequestOptions, ServerConfig};
 use super::event::Event;
-use super::session::{issue, Phase, Role, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION};
+use super::session::{
+    issue, Phase, Role, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO,
+    META_VERSION,
+};
 use super::version::{negotiate, Era, Version};
 use crate::jsonrpc::{codes, object, Flow, Outbound, ProtocolError, Request};
 use crate::schema::Severity;
@@ -31,46 +34,76 @@ impl DerefMut for McpServer {
 
 impl McpServer {
     pub fn new(config: ServerConfig) -> Self {
-        let role = Role::Server { instructions: config.instructions, reject_unsupported: config.reject_unsupported_versions };
-        McpServer { session: Session::new(role, config.common, config.server_info) }
+        let role = Role::Server {
+            instructions: config.instructions,
+            reject_unsupported: config.reject_unsupported_versions,
+        };
+        McpServer {
+            session: Session::new(role, config.common, config.server_info),
+        }
     }
 
     pub fn ping(&mut self, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.session.request("ping", None, RequestOptions::default(), now_ms)
+        self.session
+            .request("ping", None, RequestOptions::default(), now_ms)
     }
 
     /// `sampling/createMessage` with the params as given.
-    pub fn create_message(&mut self, params: Value, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.session.request("sampling/createMessage", Some(params), options, now_ms)
+    pub fn create_message(
+        &mut self,
+        params: Value,
+        options: RequestOptions,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
+        self.session
+            .request("sampling/createMessage", Some(params), options, now_ms)
     }
 
     pub fn list_roots(&mut self, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.session.request("roots/list", None, RequestOptions::default(), now_ms)
+        self.session
+            .request("roots/list", None, RequestOptions::default(), now_ms)
     }
 
     /// `elicitation/create`; `params.mode` (`"form"` or `"url"`) picks the capability needed.
-    pub fn elicit(&mut self, params: Value, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
-        self.session.request("elicitation/create", Some(params), options, now_ms)
+    pub fn elicit(
+        &mut self,
+        params: Value,
+        options: RequestOptions,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
+        self.session
+            .request("elicitation/create", Some(params), options, now_ms)
     }
 
     pub fn notify_tools_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
-        self.session.notify("notifications/tools/list_changed", None)
+        self.session
+            .notify("notifications/tools/list_changed", None)
     }
 
     pub fn notify_prompts_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
-        self.session.notify("notifications/prompts/list_changed", None)
+        self.session
+            .notify("notifications/prompts/list_changed", None)
     }
 
     pub fn notify_resources_list_changed(&mut self) -> Result<Outbound, ProtocolError> {
-        self.session.notify("notifications/resources/list_changed", None)
+        self.session
+            .notify("notifications/resources/list_changed", None)
     }
 
     pub fn notify_resource_updated(&mut self, uri: &str) -> Result<Outbound, ProtocolError> {
-        self.session.notify("notifications/resources/updated", Some(object! { "uri": uri }))
+        self.session.notify(
+            "notifications/resources/updated",
+            Some(object! { "uri": uri }),
+        )
     }
 
     /// `notifications/message` (needs our `logging` capability).
-    pub fn log(&mut self, level: &str, logger: Option<&str>, data: Value) -> Result<Outbound, ProtocolError> {
+    pub fn log(
+        &mut self,
+        level: &str,
+        logger: Option<&str>,
+        data: Value,
+    ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "level": level, "data": data };
         if let Some(l) = logger {
             params["logger"] = Value::from(l);
@@ -79,7 +112,13 @@ impl McpServer {
     }
 
     /// `notifications/progress` for a request the client sent with a `progressToken`.
-    pub fn progress(&mut self, token: Value, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<Outbound, ProtocolError> {
+    pub fn progress(
+        &mut self,
+        token: Value,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "progressToken": token, "progress": progress };
         if let Some(t) = total {
             params["total"] = t.into();
@@ -119,7 +158,10 @@ impl Session {
         }
         let stateless = self.stateless_versions();
         let meta = r.params.as_ref().and_then(|p| p.get("_meta"));
-        let Some(requested) = meta.and_then(|m| m.get(META_VERSION)).and_then(Value::as_str) else {
+        let Some(requested) = meta
+            .and_then(|m| m.get(META_VERSION))
+            .and_then(Value::as_str)
+        else {
             if !stateless.is_empty() && r.method != "ping" {
                 let e = ProtocolError::invalid_params(format!(
                     "{} carries no params._meta[\"{META_VERSION}\"], and no initialize came first",
@@ -136,13 +178,22 @@ impl Session {
         let version = Version::parse(requested);
         if !stateless.contains(&version) {
             let supported: Vec<&str> = stateless.iter().map(Version::as_str).collect();
-            let e = ProtocolError::new(codes::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
-                .with_data(object! { "supported": &supported[..], "requested": requested });
+            let e = ProtocolError::new(
+                codes::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+            )
+            .with_data(object! { "supported": &supported[..], "requested": requested });
             self.reply(&r.id, &r.method, Err(e), events);
             return Lifecycle::Handled;
         }
-        let Some(caps) = meta.and_then(|m| m.get(META_CLIENT_CAPABILITIES)).filter(|c| c.is_object()).cloned() else {
-            let e = ProtocolError::invalid_params(format!("params._meta[\"{META_CLIENT_CAPABILITIES}\"] is required"));
+        let Some(caps) = meta
+            .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+            .filter(|c| c.is_object())
+            .cloned()
+        else {
+            let e = ProtocolError::invalid_params(format!(
+                "params._meta[\"{META_CLIENT_CAPABILITIES}\"] is required"
+            ));
             self.reply(&r.id, &r.method, Err(e), events);
             return Lifecycle::Handled;
         };
@@ -158,29 +209,52 @@ impl Session {
         // Stateless requests before it do not count: each stood alone, and a client may turn
         // to the handshake era after them (the automatic fallback does).
         if self.era == Some(Era::Handshake) || self.phase == Phase::Closed {
-            let e = ProtocolError::new(codes::INVALID_REQUEST, "initialize was already received on this connection")
-                .with_data(object! { "method": "initialize" });
+            let e = ProtocolError::new(
+                codes::INVALID_REQUEST,
+                "initialize was already received on this connection",
+            )
+            .with_data(object! { "method": "initialize" });
             return self.reply(&r.id, &r.method, Err(e), events);
         }
         let params = r.params.as_ref();
-        let Some(requested) = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str) else {
-            let e = ProtocolError::invalid_params("initialize needs params.protocolVersion, a string");
+        let Some(requested) = params
+            .and_then(|p| p.get("protocolVersion"))
+            .and_then(Value::as_str)
+        else {
+            let e =
+                ProtocolError::invalid_params("initialize needs params.protocolVersion, a string");
             return self.reply(&r.id, &r.method, Err(e), events);
         };
         let ours = self.handshake_versions();
-        let offer_latest = !matches!(self.role, Role::Server { reject_unsupported: true, .. });
+        let offer_latest = !matches!(
+            self.role,
+            Role::Server {
+                reject_unsupported: true,
+                ..
+            }
+        );
         match negotiate(requested, &ours, offer_latest) {
             Ok(version) => {
                 self.agree(version.clone(), Era::Handshake);
                 self.phase = Phase::Initializing;
-                self.peer_caps = Some(params.and_then(|p| p.get("capabilities")).filter(|c| c.is_object()).cloned().unwrap_or_else(|| object! {}));
+                self.peer_caps = Some(
+                    params
+                        .and_then(|p| p.get("capabilities"))
+                        .filter(|c| c.is_object())
+                        .cloned()
+                        .unwrap_or_else(|| object! {}),
+                );
                 self.peer_info = params.and_then(|p| p.get("clientInfo")).cloned();
                 let mut result = object! {
                     "protocolVersion": version.as_str(),
                     "capabilities": self.own_capabilities(),
                     "serverInfo": self.info_for(&version, Era::Handshake),
                 };
-                if let Role::Server { instructions: Some(i), .. } = &self.role {
+                if let Role::Server {
+                    instructions: Some(i),
+                    ..
+                } = &self.role
+                {
                     result["instructions"] = Value::from(i.as_str());
                 }
                 self.reply(&r.id, &r.method, Ok(result), events);
@@ -197,7 +271,12 @@ impl Session {
     fn serve_discover(&mut self, r: &Request, events: &mut Vec<Event>) {
         let Some(latest) = self.stateless_versions().first().cloned() else {
             // A handshake-only server does not know the method; clients fall back on this.
-            return self.reply(&r.id, &r.method, Err(ProtocolError::method_not_found(&r.method)), events);
+            return self.reply(
+                &r.id,
+                &r.method,
+                Err(ProtocolError::method_not_found(&r.method)),
+                events,
+            );
         };
         let saved = self.offered.replace((latest.clone(), Era::Stateless));
         let mut result = object! {
@@ -208,7 +287,11 @@ impl Session {
             "ttlMs": 0u64,
             "_meta": object! { META_SERVER_INFO: self.info_for(&latest, Era::Stateless) },
         };
-        if let Role::Server { instructions: Some(i), .. } = &self.role {
+        if let Role::Server {
+            instructions: Some(i),
+            ..
+        } = &self.role
+        {
             result["instructions"] = Value::from(i.as_str());
         }
         // Offered while answering, so the answer is judged as that version's.
@@ -218,8 +301,17 @@ impl Session {
 
     pub(super) fn on_initialized(&mut self, events: &mut Vec<Event>) {
         if self.phase != Phase::Initializing {
-            let early = issue("lifecycle", Severity::Warning, "notifications/initialized arrived without an initialize before it".into());
-            events.push(Event::violation(None, Some("notifications/initialized"), Flow::In, vec![early]));
+            let early = issue(
+                "lifecycle",
+                Severity::Warning,
+                "notifications/initialized arrived without an initialize before it".into(),
+            );
+            events.push(Event::violation(
+                None,
+                Some("notifications/initialized"),
+                Flow::In,
+                vec![early],
+            ));
             return;
         }
         self.phase = Phase::Ready;

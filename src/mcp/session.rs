@@ -2,20 +2,19 @@
 //! parties' capabilities, gating both ways, validation, timeouts and progress,
 //! cancellation. `McpClient` and `McpServer` add what only their role does.
 
-use super::capabilities::{self, CapabilityModel, Capabilities, Side};
+use super::capabilities::{self, Capabilities, CapabilityModel, Side};
 use super::config::{Common, EraPreference, Implementation, RequestOptions};
 use super::event::{Event, PendingCall};
 use super::methods::{self, Kind};
 use super::version::{Era, Version};
 use crate::jsonrpc::{
-    Flow,
-    codes, object, parse, serialized, Endpoint, Id, Incoming, Message, Notification, Outbound, Outgoing, ParseFailure, ParseOptions,
-    ProtocolError, Received, Request, Timeout, VecMap, VecSet,
+    codes, object, parse, serialized, Endpoint, Flow, Id, Incoming, Message, Notification,
+    Outbound, Outgoing, ParseFailure, ParseOptions, ProtocolError, Received, Request, Timeout,
+    VecMap, VecSet,
 };
 use crate::schema::{self, Direction, Issue, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
-
 
 /// The `_meta` keys of the stateless era.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -89,19 +88,35 @@ pub struct Session {
 /// What only one role needs to remember.
 #[derive(Debug)]
 pub(super) enum Role {
-    Client { era: EraPreference, tried: Vec<Version> },
-    Server { instructions: Option<String>, reject_unsupported: bool },
+    Client {
+        era: EraPreference,
+        tried: Vec<Version>,
+    },
+    Server {
+        instructions: Option<String>,
+        reject_unsupported: bool,
+    },
 }
 
 /// Requests and notifications the session sends itself; the generic calls refuse them.
 const MANAGED: [&str; 3] = ["initialize", "notifications/initialized", "server/discover"];
 /// Requests whose complete result is a `CacheableResult` (2026-07-28).
-const CACHEABLE: [&str; 5] = ["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+const CACHEABLE: [&str; 5] = [
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
 
 impl Session {
     pub(super) fn new(role: Role, settings: Common, info: Implementation) -> Self {
         let versions = settings.versions();
-        let side = if matches!(role, Role::Client { .. }) { Side::Client } else { Side::Server };
+        let side = if matches!(role, Role::Client { .. }) {
+            Side::Client
+        } else {
+            Side::Server
+        };
         Session {
             side,
             role,
@@ -110,7 +125,10 @@ impl Session {
             versions,
             info,
             // MCP forbids null ids; batches only once 2025-03-26 is agreed.
-            endpoint: Endpoint::new(ParseOptions { allow_batch: false, allow_null_id: false }),
+            endpoint: Endpoint::new(ParseOptions {
+                allow_batch: false,
+                allow_null_id: false,
+            }),
             wire: None,
             phase: Phase::Idle,
             version: None,
@@ -151,7 +169,12 @@ impl Session {
     /// Our capabilities exactly as we send them for the current version.
     pub fn own_capabilities(&self) -> Value {
         let (v, era) = self.level();
-        capabilities::trim(self.side, &Value::Object(self.settings.capabilities.clone()), &v, era)
+        capabilities::trim(
+            self.side,
+            &Value::Object(self.settings.capabilities.clone()),
+            &v,
+            era,
+        )
     }
 
     /// The peer's capabilities exactly as advertised.
@@ -190,14 +213,17 @@ impl Session {
             .map(|spec| {
                 let verdict = if spec.direction == self.out_dir() {
                     if MANAGED.contains(&spec.method) {
-                        Err(ProtocolError::local_refusal("sent by the session itself during the handshake"))
+                        Err(ProtocolError::local_refusal(
+                            "sent by the session itself during the handshake",
+                        ))
                     } else {
                         self.permit(spec.method, spec.kind, None)
                     }
                 } else if spec.kind == Kind::Request {
                     self.screen_request(spec.method, None).map_or(Ok(()), Err)
                 } else {
-                    self.screen_notification(spec.method).map_or(Ok(()), |i| Err(ProtocolError::local_refusal(i.message)))
+                    self.screen_notification(spec.method)
+                        .map_or(Ok(()), |i| Err(ProtocolError::local_refusal(i.message)))
                 };
                 MethodStatus {
                     method: spec.method,
@@ -214,57 +240,106 @@ impl Session {
 
     /// Sends any request, with the same lifecycle, capability and validation checks as
     /// the named calls.
-    pub fn request(&mut self, method: &str, params: Option<Value>, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+        options: RequestOptions,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         if MANAGED.contains(&method) {
-            return Err(refusal(method, None, format!("{method} is sent by the session itself")));
+            return Err(refusal(
+                method,
+                None,
+                format!("{method} is sent by the session itself"),
+            ));
         }
         self.permit(method, Kind::Request, params.as_ref())?;
         self.send_request(method, params, options, now_ms)
     }
 
     /// Sends any notification, with the same checks.
-    pub fn notify(&mut self, method: &str, params: Option<Value>) -> Result<Outbound, ProtocolError> {
+    pub fn notify(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<Outbound, ProtocolError> {
         if MANAGED.contains(&method) {
-            return Err(refusal(method, None, format!("{method} is sent by the session itself")));
+            return Err(refusal(
+                method,
+                None,
+                format!("{method} is sent by the session itself"),
+            ));
         }
         self.permit(method, Kind::Notification, params.as_ref())?;
         let message = Message::notification(method, params);
         self.check_outgoing(&message, None)?;
-        Ok(Outbound { id: None, method: None, text: message.to_text() })
+        Ok(Outbound {
+            id: None,
+            method: None,
+            text: message.to_text(),
+        })
     }
 
     /// Answers a request the application received as a `request` event.
-    pub fn respond(&mut self, id: &Id, outcome: Result<Value, ProtocolError>) -> Result<Outbound, ProtocolError> {
+    pub fn respond(
+        &mut self,
+        id: &Id,
+        outcome: Result<Value, ProtocolError>,
+    ) -> Result<Outbound, ProtocolError> {
         let Some(serving) = self.serving.get(id) else {
-            return Err(ProtocolError::local_refusal(format!("no incoming request {id} is waiting for an answer")));
+            return Err(ProtocolError::local_refusal(format!(
+                "no incoming request {id} is waiting for an answer"
+            )));
         };
         let method = serving.method.clone();
         if serving.cancelled {
             self.finish(id);
-            return Err(refusal(&method, None, format!("request {id} ({method}) was cancelled by the peer; no answer is sent"))
-                .with_data(object! { "method": method, "id": id }));
+            return Err(refusal(
+                &method,
+                None,
+                format!("request {id} ({method}) was cancelled by the peer; no answer is sent"),
+            )
+            .with_data(object! { "method": method, "id": id }));
         }
         let outcome = outcome.map(|r| self.decorate_result(&method, serving.stateless, r));
-        let message = Message::Response(crate::jsonrpc::Response { id: id.clone(), outcome });
+        let message = Message::Response(crate::jsonrpc::Response {
+            id: id.clone(),
+            outcome,
+        });
         self.check_outgoing(&message, Some(&method))?;
         self.finish(id);
-        Ok(Outbound { id: None, method: None, text: message.to_text() })
+        Ok(Outbound {
+            id: None,
+            method: None,
+            text: message.to_text(),
+        })
     }
 
     /// Withdraws one of our requests and tells the peer (`notifications/cancelled`).
     /// `initialize` is never cancelled.
     pub fn cancel(&mut self, id: &Id, reason: Option<&str>) -> Result<Outbound, ProtocolError> {
         let Some(pending) = self.endpoint.pending().get(id) else {
-            return Err(ProtocolError::local_refusal(format!("no request {id} of ours is pending")));
+            return Err(ProtocolError::local_refusal(format!(
+                "no request {id} of ours is pending"
+            )));
         };
         if pending.method == "initialize" {
-            return Err(refusal("initialize", None, "initialize must not be cancelled".into()));
+            return Err(refusal(
+                "initialize",
+                None,
+                "initialize must not be cancelled".into(),
+            ));
         }
         let method = pending.method.clone();
         self.endpoint.cancel(id);
         self.forget(id);
         let text = self.cancelled_text(id, reason.unwrap_or("cancelled by the application"));
-        Ok(Outbound { id: None, method: Some(method), text })
+        Ok(Outbound {
+            id: None,
+            method: Some(method),
+            text,
+        })
     }
 
     // ----- incoming -----
@@ -309,7 +384,13 @@ impl Session {
     pub fn tick(&mut self, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
         let expired = self.endpoint.expire(now_ms);
-        let listed: Vec<PendingCall> = expired.iter().map(|e| PendingCall { id: e.id.clone(), method: e.method.clone() }).collect();
+        let listed: Vec<PendingCall> = expired
+            .iter()
+            .map(|e| PendingCall {
+                id: e.id.clone(),
+                method: e.method.clone(),
+            })
+            .collect();
         for expired in expired {
             self.forget(&expired.id);
             let after = now_ms.saturating_sub(expired.sent_ms);
@@ -319,14 +400,21 @@ impl Session {
                 let text = self.cancelled_text(&expired.id, &format!("timed out after {after} ms"));
                 events.push(Event::Send { text });
             }
-            events.push(Event::Timeout { id: expired.id.clone(), method: expired.method.clone(), error: error.clone() });
+            events.push(Event::Timeout {
+                id: expired.id.clone(),
+                method: expired.method.clone(),
+                error: error.clone(),
+            });
             if self.phase != Phase::Closed {
                 self.after_failure(&expired, error, now_ms, &mut events);
             }
         }
         // `closed` comes last, and lists what was pending when the session ended: what the
         // shutdown failed and what expired in the same tick.
-        if let Some(at) = events.iter().position(|e| matches!(e, Event::Closed { .. })) {
+        if let Some(at) = events
+            .iter()
+            .position(|e| matches!(e, Event::Closed { .. }))
+        {
             if let Event::Closed { pending } = events.remove(at) {
                 let mut all = listed;
                 all.extend(pending);
@@ -367,7 +455,11 @@ impl Session {
         if let Some(offered) = &self.offered {
             return offered.clone();
         }
-        let version = self.versions.first().cloned().unwrap_or(Version::V2025_11_25);
+        let version = self
+            .versions
+            .first()
+            .cloned()
+            .unwrap_or(Version::V2025_11_25);
         let era = version.era();
         (version, era)
     }
@@ -377,7 +469,11 @@ impl Session {
     }
 
     fn peer(&self) -> Capabilities {
-        let other = if self.side == Side::Client { Side::Server } else { Side::Client };
+        let other = if self.side == Side::Client {
+            Side::Server
+        } else {
+            Side::Client
+        };
         match &self.peer_caps {
             Some(v) => Capabilities::new(other, v.clone()),
             None => Capabilities::none(other),
@@ -408,7 +504,12 @@ impl Session {
     }
 
     /// Lifecycle, version and capability checks for something we want to send.
-    fn permit(&self, method: &str, kind: Kind, params: Option<&Value>) -> Result<(), ProtocolError> {
+    fn permit(
+        &self,
+        method: &str,
+        kind: Kind,
+        params: Option<&Value>,
+    ) -> Result<(), ProtocolError> {
         if self.phase == Phase::Closed {
             return Err(refusal(method, None, "the session is closed".into()));
         }
@@ -416,47 +517,94 @@ impl Session {
             Side::Client => method == "ping" || method == "notifications/cancelled",
             Side::Server => matches!(
                 method,
-                "ping" | "notifications/message" | "notifications/progress" | "notifications/cancelled"
+                "ping"
+                    | "notifications/message"
+                    | "notifications/progress"
+                    | "notifications/cancelled"
             ),
         };
         if self.phase != Phase::Ready && !early_ok {
-            let what = if kind == Kind::Request { "request" } else { "notification" };
-            return Err(refusal(method, None, format!("the {what} {method} cannot be sent before the handshake completes")));
+            let what = if kind == Kind::Request {
+                "request"
+            } else {
+                "notification"
+            };
+            return Err(refusal(
+                method,
+                None,
+                format!("the {what} {method} cannot be sent before the handshake completes"),
+            ));
         }
         let (version, era) = self.level();
         let (client, server) = self.client_and_server();
-        methods::check(method, self.out_dir(), params, &version, era, &client, &server)
-            .map_err(|b| refusal(method, b.capability.as_deref(), b.reason))
+        methods::check(
+            method,
+            self.out_dir(),
+            params,
+            &version,
+            era,
+            &client,
+            &server,
+        )
+        .map_err(|b| refusal(method, b.capability.as_deref(), b.reason))
     }
 
     /// For an incoming request: the error to answer with instead of delivering it.
-    pub(super) fn screen_request(&self, method: &str, params: Option<&Value>) -> Option<ProtocolError> {
+    pub(super) fn screen_request(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Option<ProtocolError> {
         if method == "ping" && self.era != Some(Era::Stateless) {
             return None;
         }
-        if self.phase != Phase::Ready && !(self.side == Side::Server && self.phase == Phase::Initializing) {
+        if self.phase != Phase::Ready
+            && !(self.side == Side::Server && self.phase == Phase::Initializing)
+        {
             return Some(
                 ProtocolError::new(
                     codes::INVALID_REQUEST,
-                    format!("{method} arrived before initialization: the handshake must complete first"),
+                    format!(
+                        "{method} arrived before initialization: the handshake must complete first"
+                    ),
                 )
                 .with_data(object! { "method": method }),
             );
         }
         let (version, era) = self.level();
         let (client, server) = self.client_and_server();
-        methods::check(method, self.in_dir(), params, &version, era, &client, &server).err().map(|b| {
+        methods::check(
+            method,
+            self.in_dir(),
+            params,
+            &version,
+            era,
+            &client,
+            &server,
+        )
+        .err()
+        .map(|b| {
             let mut e = ProtocolError::method_not_found(method);
-            e.data = Some(object! { "method": method, "reason": b.reason, "capability": b.capability });
+            e.data =
+                Some(object! { "method": method, "reason": b.reason, "capability": b.capability });
             e
         })
     }
 
     /// For an incoming notification: what is wrong with it arriving now (still delivered).
     fn screen_notification(&self, method: &str) -> Option<Issue> {
-        let tolerated = ["notifications/message", "notifications/progress", "notifications/cancelled", "notifications/initialized"];
+        let tolerated = [
+            "notifications/message",
+            "notifications/progress",
+            "notifications/cancelled",
+            "notifications/initialized",
+        ];
         if self.phase != Phase::Ready && !tolerated.contains(&method) {
-            return Some(issue("lifecycle", Severity::Warning, format!("{method} arrived before the handshake completed")));
+            return Some(issue(
+                "lifecycle",
+                Severity::Warning,
+                format!("{method} arrived before the handshake completed"),
+            ));
         }
         let (version, era) = self.level();
         let (client, server) = self.client_and_server();
@@ -466,7 +614,13 @@ impl Session {
     }
 
     /// Builds, validates and registers one of our requests.
-    pub(super) fn send_request(&mut self, method: &str, params: Option<Value>, options: RequestOptions, now_ms: u64) -> Result<Outbound, ProtocolError> {
+    pub(super) fn send_request(
+        &mut self,
+        method: &str,
+        params: Option<Value>,
+        options: RequestOptions,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         let mut params = params;
         if self.side == Side::Client && self.era == Some(Era::Stateless) {
             let meta = self.stateless_meta();
@@ -482,15 +636,26 @@ impl Session {
         self.check_outgoing(&message, None)?;
         let timeout = Timeout {
             timeout_ms: options.timeout_ms.or(self.settings.request_timeout_ms),
-            max_total_ms: if options.reset_on_progress { options.max_total_ms.or(self.settings.max_total_timeout_ms) } else { None },
+            max_total_ms: if options.reset_on_progress {
+                options.max_total_ms.or(self.settings.max_total_timeout_ms)
+            } else {
+                None
+            },
         };
         // A fresh id is never in flight, so registering cannot fail.
-        let _ = self.endpoint.pending_mut().register(id.clone(), method, now_ms, timeout);
+        let _ = self
+            .endpoint
+            .pending_mut()
+            .register(id.clone(), method, now_ms, timeout);
         if options.reset_on_progress {
             self.progress.insert(id.to_value().to_string(), id.clone());
             self.resets.insert(id.clone());
         }
-        Ok(Outbound { id: Some(id), method: Some(method.to_owned()), text: message.to_text() })
+        Ok(Outbound {
+            id: Some(id),
+            method: Some(method.to_owned()),
+            text: message.to_text(),
+        })
     }
 
     /// The `_meta` every stateless-era request of a client carries.
@@ -504,19 +669,39 @@ impl Session {
     }
 
     /// Validates an outgoing message; refuses it on errors unless told not to.
-    fn check_outgoing(&self, message: &Message, in_reply_to: Option<&str>) -> Result<(), ProtocolError> {
+    fn check_outgoing(
+        &self,
+        message: &Message,
+        in_reply_to: Option<&str>,
+    ) -> Result<(), ProtocolError> {
         let issues = self.validate(message, self.out_dir(), in_reply_to);
         if self.settings.validate_outgoing && issues.iter().any(|i| i.severity == Severity::Error) {
-            let method = message.method().or(in_reply_to).unwrap_or("response").to_owned();
-            return Err(ProtocolError::local_refusal(format!("refusing to send an invalid {method} message"))
-                .with_data(object! { "method": method, "issues": serialized(&issues) }));
+            let method = message
+                .method()
+                .or(in_reply_to)
+                .unwrap_or("response")
+                .to_owned();
+            return Err(ProtocolError::local_refusal(format!(
+                "refusing to send an invalid {method} message"
+            ))
+            .with_data(object! { "method": method, "issues": serialized(&issues) }));
         }
         Ok(())
     }
 
-    fn validate(&self, message: &Message, direction: Direction, in_reply_to: Option<&str>) -> Vec<Issue> {
+    fn validate(
+        &self,
+        message: &Message,
+        direction: Direction,
+        in_reply_to: Option<&str>,
+    ) -> Vec<Issue> {
         let version = self.judged_by(message, in_reply_to);
-        let ctx = schema::Context { protocol: schema::Protocol::Mcp, version: version.as_str(), direction, in_reply_to };
+        let ctx = schema::Context {
+            protocol: schema::Protocol::Mcp,
+            version: version.as_str(),
+            direction,
+            in_reply_to,
+        };
         let wire = self.wire.as_deref().filter(|_| direction == self.in_dir());
         schema::validate_received(wire, message, &ctx)
     }
@@ -530,16 +715,22 @@ impl Session {
     fn judged_by(&self, message: &Message, in_reply_to: Option<&str>) -> Version {
         let named = |v: Option<&Value>, key: &str| v?.get(key)?.as_str().map(Version::parse);
         let in_meta = match message {
-            Message::Request(r) => named(r.params.as_ref().and_then(|p| p.get("_meta")), META_VERSION),
+            Message::Request(r) => {
+                named(r.params.as_ref().and_then(|p| p.get("_meta")), META_VERSION)
+            }
             _ => None,
         };
         let (version, era) = match message {
-            Message::Request(r) if r.method == "initialize" => match named(r.params.as_ref(), "protocolVersion") {
-                Some(v) => (v, Era::Handshake),
-                None => self.level(),
-            },
+            Message::Request(r) if r.method == "initialize" => {
+                match named(r.params.as_ref(), "protocolVersion") {
+                    Some(v) => (v, Era::Handshake),
+                    None => self.level(),
+                }
+            }
             Message::Response(r) if in_reply_to == Some("initialize") => {
-                match named(r.outcome.as_ref().ok(), "protocolVersion").filter(|v| self.versions.contains(v)) {
+                match named(r.outcome.as_ref().ok(), "protocolVersion")
+                    .filter(|v| self.versions.contains(v))
+                {
                     Some(v) => (v, Era::Handshake),
                     None => self.level(),
                 }
@@ -556,23 +747,52 @@ impl Session {
 
     /// Text the session sends by itself; validated like everything else, but sent even
     /// if the validator objects, since the peer is waiting for it.
-    pub(super) fn auto(&self, message: Message, in_reply_to: Option<&str>, events: &mut Vec<Event>) {
+    pub(super) fn auto(
+        &self,
+        message: Message,
+        in_reply_to: Option<&str>,
+        events: &mut Vec<Event>,
+    ) {
         let issues = self.validate(&message, self.out_dir(), in_reply_to);
         if !issues.is_empty() {
-            events.push(Event::violation(message.id(), message.method().or(in_reply_to), Flow::Out, issues));
+            events.push(Event::violation(
+                message.id(),
+                message.method().or(in_reply_to),
+                Flow::Out,
+                issues,
+            ));
         }
-        events.push(Event::Send { text: message.to_text() });
+        events.push(Event::Send {
+            text: message.to_text(),
+        });
     }
 
     /// Answers an incoming request on the session's own account.
-    pub(super) fn reply(&mut self, id: &Id, method: &str, outcome: Result<Value, ProtocolError>, events: &mut Vec<Event>) {
+    pub(super) fn reply(
+        &mut self,
+        id: &Id,
+        method: &str,
+        outcome: Result<Value, ProtocolError>,
+        events: &mut Vec<Event>,
+    ) {
         self.endpoint.pending_mut().finish_incoming(id);
         self.serving.remove(id);
-        self.auto(Message::Response(crate::jsonrpc::Response { id: id.clone(), outcome }), Some(method), events);
+        self.auto(
+            Message::Response(crate::jsonrpc::Response {
+                id: id.clone(),
+                outcome,
+            }),
+            Some(method),
+            events,
+        );
     }
 
     fn cancelled_text(&self, id: &Id, reason: &str) -> String {
-        Message::notification("notifications/cancelled", Some(object! { "requestId": id, "reason": reason })).to_text()
+        Message::notification(
+            "notifications/cancelled",
+            Some(object! { "requestId": id, "reason": reason }),
+        )
+        .to_text()
     }
 
     fn take(&mut self, message: Message, now_ms: u64, events: &mut Vec<Event>) {
@@ -582,7 +802,12 @@ impl Session {
         };
         let issues = self.validate(&message, self.in_dir(), in_reply_to.as_deref());
         if !issues.is_empty() {
-            events.push(Event::violation(message.id(), message.method().or(in_reply_to.as_deref()), Flow::In, issues));
+            events.push(Event::violation(
+                message.id(),
+                message.method().or(in_reply_to.as_deref()),
+                Flow::In,
+                issues,
+            ));
         }
         match self.endpoint.accept(message) {
             Received::Request(r) => self.on_request(r, now_ms, events),
@@ -591,7 +816,11 @@ impl Session {
                 self.forget(&request.id);
                 self.on_response(request, outcome, now_ms, events);
             }
-            Received::Stray { id, already_answered, outcome } => {
+            Received::Stray {
+                id,
+                already_answered,
+                outcome,
+            } => {
                 let stray = match (&id, outcome) {
                     // The validator has reported the null id itself; this says what it means.
                     (Id::Null, Err(e)) => issue(
@@ -607,8 +836,17 @@ impl Session {
                 events.push(Event::violation(Some(&id), None, Flow::In, vec![stray]));
             }
             Received::DuplicateRequest { request, reply } => {
-                let duplicate = issue("duplicate-request-id", Severity::Error, format!("request id {} is already being served", request.id));
-                events.push(Event::violation(Some(&request.id), Some(&request.method), Flow::In, vec![duplicate]));
+                let duplicate = issue(
+                    "duplicate-request-id",
+                    Severity::Error,
+                    format!("request id {} is already being served", request.id),
+                );
+                events.push(Event::violation(
+                    Some(&request.id),
+                    Some(&request.method),
+                    Flow::In,
+                    vec![duplicate],
+                ));
                 events.push(Event::Send { text: reply });
             }
             Received::Invalid { failure, reply } => {
@@ -618,7 +856,14 @@ impl Session {
     }
 
     fn on_request(&mut self, r: Request, _now_ms: u64, events: &mut Vec<Event>) {
-        self.serving.insert(r.id.clone(), Serving { method: r.method.clone(), stateless: false, cancelled: false });
+        self.serving.insert(
+            r.id.clone(),
+            Serving {
+                method: r.method.clone(),
+                stateless: false,
+                cancelled: false,
+            },
+        );
         if self.side == Side::Server {
             match self.serve_lifecycle(&r, events) {
                 super::server::Lifecycle::Handled => return,
@@ -638,7 +883,11 @@ impl Session {
             self.reply(&r.id, &r.method, Err(error), events);
             return;
         }
-        events.push(Event::Request { id: r.id, method: r.method, params: r.params });
+        events.push(Event::Request {
+            id: r.id,
+            method: r.method,
+            params: r.params,
+        });
     }
 
     fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
@@ -651,7 +900,10 @@ impl Session {
                         s.cancelled = true;
                     }
                 }
-                let reason = params.get("reason").and_then(Value::as_str).map(str::to_owned);
+                let reason = params
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
                 events.push(Event::Cancelled { request_id, reason });
             }
             "notifications/progress" => {
@@ -663,30 +915,57 @@ impl Session {
                         self.endpoint.pending_mut().touch(id, now_ms);
                     }
                 }
-                events.push(Event::Progress { id, progress_token: token, params });
+                events.push(Event::Progress {
+                    id,
+                    progress_token: token,
+                    params,
+                });
             }
             "notifications/initialized" if self.side == Side::Server => self.on_initialized(events),
             _ => {
                 if let Some(i) = self.screen_notification(&n.method) {
                     events.push(Event::violation(None, Some(&n.method), Flow::In, vec![i]));
                 }
-                events.push(Event::Notification { method: n.method, params: n.params });
+                events.push(Event::Notification {
+                    method: n.method,
+                    params: n.params,
+                });
             }
         }
     }
 
-    fn on_response(&mut self, request: Outgoing, outcome: Result<Value, ProtocolError>, now_ms: u64, events: &mut Vec<Event>) {
+    fn on_response(
+        &mut self,
+        request: Outgoing,
+        outcome: Result<Value, ProtocolError>,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
         if self.side == Side::Client && MANAGED.contains(&request.method.as_str()) {
             self.on_handshake_answer(&request.method, outcome, now_ms, events);
             return;
         }
         events.push(match outcome {
-            Ok(result) => Event::Response { id: request.id, method: request.method, result },
-            Err(error) => Event::Error { id: request.id, method: request.method, error },
+            Ok(result) => Event::Response {
+                id: request.id,
+                method: request.method,
+                result,
+            },
+            Err(error) => Event::Error {
+                id: request.id,
+                method: request.method,
+                error,
+            },
         });
     }
 
-    fn after_failure(&mut self, request: &Outgoing, error: ProtocolError, now_ms: u64, events: &mut Vec<Event>) {
+    fn after_failure(
+        &mut self,
+        request: &Outgoing,
+        error: ProtocolError,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
         if self.side == Side::Client && MANAGED.contains(&request.method.as_str()) {
             self.on_handshake_answer(&request.method, Err(error), now_ms, events);
         }
@@ -704,8 +983,15 @@ impl Session {
         let mut calls = Vec::new();
         for p in pending {
             self.forget(&p.id);
-            events.push(Event::Error { id: p.id.clone(), method: p.method.clone(), error: ProtocolError::connection_closed(&p.method) });
-            calls.push(PendingCall { id: p.id, method: p.method });
+            events.push(Event::Error {
+                id: p.id.clone(),
+                method: p.method.clone(),
+                error: ProtocolError::connection_closed(&p.method),
+            });
+            calls.push(PendingCall {
+                id: p.id,
+                method: p.method,
+            });
         }
         events.push(Event::Closed { pending: calls });
     }
@@ -715,18 +1001,26 @@ impl Session {
         let batch = version == Version::V2025_03_26;
         self.version = Some(version);
         self.era = Some(era);
-        self.endpoint.set_options(ParseOptions { allow_batch: batch, allow_null_id: false });
+        self.endpoint.set_options(ParseOptions {
+            allow_batch: batch,
+            allow_null_id: false,
+        });
     }
 
     /// In the stateless era results carry `resultType` and the server's info, and the
     /// cacheable ones a cache hint: unless the application gives one, the most cautious
     /// (`private`, stale at once), as in the session's own `server/discover` answer.
     fn decorate_result(&self, method: &str, stateless: bool, result: Value) -> Value {
-        let Value::Object(mut m) = result else { return result };
+        let Value::Object(mut m) = result else {
+            return result;
+        };
         if stateless && self.side == Side::Server {
-            let kind = m.entry("resultType").or_insert_with(|| Value::from("complete"));
+            let kind = m
+                .entry("resultType")
+                .or_insert_with(|| Value::from("complete"));
             if *kind == "complete" && CACHEABLE.contains(&method) {
-                m.entry("cacheScope").or_insert_with(|| Value::from("private"));
+                m.entry("cacheScope")
+                    .or_insert_with(|| Value::from("private"));
                 m.entry("ttlMs").or_insert_with(|| Value::from(0));
             }
             let (version, era) = self.level();
@@ -766,7 +1060,9 @@ impl Session {
 pub(super) fn merge_meta(params: &mut Option<Value>, entries: Map<String, Value>) {
     let p = params.get_or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(p) = p else { return };
-    let meta = p.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+    let meta = p
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(meta) = meta {
         for (k, v) in entries {
             meta.entry(k).or_insert(v);
@@ -775,15 +1071,23 @@ pub(super) fn merge_meta(params: &mut Option<Value>, entries: Map<String, Value>
 }
 
 pub(super) fn refusal(method: &str, capability: Option<&str>, message: String) -> ProtocolError {
-    ProtocolError::local_refusal(message).with_data(object! { "method": method, "capability": capability })
+    ProtocolError::local_refusal(message)
+        .with_data(object! { "method": method, "capability": capability })
 }
 
 pub(super) fn issue(code: &'static str, severity: Severity, message: String) -> Issue {
-    Issue { path: String::new(), code, message, severity }
+    Issue {
+        path: String::new(),
+        code,
+        message,
+        severity,
+    }
 }
 
 fn invalid(failure: ParseFailure, events: &mut Vec<Event>) {
-    let reply = failure.answerable.then(|| Message::Response(failure.to_response()).to_text());
+    let reply = failure
+        .answerable
+        .then(|| Message::Response(failure.to_response()).to_text());
     invalid_with(failure, reply, events);
 }
 
@@ -792,7 +1096,12 @@ fn invalid_with(failure: ParseFailure, reply: Option<String>, events: &mut Vec<E
         Some(Value::String(s)) => format!("{}: {s}", failure.error.message),
         _ => failure.error.message.clone(),
     };
-    events.push(Event::violation(Some(&failure.id), None, Flow::In, vec![issue("invalid-message", Severity::Error, detail)]));
+    events.push(Event::violation(
+        Some(&failure.id),
+        None,
+        Flow::In,
+        vec![issue("invalid-message", Severity::Error, detail)],
+    ));
     if let Some(text) = reply {
         events.push(Event::Send { text });
     }

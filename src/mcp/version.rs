@@ -25,8 +25,13 @@ pub enum Era {
 }
 
 /// Every known version, oldest first.
-pub const KNOWN: [Version; 5] =
-    [Version::V2024_11_05, Version::V2025_03_26, Version::V2025_06_18, Version::V2025_11_25, Version::V2026_07_28];
+pub const KNOWN: [Version; 5] = [
+    Version::V2024_11_05,
+    Version::V2025_03_26,
+    Version::V2025_06_18,
+    Version::V2025_11_25,
+    Version::V2026_07_28,
+];
 
 impl Version {
     pub fn parse(s: &str) -> Version {
@@ -55,7 +60,13 @@ impl Version {
     pub fn is_well_formed(&self) -> bool {
         let b = self.as_str().as_bytes();
         b.len() == 10
-            && b.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+            && b.iter().enumerate().all(|(i, c)| {
+                if i == 4 || i == 7 {
+                    *c == b'-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
     }
 
     /// The known version whose features this one has: itself, or for an unknown but
@@ -93,7 +104,8 @@ impl Version {
     /// `until`), judged by its feature level.
     pub fn within(&self, era: Era, since: &Version, until: Option<&Version>) -> bool {
         let level = self.feature_level(era).rank().unwrap_or(0);
-        level >= since.rank().unwrap_or(0) && until.is_none_or(|u| level <= u.rank().unwrap_or(usize::MAX))
+        level >= since.rank().unwrap_or(0)
+            && until.is_none_or(|u| level <= u.rank().unwrap_or(usize::MAX))
     }
 }
 
@@ -127,7 +139,11 @@ pub enum Refusal {
 /// The responder's choice (handshake era): echo the requested version when supported,
 /// otherwise offer our most preferred one, unless the caller wants a refusal instead.
 /// `supported` is in preference order. A malformed request is always refused.
-pub fn negotiate(requested: &str, supported: &[Version], offer_latest: bool) -> Result<Version, Refusal> {
+pub fn negotiate(
+    requested: &str,
+    supported: &[Version],
+    offer_latest: bool,
+) -> Result<Version, Refusal> {
     let requested = Version::parse(requested);
     if !requested.is_well_formed() {
         return Err(Refusal::Malformed);

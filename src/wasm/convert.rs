@@ -20,7 +20,11 @@ const MAX_SAFE: u64 = (1 << 53) - 1;
 pub fn to_js_exact_ids(value: &Value) -> JsValue {
     let js = to_js(value);
     let fix = |v: &Value, target: &JsValue| {
-        if let Some(n) = v.get("id").and_then(Value::as_i64).filter(|n| n.unsigned_abs() > MAX_SAFE) {
+        if let Some(n) = v
+            .get("id")
+            .and_then(Value::as_i64)
+            .filter(|n| n.unsigned_abs() > MAX_SAFE)
+        {
             let _ = js_sys::Reflect::set(target, &"id".into(), &JsValue::from(n));
         }
     };
@@ -39,9 +43,11 @@ pub fn to_js_exact_ids(value: &Value) -> JsValue {
 /// A request id from JS: a string, a number, `null`, or a BigInt (an id past 2^53).
 pub fn id_value(value: &JsValue) -> Result<Value, JsValue> {
     if value.is_bigint() {
-        return i64::try_from(value.clone())
-            .map(Value::from)
-            .map_err(|_| to_js_error(&ProtocolError::invalid_params("id is an integer out of the signed 64-bit range")));
+        return i64::try_from(value.clone()).map(Value::from).map_err(|_| {
+            to_js_error(&ProtocolError::invalid_params(
+                "id is an integer out of the signed 64-bit range",
+            ))
+        });
     }
     Ok(from_js(value)?.unwrap_or(Value::Null))
 }
@@ -52,7 +58,11 @@ pub fn from_js(value: &JsValue) -> Result<Option<Value>, JsValue> {
         return Ok(None);
     }
     let text: String = js_sys::JSON::stringify(value)
-        .map_err(|_| to_js_error(&ProtocolError::invalid_params("value cannot be converted to JSON")))?
+        .map_err(|_| {
+            to_js_error(&ProtocolError::invalid_params(
+                "value cannot be converted to JSON",
+            ))
+        })?
         .into();
     serde_json::from_str(&text)
         .map(Some)

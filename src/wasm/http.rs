@@ -16,8 +16,14 @@ pub struct McpHttp {
 }
 
 fn plan(p: Plan) -> JsValue {
-    let headers: Map<String, Value> = p.headers.into_iter().map(|(k, v)| (k.to_string(), Value::from(v))).collect();
-    to_js(&json!({ "stream": p.stream, "method": p.method, "url": p.url, "headers": headers, "thenListen": p.then_listen }))
+    let headers: Map<String, Value> = p
+        .headers
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Value::from(v)))
+        .collect();
+    to_js(
+        &json!({ "stream": p.stream, "method": p.method, "url": p.url, "headers": headers, "thenListen": p.then_listen }),
+    )
 }
 
 fn texts(list: Vec<String>) -> JsValue {
@@ -28,7 +34,9 @@ fn texts(list: Vec<String>) -> JsValue {
 impl McpHttp {
     #[wasm_bindgen(constructor)]
     pub fn new(limit: Option<u32>) -> McpHttp {
-        McpHttp { inner: HttpClient::new(limit.map_or(DEFAULT_LIMIT, |l| l as usize)) }
+        McpHttp {
+            inner: HttpClient::new(limit.map_or(DEFAULT_LIMIT, |l| l as usize)),
+        }
     }
     #[wasm_bindgen(js_name = sessionId)]
     pub fn session_id(&self) -> Option<String> {
@@ -62,8 +70,19 @@ impl McpHttp {
         self.inner.end_session().map_or(JsValue::NULL, plan)
     }
     /// "json", "events", "empty", "failed" or "legacy".
-    pub fn response(&mut self, stream: u32, status: u16, content_type: Option<String>, session_id: Option<String>) -> String {
-        match self.inner.response(stream, status, content_type.as_deref(), session_id.as_deref()) {
+    pub fn response(
+        &mut self,
+        stream: u32,
+        status: u16,
+        content_type: Option<String>,
+        session_id: Option<String>,
+    ) -> String {
+        match self.inner.response(
+            stream,
+            status,
+            content_type.as_deref(),
+            session_id.as_deref(),
+        ) {
             Reply::Json => "json",
             Reply::Events => "events",
             Reply::Empty => "empty",
@@ -82,7 +101,9 @@ impl McpHttp {
                 let items: Vec<Value> = items
                     .into_iter()
                     .map(|i| match i {
-                        Item::Message { text, event_id } => json!({ "text": text, "eventId": event_id }),
+                        Item::Message { text, event_id } => {
+                            json!({ "text": text, "eventId": event_id })
+                        }
                         Item::Endpoint(url) => json!({ "endpoint": url }),
                     })
                     .collect();

@@ -1,7 +1,9 @@
 //! `parseMessage` and `serializeMessage`: the JSON-RPC envelope for JS.
 
 use super::convert::{from_js, to_js, to_js_error, to_js_exact_ids};
-use crate::jsonrpc::{self, object, serialized, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError};
+use crate::jsonrpc::{
+    self, object, serialized, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError,
+};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -36,7 +38,9 @@ pub fn parse_message(text: &str, options: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = serializeMessage)]
 pub fn serialize_message(message: JsValue) -> Result<String, JsValue> {
     let Some(Value::Object(mut obj)) = from_js(&message)? else {
-        return Err(to_js_error(&ProtocolError::invalid_request("a message must be an object")));
+        return Err(to_js_error(&ProtocolError::invalid_request(
+            "a message must be an object",
+        )));
     };
     obj.remove("kind");
     obj.insert("jsonrpc".into(), Value::from("2.0"));
@@ -61,7 +65,11 @@ fn parse_options(options: &JsValue) -> Result<ParseOptions, JsValue> {
 
 fn failure_to_js(f: &ParseFailure) -> JsValue {
     let err = to_js_error(&f.error);
-    let id = if f.id == Id::Null { JsValue::NULL } else { to_js(&f.id.to_value()) };
+    let id = if f.id == Id::Null {
+        JsValue::NULL
+    } else {
+        to_js(&f.id.to_value())
+    };
     let _ = js_sys::Reflect::set(&err, &"id".into(), &id);
     err
 }

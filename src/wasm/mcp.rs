@@ -36,15 +36,27 @@ macro_rules! mcp_class {
         #[wasm_bindgen(js_class = $name)]
         impl $class {
             /// Any request, gated and validated; options `{ timeoutMs, resetOnProgress, maxTotalMs }`.
-            pub fn request(&mut self, method: &str, params: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+            pub fn request(
+                &mut self,
+                method: &str,
+                params: JsValue,
+                options: JsValue,
+            ) -> Result<JsValue, JsValue> {
                 let params = from_js(&params)?;
                 let opts: mcp::RequestOptions = self::options(&options, "request")?;
                 outbound(self.inner.request(method, params, opts, now()))
             }
             /// Withdraws one of our requests and tells the peer (`notifications/cancelled`).
             #[wasm_bindgen(js_name = cancelRequest)]
-            pub fn cancel_request(&mut self, id: JsValue, reason: Option<String>) -> Result<JsValue, JsValue> {
-                let out = self.inner.cancel(&id_from(&id)?, reason.as_deref()).map_err(fail)?;
+            pub fn cancel_request(
+                &mut self,
+                id: JsValue,
+                reason: Option<String>,
+            ) -> Result<JsValue, JsValue> {
+                let out = self
+                    .inner
+                    .cancel(&id_from(&id)?, reason.as_deref())
+                    .map_err(fail)?;
                 Ok(sent(out.text))
             }
             pub fn state(&self) -> JsValue {
@@ -66,7 +78,10 @@ impl McpClient {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<McpClient, JsValue> {
         let config: mcp::ClientConfig = self::options(&options, "McpClient")?;
-        Ok(McpClient { inner: mcp::McpClient::new(config), close_error: None })
+        Ok(McpClient {
+            inner: mcp::McpClient::new(config),
+            close_error: None,
+        })
     }
     /// Opens the connection: `server/discover` or `initialize`, as configured.
     pub fn initialize(&mut self) -> Result<JsValue, JsValue> {
@@ -86,7 +101,10 @@ impl McpServer {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<McpServer, JsValue> {
         let config: mcp::ServerConfig = self::options(&options, "McpServer")?;
-        Ok(McpServer { inner: mcp::McpServer::new(config), close_error: None })
+        Ok(McpServer {
+            inner: mcp::McpServer::new(config),
+            close_error: None,
+        })
     }
 }
 

@@ -17,11 +17,15 @@ pub(super) fn now() -> u64 {
 /// Events and results as JS values: written straight to text, unless the text holds a number
 /// long enough to be an id past 2^53 (then the ids are made exact, see `to_js_exact_ids`).
 pub(super) fn js<T: Serialize>(value: &T) -> JsValue {
-    let Ok(text) = serde_json::to_string(value) else { return JsValue::NULL };
+    let Ok(text) = serde_json::to_string(value) else {
+        return JsValue::NULL;
+    };
     if !may_hold_big_integer(&text) {
         return js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL);
     }
-    serde_json::from_str::<Value>(&text).map(|v| to_js_exact_ids(&v)).unwrap_or(JsValue::NULL)
+    serde_json::from_str::<Value>(&text)
+        .map(|v| to_js_exact_ids(&v))
+        .unwrap_or(JsValue::NULL)
 }
 
 /// True when the text has a run of 16 or more digits (2^53 has 16).
@@ -41,7 +45,11 @@ pub(super) fn fail(error: ProtocolError) -> JsValue {
 pub(super) fn options<T: FromOptions + Default>(value: &JsValue, what: &str) -> Result<T, JsValue> {
     match from_js(value)? {
         None => Ok(T::default()),
-        Some(v) => T::from_options(&v).map_err(|e| fail(ProtocolError::invalid_params(format!("{what} options: {e}")))),
+        Some(v) => T::from_options(&v).map_err(|e| {
+            fail(ProtocolError::invalid_params(format!(
+                "{what} options: {e}"
+            )))
+        }),
     }
 }
 
@@ -52,7 +60,8 @@ pub(super) fn id_from(value: &JsValue) -> Result<Id, JsValue> {
 
 pub(super) fn error_from(value: &JsValue) -> Result<ProtocolError, JsValue> {
     let v = from_js(value)?.unwrap_or(Value::Null);
-    let mut error = crate::jsonrpc::error_object(v).map_err(|e| fail(ProtocolError::invalid_params(format!("error object: {e}"))))?;
+    let mut error = crate::jsonrpc::error_object(v)
+        .map_err(|e| fail(ProtocolError::invalid_params(format!("error object: {e}"))))?;
     // `data: null` carries nothing: it is left out when sent.
     error.data = error.data.filter(|d| !d.is_null());
     Ok(error)
@@ -83,7 +92,11 @@ macro_rules! session_class {
             }
             /// Answers an incoming request with an error `{ code, message, data? }`.
             #[wasm_bindgen(js_name = respondError)]
-            pub fn respond_error(&mut self, id: JsValue, error: JsValue) -> Result<String, JsValue> {
+            pub fn respond_error(
+                &mut self,
+                id: JsValue,
+                error: JsValue,
+            ) -> Result<String, JsValue> {
                 let error = error_from(&error)?;
                 text(self.inner.respond(&id_from(&id)?, Err(error)))
             }

@@ -55,17 +55,37 @@ fn invalid(message: String) -> JsValue {
 
 impl Validator {
     /// The issues of the input as JSON text, `None` when there are none.
-    fn issues_in(&self, input: &[u8], text_len: usize, method_len: i32, server_to_client: bool) -> Result<Option<String>, JsValue> {
-        let direction = if server_to_client { Direction::ServerToClient } else { Direction::ClientToServer };
-        let (text, rest) = input.split_at_checked(text_len).ok_or_else(|| invalid("the input is longer than its buffer".into()))?;
+    fn issues_in(
+        &self,
+        input: &[u8],
+        text_len: usize,
+        method_len: i32,
+        server_to_client: bool,
+    ) -> Result<Option<String>, JsValue> {
+        let direction = if server_to_client {
+            Direction::ServerToClient
+        } else {
+            Direction::ClientToServer
+        };
+        let (text, rest) = input
+            .split_at_checked(text_len)
+            .ok_or_else(|| invalid("the input is longer than its buffer".into()))?;
         let in_reply_to = match usize::try_from(method_len) {
-            Ok(n) => Some(utf8(rest.get(..n).ok_or_else(|| invalid("the method is longer than the buffer".into()))?)?),
+            Ok(n) => Some(utf8(rest.get(..n).ok_or_else(|| {
+                invalid("the method is longer than the buffer".into())
+            })?)?),
             Err(_) => None,
         };
-        let ctx = Context { protocol: self.protocol, version: &self.version, direction, in_reply_to };
+        let ctx = Context {
+            protocol: self.protocol,
+            version: &self.version,
+            direction,
+            in_reply_to,
+        };
         // Text written by encodeInto is UTF-8; bytes from a transport may not be (an issue).
         let report = schema::validate_bytes_by(text, &ctx, Some(self.book), &self.limits);
-        Ok((!report.issues.is_empty()).then(|| serde_json::to_string(&report.issues).unwrap_or_default()))
+        Ok((!report.issues.is_empty())
+            .then(|| serde_json::to_string(&report.issues).unwrap_or_default()))
     }
 }
 
@@ -81,34 +101,63 @@ impl Validator {
     /// maxBytes?, maxDepth? }`; an ACP version given as a number arrives as its text): no
     /// JSON round trip, so the first `new Validator` runs little code not yet compiled.
     #[wasm_bindgen(constructor)]
-    pub fn new(protocol: Option<String>, version: Option<String>, max_bytes: Option<f64>, max_depth: Option<f64>) -> Result<Validator, JsValue> {
+    pub fn new(
+        protocol: Option<String>,
+        version: Option<String>,
+        max_bytes: Option<f64>,
+        max_depth: Option<f64>,
+    ) -> Result<Validator, JsValue> {
         let protocol = match protocol.as_deref() {
             Some("acp") => Protocol::Acp,
             Some("mcp") => Protocol::Mcp,
-            other => return Err(invalid(format!("protocol must be \"acp\" or \"mcp\", not {other:?}"))),
+            other => {
+                return Err(invalid(format!(
+                    "protocol must be \"acp\" or \"mcp\", not {other:?}"
+                )))
+            }
         };
         let Some(version) = version else {
-            return Err(invalid("version is required (ACP: 1 or 2; MCP: a date such as \"2025-11-25\")".into()));
+            return Err(invalid(
+                "version is required (ACP: 1 or 2; MCP: a date such as \"2025-11-25\")".into(),
+            ));
         };
         if schema::versions(protocol).is_empty() {
-            let (name, entry) = if protocol == Protocol::Acp { ("ACP", "agentwire/acp") } else { ("MCP", "agentwire/mcp") };
-            return Err(invalid(format!("this module is built without {name}: import agentwire or {entry}")));
+            let (name, entry) = if protocol == Protocol::Acp {
+                ("ACP", "agentwire/acp")
+            } else {
+                ("MCP", "agentwire/mcp")
+            };
+            return Err(invalid(format!(
+                "this module is built without {name}: import agentwire or {entry}"
+            )));
         }
         // Only the published versions: the rules also answer to aliases (MCP "draft").
         let known = schema::versions(protocol).contains(&version.as_str());
         let Some(book) = Rulebook::of(protocol, &version).filter(|_| known) else {
             let known = schema::versions(protocol).join(", ");
-            return Err(invalid(format!("no rules for version {version:?}; known: {known}")));
+            return Err(invalid(format!(
+                "no rules for version {version:?}; known: {known}"
+            )));
         };
         let count = |name: &str, n: Option<f64>, default: usize| match n {
             None => Ok(default),
             Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n.min(usize::MAX as f64) as usize),
             // The value is not echoed: printing an f64 would pull core's float formatting in.
-            Some(_) => Err(invalid(format!("{name} must be a whole number of at least 0"))),
+            Some(_) => Err(invalid(format!(
+                "{name} must be a whole number of at least 0"
+            ))),
         };
         let d = Limits::default();
-        let limits = Limits { max_bytes: count("maxBytes", max_bytes, d.max_bytes)?, max_depth: count("maxDepth", max_depth, d.max_depth)? };
-        Ok(Validator { protocol, version, book, limits })
+        let limits = Limits {
+            max_bytes: count("maxBytes", max_bytes, d.max_bytes)?,
+            max_depth: count("maxDepth", max_depth, d.max_depth)?,
+        };
+        Ok(Validator {
+            protocol,
+            version,
+            book,
+            limits,
+        })
     }
 
     /// Validates the message JS wrote into the input buffer (`inputBuffer`): its first
@@ -119,7 +168,9 @@ impl Validator {
     /// (js/api.js) writes the input and builds the report.
     #[wasm_bindgen(js_name = validateInput)]
     pub fn validate_input(&self, text_len: usize, method_len: i32, server_to_client: bool) -> u32 {
-        match INPUT.with_borrow(|input| self.issues_in(input, text_len, method_len, server_to_client)) {
+        match INPUT
+            .with_borrow(|input| self.issues_in(input, text_len, method_len, server_to_client))
+        {
             Ok(None) => 0,
             found => {
                 FOUND.set(found);

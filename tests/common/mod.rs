@@ -28,9 +28,14 @@ pub fn shared_json(relative: &str) -> Option<Value> {
 /// when neither has it.
 pub fn oracle_json(relative: &str) -> Option<Value> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let packaged = relative.strip_prefix("spec/acp/npm-sdk-2.4.0/").map(|rest| root.join("node_modules/acp-sdk-v2/schema").join(rest));
+    let packaged = relative
+        .strip_prefix("spec/acp/npm-sdk-2.4.0/")
+        .map(|rest| root.join("node_modules/acp-sdk-v2/schema").join(rest));
     let from_shared = shared_dir().map(|d| d.join(relative));
-    let path = packaged.into_iter().chain(from_shared).find(|p| p.is_file())?;
+    let path = packaged
+        .into_iter()
+        .chain(from_shared)
+        .find(|p| p.is_file())?;
     Some(read_json(&path))
 }
 
@@ -42,10 +47,20 @@ fn read_json(path: &std::path::Path) -> Value {
 /// Every seed vector (`shared/vectors/seeds.json`), or `None` (skipped) without `shared/`.
 pub fn seeds() -> Option<Vec<Value>> {
     let all = shared_json("vectors/seeds.json")?;
-    Some(all["vectors"].as_array().expect("seeds.json has vectors").clone())
+    Some(
+        all["vectors"]
+            .as_array()
+            .expect("seeds.json has vectors")
+            .clone(),
+    )
 }
 
 /// The seed vectors of one protocol.
 pub fn seeds_of(protocol: &str) -> Option<Vec<Value>> {
-    Some(seeds()?.into_iter().filter(|v| v["protocol"] == protocol).collect())
+    Some(
+        seeds()?
+            .into_iter()
+            .filter(|v| v["protocol"] == protocol)
+            .collect(),
+    )
 }

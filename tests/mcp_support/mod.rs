@@ -85,17 +85,26 @@ impl Pair {
 
 /// Events as JSON values, for compact assertions.
 pub fn values(events: &[Event]) -> Vec<Value> {
-    events.iter().map(|e| serde_json::to_value(e).expect("event serializes")).collect()
+    events
+        .iter()
+        .map(|e| serde_json::to_value(e).expect("event serializes"))
+        .collect()
 }
 
 /// The events of one type.
 pub fn of_type(events: &[Event], kind: &str) -> Vec<Value> {
-    values(events).into_iter().filter(|v| v["type"] == kind).collect()
+    values(events)
+        .into_iter()
+        .filter(|v| v["type"] == kind)
+        .collect()
 }
 
 /// The JSON of every `send` event.
 pub fn sent(events: &[Event]) -> Vec<Value> {
-    of_type(events, "send").iter().map(|v| serde_json::from_str(v["text"].as_str().unwrap()).unwrap()).collect()
+    of_type(events, "send")
+        .iter()
+        .map(|v| serde_json::from_str(v["text"].as_str().unwrap()).unwrap())
+        .collect()
 }
 
 pub fn all_caps_server() -> Value {

@@ -68,7 +68,8 @@ impl Drop for Agent {
 
 /// A fresh, empty data folder for one test.
 pub fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentwire-demo-test-{name}-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("agentwire-demo-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -93,7 +94,12 @@ impl Agent {
                 }
             }
         });
-        Agent { child, stdin, lines, started: Instant::now() }
+        Agent {
+            child,
+            stdin,
+            lines,
+            started: Instant::now(),
+        }
     }
 
     pub fn acp(dir: &Path, extra: &[&str]) -> Agent {
@@ -121,18 +127,27 @@ impl Agent {
 
     /// The next line the agent writes, as it came (for what no session would send).
     pub fn next_line(&mut self) -> String {
-        self.lines.recv_timeout(WAIT).expect("a line from the demo agent in time")
+        self.lines
+            .recv_timeout(WAIT)
+            .expect("a line from the demo agent in time")
     }
 
     /// Feeds the agent's output to the client (sending what it answers by itself) until
     /// an event matches; every event seen is returned, the matching one last.
-    pub fn until<P: Peer>(&mut self, peer: &mut P, mut done: impl FnMut(&P::Event) -> bool) -> Vec<P::Event> {
+    pub fn until<P: Peer>(
+        &mut self,
+        peer: &mut P,
+        mut done: impl FnMut(&P::Event) -> bool,
+    ) -> Vec<P::Event> {
         let deadline = Instant::now() + WAIT;
         let mut seen = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             assert!(!left.is_zero(), "no matching event in time; saw {seen:#?}");
-            let events = match self.lines.recv_timeout(left.min(Duration::from_millis(100))) {
+            let events = match self
+                .lines
+                .recv_timeout(left.min(Duration::from_millis(100)))
+            {
                 Ok(line) => peer.feed(&line, self.now()),
                 Err(_) => peer.tick_at(self.now()),
             };
@@ -158,7 +173,10 @@ impl Agent {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "the demo agent did not exit after stdin closed");
+            assert!(
+                Instant::now() < deadline,
+                "the demo agent did not exit after stdin closed"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }

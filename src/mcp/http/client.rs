@@ -56,7 +56,9 @@ pub enum Reply {
 pub enum End {
     Done,
     /// Wait `after_ms`, then send `resume(stream)`.
-    Resume { after_ms: u64 },
+    Resume {
+        after_ms: u64,
+    },
     /// Give these answers to the session: the requests the stream owed cannot be answered.
     Failed(Vec<String>),
 }
@@ -64,7 +66,10 @@ pub enum End {
 /// One item read from a stream.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
-    Message { text: String, event_id: Option<String> },
+    Message {
+        text: String,
+        event_id: Option<String>,
+    },
     /// The 2024-11-05 transport's first event: where to post messages from now on.
     Endpoint(String),
 }
@@ -149,8 +154,13 @@ impl HttpClient {
     /// `notifications/cancelled` (closing the request's stream is the cancellation, which
     /// `abandon` asks for).
     pub fn skips(&self, text: &str) -> bool {
-        let stateless = self.version.as_deref().is_some_and(|v| crate::mcp::Version::parse(v).era() == crate::mcp::Era::Stateless);
-        stateless && text.contains("notifications/cancelled") && matches!(outgoing(text).as_slice(), [Message::Notification(n)] if n.method == "notifications/cancelled")
+        let stateless = self
+            .version
+            .as_deref()
+            .is_some_and(|v| crate::mcp::Version::parse(v).era() == crate::mcp::Era::Stateless);
+        stateless
+            && text.contains("notifications/cancelled")
+            && matches!(outgoing(text).as_slice(), [Message::Notification(n)] if n.method == "notifications/cancelled")
     }
 
     /// Plans the POST of one outgoing text (a message or a batch).
@@ -161,7 +171,8 @@ impl HttpClient {
         let mut initialized = false;
         let mut mirrored = Vec::new();
         for m in &messages {
-            initialized |= matches!(m, Message::Notification(n) if n.method == "notifications/initialized");
+            initialized |=
+                matches!(m, Message::Notification(n) if n.method == "notifications/initialized");
             if let Message::Request(r) = m {
                 owed.push(r.id.clone());
                 if r.method == "initialize" {
@@ -173,7 +184,13 @@ impl HttpClient {
                 }
                 // The stateless era names the version in each request; the header follows it,
                 // and the body's method, name and marked arguments are mirrored (SEP-2243).
-                if let Some(v) = r.params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(META_VERSION)).and_then(Value::as_str) {
+                if let Some(v) = r
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get(META_VERSION))
+                    .and_then(Value::as_str)
+                {
                     self.version = Some(v.to_string());
                     if messages.len() == 1 {
                         mirrored = self.mirror(&r.method, r.params.as_ref());
@@ -182,18 +199,31 @@ impl HttpClient {
             }
         }
         let legacy = self.endpoint.clone();
-        let id = self.open(if legacy.is_some() { Kind::LegacyPost } else { Kind::Post });
+        let id = self.open(if legacy.is_some() {
+            Kind::LegacyPost
+        } else {
+            Kind::Post
+        });
         let stream = self.stream_mut(id).expect("just opened");
         stream.owed = owed;
         stream.posted = (initialize && legacy.is_none()).then(|| text.to_string());
         let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
         if legacy.is_none() {
-            headers.push(("accept".to_string(), "application/json, text/event-stream".to_string()));
+            headers.push((
+                "accept".to_string(),
+                "application/json, text/event-stream".to_string(),
+            ));
             self.session_headers(&mut headers, !initialize);
         }
         headers.extend(mirrored);
         let then_listen = initialized && legacy.is_none();
-        Plan { stream: id, method: "POST", url: legacy, headers, then_listen }
+        Plan {
+            stream: id,
+            method: "POST",
+            url: legacy,
+            headers,
+            then_listen,
+        }
     }
 
     /// Plans the GET stream for messages the server sends on its own (after initialize).
@@ -204,7 +234,11 @@ impl HttpClient {
 
     /// Plans the GET that resumes a stream after `End::Resume`.
     pub fn resume(&mut self, stream: u32) -> Option<Plan> {
-        let last = self.stream_mut(stream)?.decoder.as_ref().and_then(|d| d.last_event_id().map(str::to_string));
+        let last = self
+            .stream_mut(stream)?
+            .decoder
+            .as_ref()
+            .and_then(|d| d.last_event_id().map(str::to_string));
         let s = self.stream_mut(stream)?;
         s.resumptions += 1;
         Some(self.stream_plan(stream, last))
@@ -217,7 +251,13 @@ impl HttpClient {
             self.replay.extend(s.posted);
         }
         let id = self.open(Kind::Legacy);
-        Plan { stream: id, method: "GET", url: None, headers: vec![("accept".to_string(), "text/event-stream".to_string())], then_listen: false }
+        Plan {
+            stream: id,
+            method: "GET",
+            url: None,
+            headers: vec![("accept".to_string(), "text/event-stream".to_string())],
+            then_listen: false,
+        }
     }
 
     /// Plans the DELETE that ends the session, when there is one to end.
@@ -228,17 +268,37 @@ impl HttpClient {
             headers.push(("mcp-protocol-version".to_string(), v.clone()));
         }
         self.streams.clear();
-        Some(Plan { stream: 0, method: "DELETE", url: None, headers, then_listen: false })
+        Some(Plan {
+            stream: 0,
+            method: "DELETE",
+            url: None,
+            headers,
+            then_listen: false,
+        })
     }
 
     /// Reads a response's status and headers.
-    pub fn response(&mut self, stream: u32, status: u16, content_type: Option<&str>, session_id: Option<&str>) -> Reply {
+    pub fn response(
+        &mut self,
+        stream: u32,
+        status: u16,
+        content_type: Option<&str>,
+        session_id: Option<&str>,
+    ) -> Reply {
         let known_session = self.session_id.is_some();
-        let Some(s) = self.stream_mut(stream) else { return Reply::Empty };
+        let Some(s) = self.stream_mut(stream) else {
+            return Reply::Empty;
+        };
         s.status = status;
         let kind = s.kind;
         let initialize = s.posted.is_some();
-        let media = content_type.unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let media = content_type
+            .unwrap_or("")
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         if kind == Kind::Post && initialize && !known_session && matches!(status, 400 | 404 | 405) {
             return Reply::Legacy;
         }
@@ -292,20 +352,32 @@ impl HttpClient {
         if text.len() > self.limit {
             return self.fail(stream, &too_large(self.limit), None);
         }
-        let text = self.note_answers(stream, text).unwrap_or_else(|| text.to_string());
+        let text = self
+            .note_answers(stream, text)
+            .unwrap_or_else(|| text.to_string());
         let mut out = vec![text];
-        out.extend(self.fail(stream, "the response body did not answer this request", None));
+        out.extend(self.fail(
+            stream,
+            "the response body did not answer this request",
+            None,
+        ));
         out
     }
 
     /// A piece of an event stream (after `Reply::Events`).
     pub fn chunk(&mut self, stream: u32, text: &str) -> Result<Vec<Item>, Vec<String>> {
         let limit = self.limit;
-        let Some(s) = self.stream_mut(stream) else { return Ok(Vec::new()) };
-        let Some(decoder) = s.decoder.as_mut() else { return Ok(Vec::new()) };
+        let Some(s) = self.stream_mut(stream) else {
+            return Ok(Vec::new());
+        };
+        let Some(decoder) = s.decoder.as_mut() else {
+            return Ok(Vec::new());
+        };
         let events = match decoder.feed(text) {
             Ok(events) => events,
-            Err(SseError::TooLarge { .. }) => return Err(self.fail(stream, &too_large(limit), None)),
+            Err(SseError::TooLarge { .. }) => {
+                return Err(self.fail(stream, &too_large(limit), None))
+            }
         };
         if !events.is_empty() {
             s.resumptions = 0;
@@ -321,7 +393,10 @@ impl HttpClient {
                 // A priming event (an id, no data) carries nothing for the session.
                 "message" if !e.data.is_empty() => {
                     let text = self.note_answers(stream, &e.data).unwrap_or(e.data);
-                    items.push(Item::Message { text, event_id: e.id });
+                    items.push(Item::Message {
+                        text,
+                        event_id: e.id,
+                    });
                 }
                 _ => {}
             }
@@ -337,9 +412,20 @@ impl HttpClient {
     /// A stream stopped (`broken`: by a network error rather than its end).
     pub fn end(&mut self, stream: u32, broken: bool) -> End {
         let in_session = self.session_id.is_some();
-        let Some(s) = self.stream_mut(stream) else { return End::Done };
-        let resumable = s.decoder.as_ref().and_then(SseDecoder::last_event_id).is_some();
-        let after_ms = s.decoder.as_ref().and_then(SseDecoder::retry_ms).unwrap_or(DEFAULT_RETRY_MS).max(MIN_RETRY_MS);
+        let Some(s) = self.stream_mut(stream) else {
+            return End::Done;
+        };
+        let resumable = s
+            .decoder
+            .as_ref()
+            .and_then(SseDecoder::last_event_id)
+            .is_some();
+        let after_ms = s
+            .decoder
+            .as_ref()
+            .and_then(SseDecoder::retry_ms)
+            .unwrap_or(DEFAULT_RETRY_MS)
+            .max(MIN_RETRY_MS);
         let wanted = match s.kind {
             // SEP-1699: a server may close a stream before the answer; the client resumes.
             Kind::Post => !s.owed.is_empty() && resumable,
@@ -350,16 +436,26 @@ impl HttpClient {
         if wanted && s.resumptions < MAX_RESUMPTIONS {
             return End::Resume { after_ms };
         }
-        let why = if broken { "the event stream broke before answering this request" } else { "the server ended the event stream before answering this request" };
+        let why = if broken {
+            "the event stream broke before answering this request"
+        } else {
+            "the server ended the event stream before answering this request"
+        };
         let failed = self.fail(stream, why, None);
         self.close(stream);
-        if failed.is_empty() { End::Done } else { End::Failed(failed) }
+        if failed.is_empty() {
+            End::Done
+        } else {
+            End::Failed(failed)
+        }
     }
 
     /// The application gave up on request `id` (a timeout, an abort): it is owed no more. True
     /// when its stream owes nothing else and was closed, so its HTTP request may be aborted.
     pub fn abandon(&mut self, stream: u32, id: &Id) -> bool {
-        let Some(s) = self.stream_mut(stream) else { return false };
+        let Some(s) = self.stream_mut(stream) else {
+            return false;
+        };
         s.owed.retain(|o| o != id);
         let idle = s.owed.is_empty() && s.kind == Kind::Post;
         if idle {
@@ -377,7 +473,9 @@ impl HttpClient {
             // The server forgot the session: everything that named it is void.
             self.session_id = None;
         }
-        let peer_error = serde_json::from_str::<Value>(body).ok().and_then(|v| v.get("error").cloned());
+        let peer_error = serde_json::from_str::<Value>(body)
+            .ok()
+            .and_then(|v| v.get("error").cloned());
         let message = match (status, expired) {
             (_, true) => "the MCP session expired (HTTP 404): initialize again".to_string(),
             (0, _) => format!("the HTTP request failed: {excerpt}"),
@@ -397,16 +495,31 @@ impl HttpClient {
         out
     }
 
-    fn fail(&mut self, stream: u32, message: &str, data: Option<(Value, Option<Value>)>) -> Vec<String> {
-        let Some(s) = self.stream_mut(stream) else { return Vec::new() };
+    fn fail(
+        &mut self,
+        stream: u32,
+        message: &str,
+        data: Option<(Value, Option<Value>)>,
+    ) -> Vec<String> {
+        let Some(s) = self.stream_mut(stream) else {
+            return Vec::new();
+        };
         let owed = std::mem::take(&mut s.owed);
         let (mut data, peer) = data.unwrap_or((json!({ "status": s.status }), None));
         // The server's own JSON-RPC error, when the body held one, keeps its code and words.
-        let (code, message) = match peer.as_ref().and_then(|e| Some((e.get("code")?.as_i64()?, e.get("message")?.as_str()?.to_string()))) {
+        let (code, message) = match peer.as_ref().and_then(|e| {
+            Some((
+                e.get("code")?.as_i64()?,
+                e.get("message")?.as_str()?.to_string(),
+            ))
+        }) {
             Some((code, text)) => {
                 data["transport"] = Value::from(message);
                 // Its data too (the fields the transport sets stay the transport's).
-                if let (Some(own), Some(Value::Object(theirs))) = (data.as_object_mut(), peer.as_ref().and_then(|e| e.get("data"))) {
+                if let (Some(own), Some(Value::Object(theirs))) = (
+                    data.as_object_mut(),
+                    peer.as_ref().and_then(|e| e.get("data")),
+                ) {
                     for (k, v) in theirs {
                         own.entry(k.clone()).or_insert_with(|| v.clone());
                     }
@@ -415,13 +528,23 @@ impl HttpClient {
             }
             None => (HTTP_ERROR, message.to_string()),
         };
-        owed.into_iter().map(|id| Message::error(id, ProtocolError::new(code, message.clone()).with_data(data.clone())).to_text()).collect()
+        owed.into_iter()
+            .map(|id| {
+                Message::error(
+                    id,
+                    ProtocolError::new(code, message.clone()).with_data(data.clone()),
+                )
+                .to_text()
+            })
+            .collect()
     }
 
     /// Notes which owed requests `text` answers; returns it rewritten when a `tools/list`
     /// answer left a tool out.
     fn note_answers(&mut self, stream: u32, text: &str) -> Option<String> {
-        let Ok(mut value) = serde_json::from_str::<Value>(text) else { return None };
+        let Ok(mut value) = serde_json::from_str::<Value>(text) else {
+            return None;
+        };
         let mut rewritten = false;
         let answers: Vec<&mut Value> = match &mut value {
             Value::Array(items) => items.iter_mut().collect(),
@@ -432,10 +555,16 @@ impl HttpClient {
             if o.contains_key("method") {
                 continue;
             }
-            let Some(id) = o.get("id").and_then(|v| Id::from_value(v).ok()) else { continue };
+            let Some(id) = o.get("id").and_then(|v| Id::from_value(v).ok()) else {
+                continue;
+            };
             if self.initialize.as_ref() == Some(&id) {
                 self.initialize = None;
-                if let Some(v) = o.get("result").and_then(|r| r.get("protocolVersion")).and_then(Value::as_str) {
+                if let Some(v) = o
+                    .get("result")
+                    .and_then(|r| r.get("protocolVersion"))
+                    .and_then(Value::as_str)
+                {
                     self.version = Some(v.to_string());
                 }
             }
@@ -456,7 +585,10 @@ impl HttpClient {
         if method == "tools/call" {
             let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
             if let Some((_, mirrored)) = self.tools.iter().find(|(t, _)| Some(t.as_str()) == name) {
-                out.extend(headers::params(mirrored, params.and_then(|p| p.get("arguments"))));
+                out.extend(headers::params(
+                    mirrored,
+                    params.and_then(|p| p.get("arguments")),
+                ));
             }
         }
         out
@@ -471,12 +603,24 @@ impl HttpClient {
     /// HTTP as the spec says, leaves out a tool whose `x-mcp-header` marks are invalid.
     /// Returns the answer rewritten when a tool was left out.
     fn read_tools(&mut self, answer: &mut Value) -> bool {
-        let Some(tools) = answer.get_mut("result").and_then(|r| r.get_mut("tools")).and_then(Value::as_array_mut) else { return false };
+        let Some(tools) = answer
+            .get_mut("result")
+            .and_then(|r| r.get_mut("tools"))
+            .and_then(Value::as_array_mut)
+        else {
+            return false;
+        };
         let before = tools.len();
         let mut warnings = Vec::new();
         tools.retain(|tool| {
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-            let Some(schema) = tool.get("inputSchema") else { return true };
+            let name = tool
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let Some(schema) = tool.get("inputSchema") else {
+                return true;
+            };
             match headers::mirrored(schema) {
                 Ok(mirrored) => {
                     self.tools.retain(|(t, _)| *t != name);
@@ -500,7 +644,11 @@ impl HttpClient {
             headers.push(("mcp-session-id".to_string(), id.clone()));
         }
         // 2025-03-26 had no version header; later versions require it after initialize.
-        if let Some(v) = self.version.as_ref().filter(|v| with_version && v.as_str() > "2025-03-26") {
+        if let Some(v) = self
+            .version
+            .as_ref()
+            .filter(|v| with_version && v.as_str() > "2025-03-26")
+        {
             headers.push(("mcp-protocol-version".to_string(), v.clone()));
         }
     }
@@ -511,13 +659,27 @@ impl HttpClient {
         if let Some(last) = last_event_id {
             headers.push(("last-event-id".to_string(), last));
         }
-        Plan { stream, method: "GET", url: None, headers, then_listen: false }
+        Plan {
+            stream,
+            method: "GET",
+            url: None,
+            headers,
+            then_listen: false,
+        }
     }
 
     fn open(&mut self, kind: Kind) -> u32 {
         let id = self.next;
         self.next += 1;
-        self.streams.push(Stream { id, kind, decoder: None, owed: Vec::new(), posted: None, resumptions: 0, status: 0 });
+        self.streams.push(Stream {
+            id,
+            kind,
+            decoder: None,
+            owed: Vec::new(),
+            posted: None,
+            resumptions: 0,
+            status: 0,
+        });
         id
     }
 
@@ -553,14 +715,25 @@ mod tests {
     const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#;
 
     fn header<'a>(plan: &'a Plan, name: &str) -> Option<&'a str> {
-        plan.headers.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+        plan.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// A client past initialize with session "abc" and version 2025-06-18.
     fn ready() -> HttpClient {
         let mut c = HttpClient::new(1 << 20);
         let p = c.post(INIT);
-        assert_eq!(c.response(p.stream, 200, Some("application/json; charset=utf-8"), Some("abc")), Reply::Json);
+        assert_eq!(
+            c.response(
+                p.stream,
+                200,
+                Some("application/json; charset=utf-8"),
+                Some("abc")
+            ),
+            Reply::Json
+        );
         assert_eq!(c.body(p.stream, INIT_OK), vec![INIT_OK.to_string()]);
         c
     }
@@ -569,17 +742,42 @@ mod tests {
     fn initialize_keeps_the_session_id_and_the_negotiated_version() {
         let mut c = HttpClient::new(1 << 20);
         let p = c.post(INIT);
-        assert_eq!((p.method, header(&p, "accept")), ("POST", Some("application/json, text/event-stream")));
-        assert_eq!((header(&p, "mcp-session-id"), header(&p, "mcp-protocol-version")), (None, None));
+        assert_eq!(
+            (p.method, header(&p, "accept")),
+            ("POST", Some("application/json, text/event-stream"))
+        );
+        assert_eq!(
+            (
+                header(&p, "mcp-session-id"),
+                header(&p, "mcp-protocol-version")
+            ),
+            (None, None)
+        );
         let mut c = ready();
-        assert_eq!((c.session_id(), c.protocol_version()), (Some("abc"), Some("2025-06-18")));
+        assert_eq!(
+            (c.session_id(), c.protocol_version()),
+            (Some("abc"), Some("2025-06-18"))
+        );
         let p = c.post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        assert_eq!((header(&p, "mcp-session-id"), header(&p, "mcp-protocol-version")), (Some("abc"), Some("2025-06-18")));
+        assert_eq!(
+            (
+                header(&p, "mcp-session-id"),
+                header(&p, "mcp-protocol-version")
+            ),
+            (Some("abc"), Some("2025-06-18"))
+        );
         assert!(p.then_listen);
         assert_eq!(c.response(p.stream, 202, None, None), Reply::Empty);
         let l = c.listen();
-        assert_eq!((l.method, header(&l, "accept"), header(&l, "mcp-session-id")), ("GET", Some("text/event-stream"), Some("abc")));
-        assert_eq!(c.response(l.stream, 405, None, None), Reply::Empty, "no GET stream offered");
+        assert_eq!(
+            (l.method, header(&l, "accept"), header(&l, "mcp-session-id")),
+            ("GET", Some("text/event-stream"), Some("abc"))
+        );
+        assert_eq!(
+            c.response(l.stream, 405, None, None),
+            Reply::Empty,
+            "no GET stream offered"
+        );
     }
 
     #[test]
@@ -593,27 +791,57 @@ mod tests {
     fn stateless_requests_mirror_method_name_and_marked_arguments() {
         const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#;
         let mut c = HttpClient::new(1 << 20);
-        let list = c.post(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#));
-        assert_eq!((header(&list, "mcp-method"), header(&list, "mcp-name")), (Some("tools/list"), None));
-        assert_eq!(c.response(list.stream, 200, Some("application/json"), None), Reply::Json);
+        let list = c.post(&format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#
+        ));
+        assert_eq!(
+            (header(&list, "mcp-method"), header(&list, "mcp-name")),
+            (Some("tools/list"), None)
+        );
+        assert_eq!(
+            c.response(list.stream, 200, Some("application/json"), None),
+            Reply::Json
+        );
         let tools = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[
             {"name":"sql","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"query":{"type":"string"}}}},
             {"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}]}}"#;
         let out = c.body(list.stream, tools);
         let answer: Value = serde_json::from_str(&out[0]).unwrap();
-        let names: Vec<&str> = answer["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-        assert_eq!(names, ["sql"], "a tool with an invalid x-mcp-header is left out");
+        let names: Vec<&str> = answer["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["sql"],
+            "a tool with an invalid x-mcp-header is left out"
+        );
         let warnings = c.take_warnings();
-        assert!(warnings.len() == 1 && warnings[0].contains("\"bad\""), "{warnings:?}");
+        assert!(
+            warnings.len() == 1 && warnings[0].contains("\"bad\""),
+            "{warnings:?}"
+        );
         let call = c.post(&format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"sql","arguments":{{"region":"eu 1 ","query":"x"}},{META}}}}}"#));
-        assert_eq!((header(&call, "mcp-method"), header(&call, "mcp-name")), (Some("tools/call"), Some("sql")));
-        assert_eq!(header(&call, "mcp-param-region"), Some("=?base64?ZXUgMSA=?="));
-        let cancelled = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+        assert_eq!(
+            (header(&call, "mcp-method"), header(&call, "mcp-name")),
+            (Some("tools/call"), Some("sql"))
+        );
+        assert_eq!(
+            header(&call, "mcp-param-region"),
+            Some("=?base64?ZXUgMSA=?=")
+        );
+        let cancelled =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
         assert!(c.skips(cancelled), "closing the stream is the cancellation");
         // The handshake era has none of these headers, and posts its cancellations.
         let mut c = ready();
         let p = c.post(CALL);
-        assert_eq!((header(&p, "mcp-method"), header(&p, "mcp-name")), (None, None));
+        assert_eq!(
+            (header(&p, "mcp-method"), header(&p, "mcp-name")),
+            (None, None)
+        );
         assert!(!c.skips(cancelled));
     }
 
@@ -621,21 +849,35 @@ mod tests {
     fn a_session_id_with_invisible_characters_is_refused() {
         let mut c = HttpClient::new(1 << 20);
         let p = c.post(INIT);
-        assert_eq!(c.response(p.stream, 200, Some("application/json"), Some("a b")), Reply::Failed);
+        assert_eq!(
+            c.response(p.stream, 200, Some("application/json"), Some("a b")),
+            Reply::Failed
+        );
         let answers = c.failed(p.stream, 200, "");
         assert_eq!(answers.len(), 1);
-        assert!(answers[0].contains(r#""id":0"#) && answers[0].contains("-32097"), "{}", answers[0]);
+        assert!(
+            answers[0].contains(r#""id":0"#) && answers[0].contains("-32097"),
+            "{}",
+            answers[0]
+        );
     }
 
     #[test]
     fn a_stream_carries_requests_and_notifications_then_the_answer() {
         let mut c = ready();
         let p = c.post(CALL);
-        assert_eq!(c.response(p.stream, 200, Some("text/event-stream"), None), Reply::Events);
+        assert_eq!(
+            c.response(p.stream, 200, Some("text/event-stream"), None),
+            Reply::Events
+        );
         let items = c.chunk(p.stream, "id: e1\nretry: 20\ndata: \n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\nid: e2\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n").unwrap();
         assert_eq!(items.len(), 2, "the priming event carries nothing");
         assert!(matches!(&items[1], Item::Message { event_id: Some(e), .. } if e == "e2"));
-        assert_eq!(c.end(p.stream, false), End::Done, "nothing owed: no resumption");
+        assert_eq!(
+            c.end(p.stream, false),
+            End::Done,
+            "nothing owed: no resumption"
+        );
     }
 
     #[test]
@@ -646,9 +888,24 @@ mod tests {
         c.chunk(p.stream, "id: e7\nretry: 250\ndata: \n\n").unwrap();
         assert_eq!(c.end(p.stream, false), End::Resume { after_ms: 250 });
         let g = c.resume(p.stream).unwrap();
-        assert_eq!((g.method, header(&g, "last-event-id"), header(&g, "mcp-session-id")), ("GET", Some("e7"), Some("abc")));
-        assert_eq!(c.response(g.stream, 200, Some("text/event-stream"), None), Reply::Events);
-        let items = c.chunk(g.stream, "id: e8\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n").unwrap();
+        assert_eq!(
+            (
+                g.method,
+                header(&g, "last-event-id"),
+                header(&g, "mcp-session-id")
+            ),
+            ("GET", Some("e7"), Some("abc"))
+        );
+        assert_eq!(
+            c.response(g.stream, 200, Some("text/event-stream"), None),
+            Reply::Events
+        );
+        let items = c
+            .chunk(
+                g.stream,
+                "id: e8\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n",
+            )
+            .unwrap();
         assert_eq!(items.len(), 1);
         assert_eq!(c.end(g.stream, false), End::Done);
     }
@@ -659,7 +916,12 @@ mod tests {
         let p = c.post(CALL);
         c.response(p.stream, 200, Some("text/event-stream"), None);
         c.chunk(p.stream, "id: e1\nretry: 0\ndata: \n\n").unwrap();
-        assert_eq!(c.end(p.stream, false), End::Resume { after_ms: MIN_RETRY_MS });
+        assert_eq!(
+            c.end(p.stream, false),
+            End::Resume {
+                after_ms: MIN_RETRY_MS
+            }
+        );
     }
 
     #[test]
@@ -667,8 +929,14 @@ mod tests {
         let mut c = ready();
         let p = c.post(CALL);
         c.response(p.stream, 200, Some("text/event-stream"), None);
-        let End::Failed(answers) = c.end(p.stream, true) else { panic!("expected failure") };
-        assert!(answers[0].contains(r#""id":1"#) && answers[0].contains("broke"), "{}", answers[0]);
+        let End::Failed(answers) = c.end(p.stream, true) else {
+            panic!("expected failure")
+        };
+        assert!(
+            answers[0].contains(r#""id":1"#) && answers[0].contains("broke"),
+            "{}",
+            answers[0]
+        );
     }
 
     #[test]
@@ -688,7 +956,10 @@ mod tests {
     fn http_failures_answer_the_owed_request_with_status_and_body() {
         let mut c = ready();
         let p = c.post(CALL);
-        assert_eq!(c.response(p.stream, 500, Some("text/plain"), None), Reply::Failed);
+        assert_eq!(
+            c.response(p.stream, 500, Some("text/plain"), None),
+            Reply::Failed
+        );
         let a: Value = serde_json::from_str(&c.failed(p.stream, 500, "boom")[0]).unwrap();
         assert_eq!(a["error"]["code"], HTTP_ERROR);
         assert_eq!(a["error"]["data"], json!({ "status": 500, "body": "boom" }));
@@ -696,14 +967,27 @@ mod tests {
         let p = c.post(CALL);
         c.response(p.stream, 400, Some("application/json"), None);
         let a: Value = serde_json::from_str(&c.failed(p.stream, 400, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: no session"}}"#)[0]).unwrap();
-        assert_eq!((a["id"].clone(), a["error"]["code"].clone(), a["error"]["message"].clone()), (json!(1), json!(-32000), json!("Bad Request: no session")));
+        assert_eq!(
+            (
+                a["id"].clone(),
+                a["error"]["code"].clone(),
+                a["error"]["message"].clone()
+            ),
+            (json!(1), json!(-32000), json!("Bad Request: no session"))
+        );
         assert_eq!(a["error"]["data"]["status"], 400);
         // Its data joins the transport's, which keeps its own fields.
         let p = c.post(CALL);
         c.response(p.stream, 401, Some("application/json"), None);
         let body = r#"{"error":{"code":-32096,"message":"authorization failed at token","data":{"step":"token","status":"theirs"}}}"#;
         let a: Value = serde_json::from_str(&c.failed(p.stream, 401, body)[0]).unwrap();
-        assert_eq!((a["error"]["data"]["step"].clone(), a["error"]["data"]["status"].clone()), (json!("token"), json!(401)));
+        assert_eq!(
+            (
+                a["error"]["data"]["step"].clone(),
+                a["error"]["data"]["status"].clone()
+            ),
+            (json!("token"), json!(401))
+        );
     }
 
     #[test]
@@ -723,12 +1007,21 @@ mod tests {
     fn a_wrong_content_type_or_an_oversize_body_fails_the_request() {
         let mut c = ready();
         let p = c.post(CALL);
-        assert_eq!(c.response(p.stream, 200, Some("text/html"), None), Reply::Failed);
+        assert_eq!(
+            c.response(p.stream, 200, Some("text/html"), None),
+            Reply::Failed
+        );
         let mut c = HttpClient::new(64);
         let p = c.post(CALL);
-        assert_eq!(c.response(p.stream, 200, Some("application/json"), None), Reply::Json);
+        assert_eq!(
+            c.response(p.stream, 200, Some("application/json"), None),
+            Reply::Json
+        );
         let out = c.body(p.stream, &"x".repeat(65));
-        assert!(out.len() == 1 && out[0].contains("larger than the limit"), "{out:?}");
+        assert!(
+            out.len() == 1 && out[0].contains("larger than the limit"),
+            "{out:?}"
+        );
         let p = c.post(CALL);
         c.response(p.stream, 200, Some("text/event-stream"), None);
         assert!(c.chunk(p.stream, &"data: x".repeat(20)).is_err());
@@ -750,16 +1043,31 @@ mod tests {
         let p = c.post(INIT);
         assert_eq!(c.response(p.stream, 405, None, None), Reply::Legacy);
         let g = c.legacy_open(p.stream);
-        assert_eq!((g.method, header(&g, "accept")), ("GET", Some("text/event-stream")));
-        assert_eq!(c.response(g.stream, 200, Some("text/event-stream"), None), Reply::Events);
-        assert_eq!(c.chunk(g.stream, "event: endpoint\ndata: /messages?sessionId=9\n\n").unwrap(), vec![Item::Endpoint("/messages?sessionId=9".into())]);
+        assert_eq!(
+            (g.method, header(&g, "accept")),
+            ("GET", Some("text/event-stream"))
+        );
+        assert_eq!(
+            c.response(g.stream, 200, Some("text/event-stream"), None),
+            Reply::Events
+        );
+        assert_eq!(
+            c.chunk(g.stream, "event: endpoint\ndata: /messages?sessionId=9\n\n")
+                .unwrap(),
+            vec![Item::Endpoint("/messages?sessionId=9".into())]
+        );
         let replay = c.take_replay();
         assert_eq!(replay, vec![INIT.to_string()]);
         let p = c.post(&replay[0]);
-        assert_eq!((p.url.as_deref(), header(&p, "accept")), (Some("/messages?sessionId=9"), None));
+        assert_eq!(
+            (p.url.as_deref(), header(&p, "accept")),
+            (Some("/messages?sessionId=9"), None)
+        );
         assert_eq!(c.response(p.stream, 202, None, None), Reply::Empty);
         assert!(c.legacy());
-        let items = c.chunk(g.stream, &format!("event: message\ndata: {INIT_OK}\n\n")).unwrap();
+        let items = c
+            .chunk(g.stream, &format!("event: message\ndata: {INIT_OK}\n\n"))
+            .unwrap();
         assert_eq!(items.len(), 1);
         assert_eq!(c.protocol_version(), Some("2025-06-18"));
         // The stream ending fails what is still owed; the old transport does not resume.
@@ -774,16 +1082,26 @@ mod tests {
         let p = c.post(CALL);
         c.response(p.stream, 200, Some("text/event-stream"), None);
         assert!(c.abandon(p.stream, &Id::Number(1)));
-        assert_eq!(c.end(p.stream, true), End::Done, "nothing owed, nothing made up");
+        assert_eq!(
+            c.end(p.stream, true),
+            End::Done,
+            "nothing owed, nothing made up"
+        );
         let b = c.post(r#"[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":8,"method":"ping"}]"#);
-        assert!(!c.abandon(b.stream, &Id::Number(7)), "the stream still owes 8");
+        assert!(
+            !c.abandon(b.stream, &Id::Number(7)),
+            "the stream still owes 8"
+        );
     }
 
     #[test]
     fn close_deletes_the_session_once() {
         let mut c = ready();
         let d = c.end_session().unwrap();
-        assert_eq!((d.method, header(&d, "mcp-session-id")), ("DELETE", Some("abc")));
+        assert_eq!(
+            (d.method, header(&d, "mcp-session-id")),
+            ("DELETE", Some("abc"))
+        );
         assert_eq!(c.end_session(), None);
     }
 }

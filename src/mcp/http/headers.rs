@@ -33,7 +33,10 @@ pub fn mirrored(input_schema: &Value) -> Result<Mirrored, String> {
     let mut found = Vec::new();
     walk(input_schema, &mut Vec::new(), true, &mut found)?;
     for (i, (name, _)) in found.iter().enumerate() {
-        if found[..i].iter().any(|(other, _)| other.eq_ignore_ascii_case(name)) {
+        if found[..i]
+            .iter()
+            .any(|(other, _)| other.eq_ignore_ascii_case(name))
+        {
             return Err(format!("{ANNOTATION} \"{name}\" is used twice"));
         }
     }
@@ -41,18 +44,38 @@ pub fn mirrored(input_schema: &Value) -> Result<Mirrored, String> {
 }
 
 /// `reachable`: the node is reached from the root through `properties` keys only.
-fn walk(node: &Value, path: &mut Vec<String>, reachable: bool, found: &mut Mirrored) -> Result<(), String> {
+fn walk(
+    node: &Value,
+    path: &mut Vec<String>,
+    reachable: bool,
+    found: &mut Mirrored,
+) -> Result<(), String> {
     match node {
         Value::Object(map) => {
             if let Some(name) = map.get(ANNOTATION) {
-                let at = || if path.is_empty() { "the schema root".to_string() } else { format!("/{}", path.join("/")) };
+                let at = || {
+                    if path.is_empty() {
+                        "the schema root".to_string()
+                    } else {
+                        format!("/{}", path.join("/"))
+                    }
+                };
                 if !reachable || path.is_empty() {
-                    return Err(format!("{ANNOTATION} at {} is not reached through `properties` alone", at()));
+                    return Err(format!(
+                        "{ANNOTATION} at {} is not reached through `properties` alone",
+                        at()
+                    ));
                 }
-                let Some(name) = name.as_str().filter(|n| !n.is_empty() && n.bytes().all(is_tchar)) else {
+                let Some(name) = name
+                    .as_str()
+                    .filter(|n| !n.is_empty() && n.bytes().all(is_tchar))
+                else {
                     return Err(format!("{ANNOTATION} at {} is not an HTTP token", at()));
                 };
-                if !matches!(map.get("type").and_then(Value::as_str), Some("string" | "integer" | "boolean")) {
+                if !matches!(
+                    map.get("type").and_then(Value::as_str),
+                    Some("string" | "integer" | "boolean")
+                ) {
                     return Err(format!("{ANNOTATION} \"{name}\" is on a parameter that is not a string, an integer or a boolean"));
                 }
                 found.push((name.to_string(), path.clone()));
@@ -73,7 +96,9 @@ fn walk(node: &Value, path: &mut Vec<String>, reachable: bool, found: &mut Mirro
             }
             Ok(())
         }
-        Value::Array(items) => items.iter().try_for_each(|item| walk(item, &mut path.clone(), false, found)),
+        Value::Array(items) => items
+            .iter()
+            .try_for_each(|item| walk(item, &mut path.clone(), false, found)),
         _ => Ok(()),
     }
 }
@@ -82,7 +107,9 @@ fn walk(node: &Value, path: &mut Vec<String>, reachable: bool, found: &mut Mirro
 /// absent are omitted).
 pub fn params(mirrored: &Mirrored, arguments: Option<&Value>) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let Some(arguments) = arguments else { return out };
+    let Some(arguments) = arguments else {
+        return out;
+    };
     for (name, path) in mirrored {
         let value = path.iter().try_fold(arguments, |v, key| v.get(key));
         let text = match value {
@@ -94,7 +121,10 @@ pub fn params(mirrored: &Mirrored, arguments: Option<&Value>) -> Vec<(String, St
             },
             _ => continue,
         };
-        out.push((format!("mcp-param-{}", name.to_ascii_lowercase()), header_value(&text)));
+        out.push((
+            format!("mcp-param-{}", name.to_ascii_lowercase()),
+            header_value(&text),
+        ));
     }
     out
 }
@@ -103,7 +133,9 @@ pub fn params(mirrored: &Mirrored, arguments: Option<&Value>) -> Vec<(String, St
 /// none at either end, else the base64 sentinel form (also for a value that looks like one).
 pub fn header_value(text: &str) -> String {
     let looks_encoded = text.starts_with("=?base64?") && text.ends_with("?=");
-    let plain = text.bytes().all(|b| b == b'\t' || (0x20..=0x7e).contains(&b))
+    let plain = text
+        .bytes()
+        .all(|b| b == b'\t' || (0x20..=0x7e).contains(&b))
         && !text.starts_with([' ', '\t'])
         && !text.ends_with([' ', '\t'])
         && !looks_encoded;
@@ -117,7 +149,10 @@ pub fn header_value(text: &str) -> String {
 /// A header value as the sender meant it: the base64 sentinel form decoded (`None` when it is
 /// not valid base64 of UTF-8), anything else as it is.
 pub fn decode_header_value(value: &str) -> Option<String> {
-    match value.strip_prefix("=?base64?").and_then(|v| v.strip_suffix("?=")) {
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
         Some(encoded) => String::from_utf8(unbase64(encoded)?).ok(),
         None => Some(value.to_string()),
     }
@@ -159,9 +194,16 @@ fn base64(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
         for i in 0..4 {
-            out.push(if i <= chunk.len() { ABC[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+            out.push(if i <= chunk.len() {
+                ABC[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
         }
     }
     out
@@ -187,8 +229,22 @@ mod tests {
 
     #[test]
     fn encoded_values_decode_to_what_was_meant() {
-        for value in ["us-west1", "Hello, 世界", " padded ", "line1\nline2", "=?base64?literal?=", "", "a", "ab", "abc"] {
-            assert_eq!(decode_header_value(&header_value(value)).as_deref(), Some(value), "{value:?}");
+        for value in [
+            "us-west1",
+            "Hello, 世界",
+            " padded ",
+            "line1\nline2",
+            "=?base64?literal?=",
+            "",
+            "a",
+            "ab",
+            "abc",
+        ] {
+            assert_eq!(
+                decode_header_value(&header_value(value)).as_deref(),
+                Some(value),
+                "{value:?}"
+            );
         }
         assert_eq!(decode_header_value("=?base64?!!!!?="), None);
         assert_eq!(decode_header_value("=?base64?/w==?="), None, "not UTF-8");
@@ -196,9 +252,21 @@ mod tests {
 
     #[test]
     fn standard_headers_name_the_method_and_the_target() {
-        assert_eq!(standard("tools/call", Some(&json!({"name": "get_weather"}))), vec![("mcp-method".into(), "tools/call".into()), ("mcp-name".into(), "get_weather".into())]);
-        assert_eq!(standard("resources/read", Some(&json!({"uri": "file:///a b"})))[1], ("mcp-name".into(), "file:///a b".into()));
-        assert_eq!(standard("tools/list", None), vec![("mcp-method".into(), "tools/list".into())]);
+        assert_eq!(
+            standard("tools/call", Some(&json!({"name": "get_weather"}))),
+            vec![
+                ("mcp-method".into(), "tools/call".into()),
+                ("mcp-name".into(), "get_weather".into())
+            ]
+        );
+        assert_eq!(
+            standard("resources/read", Some(&json!({"uri": "file:///a b"})))[1],
+            ("mcp-name".into(), "file:///a b".into())
+        );
+        assert_eq!(
+            standard("tools/list", None),
+            vec![("mcp-method".into(), "tools/list".into())]
+        );
     }
 
     #[test]
@@ -209,8 +277,15 @@ mod tests {
             "opts": {"type": "object", "properties": {"limit": {"type": "integer", "x-mcp-header": "Limit"}, "dry": {"type": "boolean", "x-mcp-header": "Dry"}}}
         }});
         let m = mirrored(&schema).expect("valid");
-        let args = json!({"region": "us-west1", "query": "SELECT 1", "opts": {"limit": 42, "dry": null}});
-        assert_eq!(params(&m, Some(&args)), vec![("mcp-param-region".into(), "us-west1".into()), ("mcp-param-limit".into(), "42".into())]);
+        let args =
+            json!({"region": "us-west1", "query": "SELECT 1", "opts": {"limit": 42, "dry": null}});
+        assert_eq!(
+            params(&m, Some(&args)),
+            vec![
+                ("mcp-param-region".into(), "us-west1".into()),
+                ("mcp-param-limit".into(), "42".into())
+            ]
+        );
         assert_eq!(params(&m, Some(&json!({}))), vec![]);
     }
 

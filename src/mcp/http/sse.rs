@@ -35,7 +35,16 @@ pub struct SseDecoder {
 impl SseDecoder {
     /// `limit`: the most bytes one event may hold while it is being read.
     pub fn new(limit: usize) -> Self {
-        SseDecoder { line: String::new(), data: String::new(), event: String::new(), last_id: None, retry_ms: None, after_cr: false, started: false, limit }
+        SseDecoder {
+            line: String::new(),
+            data: String::new(),
+            event: String::new(),
+            last_id: None,
+            retry_ms: None,
+            after_cr: false,
+            started: false,
+            limit,
+        }
     }
 
     /// The id of the last event seen (sent back as `Last-Event-ID` to resume).
@@ -111,8 +120,16 @@ impl SseDecoder {
         }
         let mut data = std::mem::take(&mut self.data);
         data.pop();
-        let event = if event.is_empty() { "message".to_string() } else { event };
-        Some(SseEvent { event, data, id: self.last_id.clone() })
+        let event = if event.is_empty() {
+            "message".to_string()
+        } else {
+            event
+        };
+        Some(SseEvent {
+            event,
+            data,
+            id: self.last_id.clone(),
+        })
     }
 }
 
@@ -157,14 +174,25 @@ mod tests {
     }
 
     fn ev(event: &str, data: &str, id: Option<&str>) -> SseEvent {
-        SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into) }
+        SseEvent {
+            event: event.into(),
+            data: data.into(),
+            id: id.map(Into::into),
+        }
     }
 
     #[test]
     fn events_split_anywhere_read_the_same() {
         let text = "\u{feff}: comment\nid: 7\nevent: message\ndata: {\"a\":\r\ndata: 1}\r\n\r\ndata:x\r\rdata: y\n\n";
         let whole = all(&[text]);
-        assert_eq!(whole, vec![ev("message", "{\"a\":\n1}", Some("7")), ev("message", "x", Some("7")), ev("message", "y", Some("7"))]);
+        assert_eq!(
+            whole,
+            vec![
+                ev("message", "{\"a\":\n1}", Some("7")),
+                ev("message", "x", Some("7")),
+                ev("message", "y", Some("7"))
+            ]
+        );
         for cut in 0..text.len() {
             if text.is_char_boundary(cut) {
                 assert_eq!(all(&[&text[..cut], &text[cut..]]), whole, "cut at {cut}");
@@ -176,20 +204,35 @@ mod tests {
     fn retry_takes_digits_only_and_id_persists() {
         let mut d = SseDecoder::new(1 << 20);
         // A priming event: an id and one empty data line (an event with empty data).
-        assert_eq!(d.feed("retry: 1x\nid: a\ndata: \n\n").unwrap(), vec![ev("message", "", Some("a"))]);
+        assert_eq!(
+            d.feed("retry: 1x\nid: a\ndata: \n\n").unwrap(),
+            vec![ev("message", "", Some("a"))]
+        );
         assert_eq!(d.retry_ms(), None);
         assert_eq!(d.last_event_id(), Some("a"));
-        assert!(d.feed("retry: 250\nid: b\0c\n\n").unwrap().is_empty(), "no data: nothing dispatched");
+        assert!(
+            d.feed("retry: 250\nid: b\0c\n\n").unwrap().is_empty(),
+            "no data: nothing dispatched"
+        );
         assert_eq!((d.retry_ms(), d.last_event_id()), (Some(250), Some("a")));
-        assert_eq!(d.feed("event: endpoint\ndata: /m?s=1\n\n").unwrap(), vec![ev("endpoint", "/m?s=1", Some("a"))]);
-        assert_eq!(d.feed("data\n\n").unwrap(), vec![ev("message", "", Some("a"))]);
+        assert_eq!(
+            d.feed("event: endpoint\ndata: /m?s=1\n\n").unwrap(),
+            vec![ev("endpoint", "/m?s=1", Some("a"))]
+        );
+        assert_eq!(
+            d.feed("data\n\n").unwrap(),
+            vec![ev("message", "", Some("a"))]
+        );
     }
 
     #[test]
     fn an_event_that_never_ends_is_refused_at_the_limit() {
         let mut d = SseDecoder::new(64);
         assert!(d.feed(&"data: 0123456789\n".repeat(3)).is_ok());
-        assert_eq!(d.feed(&"data: 0123456789\n".repeat(3)), Err(SseError::TooLarge { limit: 64 }));
+        assert_eq!(
+            d.feed(&"data: 0123456789\n".repeat(3)),
+            Err(SseError::TooLarge { limit: 64 })
+        );
         let mut d = SseDecoder::new(64);
         assert!(d.feed(&"x".repeat(65)).is_err(), "one endless line");
     }
@@ -210,7 +253,14 @@ mod tests {
 
     #[test]
     fn encoded_events_decode_to_themselves() {
-        let text = encode_event(Some("s1-4\n"), Some("message"), "{\"a\":1}\nsecond\r\nthird");
-        assert_eq!(all(&[&text]), vec![ev("message", "{\"a\":1}\nsecond\nthird", Some("s1-4"))]);
+        let text = encode_event(
+            Some("s1-4\n"),
+            Some("message"),
+            "{\"a\":1}\nsecond\r\nthird",
+        );
+        assert_eq!(
+            all(&[&text]),
+            vec![ev("message", "{\"a\":1}\nsecond\nthird", Some("s1-4"))]
+        );
     }
 }
