@@ -18,26 +18,12 @@ use common::http::*;
 use common::*;
 use serde_json::{json, Value};
 
-const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
-const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
-const JSON: (&str, &str) = ("content-type", "application/json");
 const SSE: (&str, &str) = ("accept", "text/event-stream");
-
-fn mini(extra: &str) -> String {
-    format!(
-        "mini=node {} {extra}",
-        repo().join("relay/tests/fixtures/mini-mcp.mjs").display()
-    )
-}
-
-fn path() -> String {
-    format!("/mcp/mini?token={TOKEN}")
-}
 
 fn initialize(port: u16, extra: &[(&str, &str)]) -> String {
     let mut headers = vec![ACCEPT, JSON];
     headers.extend_from_slice(extra);
-    let a = request(port, "POST", &path(), &headers, INIT);
+    let a = request(port, "POST", &mini_path(), &headers, INIT);
     assert_eq!(a.status, 200, "{}", a.body);
     a.header("mcp-session-id")
         .expect("a session id")
@@ -198,7 +184,7 @@ fn the_guards_answer_before_any_body_is_read() {
     for (what, path, headers, want) in [
         (
             "a foreign Host",
-            path(),
+            mini_path(),
             vec![("host", "evil.example:80"), ("content-length", big)],
             "403",
         ),
@@ -210,7 +196,7 @@ fn the_guards_answer_before_any_body_is_read() {
         ),
         (
             "a foreign Origin",
-            path(),
+            mini_path(),
             vec![("origin", "http://evil.example"), ("content-length", big)],
             "403",
         ),
@@ -222,13 +208,13 @@ fn the_guards_answer_before_any_body_is_read() {
         ),
         (
             "an unknown session",
-            path(),
+            mini_path(),
             vec![("mcp-session-id", "00"), ("content-length", big)],
             "404",
         ),
         (
             "a body over the limit",
-            path(),
+            mini_path(),
             vec![("content-length", "5000000")],
             "413",
         ),
@@ -306,7 +292,7 @@ fn a_session_leaves_when_its_process_exits_or_it_idles_out_and_orphans_are_reape
         let owed = request(
             relay.port,
             "POST",
-            &path(),
+            &mini_path(),
             &in_session(&id, &[]),
             r#"{"jsonrpc":"2.0","id":2,"method":"exit"}"#,
         );
@@ -315,7 +301,7 @@ fn a_session_leaves_when_its_process_exits_or_it_idles_out_and_orphans_are_reape
             request(
                 relay.port,
                 "POST",
-                &path(),
+                &mini_path(),
                 &in_session(&id, &[]),
                 r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#
             )
@@ -350,7 +336,7 @@ fn a_session_leaves_when_its_process_exits_or_it_idles_out_and_orphans_are_reape
         request(
             relay.port,
             "POST",
-            &path(),
+            &mini_path(),
             &in_session(&id, &[]),
             r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#
         )
@@ -441,7 +427,7 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
     let unread = open(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &in_session(&id, &[]),
         r#"{"jsonrpc":"2.0","id":2,"method":"big","params":{"count":64,"size":1048576,"_meta":{"progressToken":"u"}}}"#,
     );
@@ -450,7 +436,7 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
     let after = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &in_session(&id, &[]),
         r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
     );
@@ -468,7 +454,7 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
     let read = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &in_session(&id, &[]),
         r#"{"jsonrpc":"2.0","id":4,"method":"big","params":{"count":8,"size":1048576,"_meta":{"progressToken":"r"}}}"#,
     );
@@ -478,7 +464,7 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
             open(
                 relay.port,
                 "GET",
-                &path(),
+                &mini_path(),
                 &[SSE, ("mcp-session-id", &id), ("last-event-id", &first)],
                 "",
             )
@@ -507,7 +493,7 @@ fn an_unread_stream_and_unread_resumes_are_bounded_in_bytes() {
         messages(&request(
             relay.port,
             "POST",
-            &path(),
+            &mini_path(),
             &in_session(&id, &[]),
             r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#
         ))[0]["id"],
@@ -526,7 +512,7 @@ async fn hung_posts_and_idle_connections_leave_room_for_new_sessions() {
         let (sessions, hung) = tokio::task::spawn_blocking(move || {
             let sessions: Vec<String> = (0..4).map(|_| initialize(port, &[])).collect();
             // 600 requests that are never answered, each on its own connection, never read.
-            let mut hung: Vec<TcpStream> = (0..600).map(|i| open(port, "POST", &path(), &in_session(&sessions[i % 4], &[]), &format!(r#"{{"jsonrpc":"2.0","id":{},"method":"never"}}"#, 100 + i))).collect();
+            let mut hung: Vec<TcpStream> = (0..600).map(|i| open(port, "POST", &mini_path(), &in_session(&sessions[i % 4], &[]), &format!(r#"{{"jsonrpc":"2.0","id":{},"method":"never"}}"#, 100 + i))).collect();
             // Each is answered: a stream that waits (up to the caps), or 503 past them.
             let deadline = Instant::now() + Duration::from_secs(30);
             let (mut streams, mut refused) = (0, 0);
@@ -552,7 +538,7 @@ async fn hung_posts_and_idle_connections_leave_room_for_new_sessions() {
         spawned_pid(&mut ws).await;
         send(&mut ws, r#"{"jsonrpc":"2.0","method":"x"}"#).await;
         assert_eq!(next_text(&mut ws).await, r#"{"jsonrpc":"2.0","method":"x"}"#);
-        let fresh = tokio::task::spawn_blocking(move || request(port, "POST", &path(), &[ACCEPT, JSON], INIT)).await.unwrap();
+        let fresh = tokio::task::spawn_blocking(move || request(port, "POST", &mini_path(), &[ACCEPT, JSON], INIT)).await.unwrap();
         assert_eq!(fresh.status, 200, "{}", fresh.body);
         println!("FIGURE 600 hung POSTs: a WebSocket and a new session served in {} ms", started.elapsed().as_millis());
 
@@ -593,7 +579,7 @@ fn a_bare_cr_in_an_answer_keeps_the_event_framing() {
     let a = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &in_session(&id, &[]),
         r#"{"jsonrpc":"2.0","id":2,"method":"cr"}"#,
     );
@@ -611,7 +597,13 @@ fn a_batch_to_a_server_that_refuses_batches_is_answered_and_its_stream_ends() {
     let id = initialize(relay.port, &[]);
     let batch = r#"[{"jsonrpc":"2.0","id":2,"method":"a"},{"jsonrpc":"2.0","id":3,"method":"b"}]"#;
     // A client of 2025-06-18 or later: batches are not part of its version; refused at once.
-    let a = request(relay.port, "POST", &path(), &in_session(&id, &[]), batch);
+    let a = request(
+        relay.port,
+        "POST",
+        &mini_path(),
+        &in_session(&id, &[]),
+        batch,
+    );
     assert_eq!(a.status, 400, "{}", a.body);
     assert_eq!(a.json()["error"]["code"], -32600);
     // A 2025-03-26 client may batch; the server refuses with one error (id null): each request
@@ -620,7 +612,7 @@ fn a_batch_to_a_server_that_refuses_batches_is_answered_and_its_stream_ends() {
     let a = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[
             ACCEPT,
             JSON,
@@ -645,7 +637,7 @@ fn a_batch_to_a_server_that_refuses_batches_is_answered_and_its_stream_ends() {
         messages(&request(
             relay.port,
             "POST",
-            &path(),
+            &mini_path(),
             &in_session(&id, &[]),
             r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#
         ))[0]["id"],
@@ -660,7 +652,7 @@ fn every_stream_tells_a_retry_of_at_least_one_second() {
     let a = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &in_session(&id, &[]),
         r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
     );
@@ -668,7 +660,7 @@ fn every_stream_tells_a_retry_of_at_least_one_second() {
     let resumed = request(
         relay.port,
         "GET",
-        &path(),
+        &mini_path(),
         &[SSE, ("mcp-session-id", &id), ("last-event-id", &primed)],
         "",
     );
@@ -700,7 +692,7 @@ fn a_session_belongs_to_whoever_made_it() {
         let a = request(
             relay.port,
             "POST",
-            &path(),
+            &mini_path(),
             &in_session(&id, &other),
             r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
         );
@@ -708,7 +700,7 @@ fn a_session_belongs_to_whoever_made_it() {
         let d = request(
             relay.port,
             "DELETE",
-            &path(),
+            &mini_path(),
             &[("mcp-session-id", id.as_str())]
                 .into_iter()
                 .chain(other.iter().copied())
@@ -720,7 +712,7 @@ fn a_session_belongs_to_whoever_made_it() {
     let mine = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &in_session(&id, &[("origin", &own)]),
         r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
     );
@@ -730,7 +722,7 @@ fn a_session_belongs_to_whoever_made_it() {
     let mut first = open(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &in_session(&id, &[("origin", &own)]),
         r#"{"jsonrpc":"2.0","id":4,"method":"slow"}"#,
     );
@@ -744,7 +736,7 @@ fn a_session_belongs_to_whoever_made_it() {
     let second = request(
         relay.port,
         "GET",
-        &path(),
+        &mini_path(),
         &[
             SSE,
             ("mcp-session-id", &id),

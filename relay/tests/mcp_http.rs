@@ -12,25 +12,13 @@ use common::http::*;
 use common::*;
 use serde_json::{json, Value};
 
-const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
-const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
-const JSON: (&str, &str) = ("content-type", "application/json");
-
 fn relay() -> Relay {
-    let server = format!(
-        "mini=node {}",
-        repo().join("relay/tests/fixtures/mini-mcp.mjs").display()
-    );
-    Relay::start(&["--agent", &server])
-}
-
-fn path() -> String {
-    format!("/mcp/mini?token={TOKEN}")
+    Relay::start(&["--agent", &mini("")])
 }
 
 /// A new session: its id.
 fn initialize(port: u16) -> String {
-    let a = request(port, "POST", &path(), &[ACCEPT, JSON], INIT);
+    let a = request(port, "POST", &mini_path(), &[ACCEPT, JSON], INIT);
     assert_eq!(a.status, 200, "{}", a.body);
     a.header("mcp-session-id")
         .expect("a session id")
@@ -41,7 +29,7 @@ fn post(port: u16, session: &str, body: &str) -> Answer {
     request(
         port,
         "POST",
-        &path(),
+        &mini_path(),
         &[
             ACCEPT,
             JSON,
@@ -59,7 +47,7 @@ fn agents(relay: &Relay) -> usize {
 #[test]
 fn initialize_opens_a_session_whose_streams_carry_the_answers() {
     let relay = relay();
-    let a = request(relay.port, "POST", &path(), &[ACCEPT, JSON], INIT);
+    let a = request(relay.port, "POST", &mini_path(), &[ACCEPT, JSON], INIT);
     assert_eq!(
         (a.status, a.header("content-type")),
         (200, Some("text/event-stream"))
@@ -115,7 +103,7 @@ fn initialize_opens_a_session_whose_streams_carry_the_answers() {
     let a = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[
             ACCEPT,
             JSON,
@@ -133,7 +121,7 @@ fn sessions_are_checked_and_delete_ends_the_process() {
     let none = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[ACCEPT, JSON],
         r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
     );
@@ -158,7 +146,7 @@ fn sessions_are_checked_and_delete_ends_the_process() {
     let again = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[ACCEPT, JSON, ("mcp-session-id", &id)],
         INIT,
     );
@@ -167,7 +155,7 @@ fn sessions_are_checked_and_delete_ends_the_process() {
     let gone = request(
         relay.port,
         "DELETE",
-        &path(),
+        &mini_path(),
         &[("mcp-session-id", &id)],
         "",
     );
@@ -206,7 +194,7 @@ fn bad_requests_get_clear_answers_and_spawn_nothing() {
             request(
                 p,
                 "POST",
-                &path(),
+                &mini_path(),
                 &[ACCEPT, JSON, ("origin", "http://evil.example")],
                 INIT,
             ),
@@ -226,7 +214,7 @@ fn bad_requests_get_clear_answers_and_spawn_nothing() {
             request(
                 p,
                 "POST",
-                &path(),
+                &mini_path(),
                 &[("accept", "application/json"), JSON],
                 INIT,
             ),
@@ -236,21 +224,21 @@ fn bad_requests_get_clear_answers_and_spawn_nothing() {
             request(
                 p,
                 "POST",
-                &path(),
+                &mini_path(),
                 &[ACCEPT, ("content-type", "text/plain")],
                 INIT,
             ),
         ),
         (
             400,
-            request(p, "POST", &path(), &[ACCEPT, JSON], "{not json"),
+            request(p, "POST", &mini_path(), &[ACCEPT, JSON], "{not json"),
         ),
         (
             400,
             request(
                 p,
                 "POST",
-                &path(),
+                &mini_path(),
                 &[ACCEPT, JSON, ("mcp-protocol-version", "1999-01-01")],
                 INIT,
             ),
@@ -260,7 +248,7 @@ fn bad_requests_get_clear_answers_and_spawn_nothing() {
             request(
                 p,
                 "POST",
-                &path(),
+                &mini_path(),
                 &[ACCEPT, JSON],
                 &format!(r#"{{"pad":"{}"}}"#, "x".repeat(5 << 20)),
             ),
@@ -287,7 +275,7 @@ fn bad_requests_get_clear_answers_and_spawn_nothing() {
     let host = request(
         p,
         "POST",
-        &path(),
+        &mini_path(),
         &[ACCEPT, JSON, ("host", "evil.example:80")],
         INIT,
     );
@@ -302,7 +290,7 @@ fn a_stream_the_client_left_is_resumed_with_last_event_id_and_a_stale_id_is_refu
     let mut s = TcpStream::connect(("127.0.0.1", relay.port)).unwrap();
     s.set_read_timeout(Some(FRAME_TIMEOUT)).unwrap();
     let body = r#"{"jsonrpc":"2.0","id":9,"method":"slow"}"#;
-    write!(s, "POST {} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: {}\r\nContent-Type: application/json\r\nMcp-Session-Id: {id}\r\nContent-Length: {}\r\n\r\n{body}", path(), relay.port, ACCEPT.1, body.len()).unwrap();
+    write!(s, "POST {} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: {}\r\nContent-Type: application/json\r\nMcp-Session-Id: {id}\r\nContent-Length: {}\r\n\r\n{body}", mini_path(), relay.port, ACCEPT.1, body.len()).unwrap();
     let mut got = Vec::new();
     let mut buf = [0u8; 4096];
     while !String::from_utf8_lossy(&got).contains("retry:") {
@@ -322,7 +310,7 @@ fn a_stream_the_client_left_is_resumed_with_last_event_id_and_a_stale_id_is_refu
     let back = request(
         relay.port,
         "GET",
-        &path(),
+        &mini_path(),
         &[
             ("accept", "text/event-stream"),
             ("mcp-session-id", &id),
@@ -344,7 +332,7 @@ fn a_stream_the_client_left_is_resumed_with_last_event_id_and_a_stale_id_is_refu
     let twice = request(
         relay.port,
         "GET",
-        &path(),
+        &mini_path(),
         &[
             ("accept", "text/event-stream"),
             ("mcp-session-id", &id),
@@ -364,7 +352,7 @@ fn a_stream_the_client_left_is_resumed_with_last_event_id_and_a_stale_id_is_refu
         let a = request(
             relay.port,
             "GET",
-            &path(),
+            &mini_path(),
             &[
                 ("accept", "text/event-stream"),
                 ("mcp-session-id", &id),

@@ -11,20 +11,10 @@ use common::http::*;
 use common::*;
 use serde_json::{json, Value};
 
-const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
-const JSON: (&str, &str) = ("content-type", "application/json");
 const V: (&str, &str) = ("mcp-protocol-version", "2026-07-28");
 
 fn relay() -> Relay {
-    let server = format!(
-        "mini=node {}",
-        repo().join("relay/tests/fixtures/mini-mcp.mjs").display()
-    );
-    Relay::start(&["--agent", &server])
-}
-
-fn path() -> String {
-    format!("/mcp/mini?token={TOKEN}")
+    Relay::start(&["--agent", &mini("")])
 }
 
 fn stateless(id: u64, method: &str, params: Value) -> String {
@@ -60,7 +50,7 @@ fn a_stateless_request_is_served_without_a_session_by_a_server_that_ends_with_it
     let a = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[
             ACCEPT,
             JSON,
@@ -90,7 +80,7 @@ fn a_stateless_request_is_served_without_a_session_by_a_server_that_ends_with_it
     let a = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[
             ACCEPT,
             JSON,
@@ -134,7 +124,7 @@ fn headers_that_disagree_with_the_body_are_refused_with_header_mismatch() {
     for (what, extra) in cases {
         let mut headers = vec![ACCEPT, JSON];
         headers.extend(extra);
-        let a = request(relay.port, "POST", &path(), &headers, &body);
+        let a = request(relay.port, "POST", &mini_path(), &headers, &body);
         assert_eq!(a.status, 400, "{what}: {}", a.body);
         assert_eq!(a.json()["error"]["code"], -32020, "{what}: {}", a.body);
         assert!(a.json().get("id").is_none(), "{what}: no null id");
@@ -157,7 +147,7 @@ fn concurrent_stateless_requests_with_the_same_id_each_get_their_own_answer() {
                 let a = request(
                     port,
                     "POST",
-                    &path(),
+                    &mini_path(),
                     &[ACCEPT, JSON, V, ("mcp-method", &method)],
                     &body,
                 );
@@ -179,13 +169,13 @@ fn concurrent_stateless_requests_with_the_same_id_each_get_their_own_answer() {
 fn both_eras_on_one_endpoint() {
     let relay = relay();
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
-    let a = request(relay.port, "POST", &path(), &[ACCEPT, JSON], init);
+    let a = request(relay.port, "POST", &mini_path(), &[ACCEPT, JSON], init);
     let session = a.header("mcp-session-id").expect("a session").to_string();
     let body = stateless(2, "ping", json!({}));
     let s = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[ACCEPT, JSON, V, ("mcp-method", "ping")],
         &body,
     );
@@ -193,7 +183,7 @@ fn both_eras_on_one_endpoint() {
     let a = request(
         relay.port,
         "POST",
-        &path(),
+        &mini_path(),
         &[
             ACCEPT,
             JSON,

@@ -8,7 +8,25 @@ use std::net::TcpStream;
 use agentwire::mcp::http::{SseDecoder, SseEvent};
 use serde_json::Value;
 
-use super::{header, FRAME_TIMEOUT};
+use super::{header, repo, FRAME_TIMEOUT, TOKEN};
+
+/// What Streamable HTTP requests carry, and the small stdio server the endpoint tests run.
+pub const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+pub const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
+pub const JSON: (&str, &str) = ("content-type", "application/json");
+
+/// `--agent` for fixtures/mini-mcp.mjs as `mini`, with `extra` arguments.
+pub fn mini(extra: &str) -> String {
+    format!(
+        "mini=node {} {extra}",
+        repo().join("relay/tests/fixtures/mini-mcp.mjs").display()
+    )
+}
+
+/// The endpoint of `mini`, with the token in the query.
+pub fn mini_path() -> String {
+    format!("/mcp/mini?token={TOKEN}")
+}
 
 pub struct Answer {
     pub status: u16,
