@@ -1,41 +1,31 @@
 //! Writes `src/acp/lenient_table.rs` from the ACP schemas the official SDK ships: where a
 //! field is marked `x-deserialize-default-on-error` / `-default-on-null` and where a list is
 //! marked `x-deserialize-skip-invalid-items`, with just enough of the schema's shape (members,
-//! list items, unions and their tags) to find those places in a message. Not part of the
-//! library: `examples/acp_lenient_table.rs` runs it, `tests/acp_lenient.rs` checks that the
-//! committed table is what it writes.
+//! list items, unions and their tags) to find those places in a message. Part of
+//! `cargo run -p agentwire-gen`; `tests/generated.rs` checks that the committed table is what
+//! it writes.
 
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-pub const COMMAND: &str = "cargo run --example acp_lenient_table";
+use super::COMMAND;
 /// The schemas, per ACP version, inside the SDK's `schema` folder.
 pub const SOURCES: [(u16, &str); 2] = [
     (1, "v1/schema.unstable.json"),
     (2, "v2/schema.unstable.json"),
 ];
 
-/// Where the SDK's schemas are: the npm package pinned in package.json (`acp-sdk-v2`), or the
-/// verbatim copy among the shared specifications (`$AGENTWIRE_SHARED`, default `../shared`).
-pub fn schema_dirs() -> Vec<std::path::PathBuf> {
-    let shared = std::env::var_os("AGENTWIRE_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "../shared".into());
-    vec![
-        "node_modules/acp-sdk-v2/schema".into(),
-        shared.join("spec/acp/npm-sdk-2.4.0"),
-    ]
-}
-
-/// The schemas' text, from the first folder that has them all.
-pub fn read_sources() -> Option<Vec<(u16, String)>> {
-    schema_dirs().into_iter().find_map(|dir| {
-        SOURCES
-            .iter()
-            .map(|(v, p)| std::fs::read_to_string(dir.join(p)).ok().map(|t| (*v, t)))
-            .collect()
-    })
+/// The schemas' text, from the SDK's `schema` folder.
+pub fn read_sources(dir: &std::path::Path) -> Result<Vec<(u16, String)>, String> {
+    SOURCES
+        .iter()
+        .map(|(v, p)| {
+            std::fs::read_to_string(dir.join(p))
+                .map(|t| (*v, t))
+                .map_err(|e| format!("{}: {e}", dir.join(p).display()))
+        })
+        .collect()
 }
 
 const DEFAULT_ON_ERROR: u8 = 1;
@@ -378,7 +368,7 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join(", schema/")
     );
-    let _ = writeln!(out, "// Do not edit: run the command again. `tests/acp_lenient.rs` fails when this differs from what it writes.");
+    let _ = writeln!(out, "// Do not edit: run the command again. `tests/generated.rs` fails when this differs from what it writes.");
     let _ = writeln!(out, "// Annotations read:");
     for ((v, key), n) in &counts {
         let _ = writeln!(out, "//   v{v} {key}: {n}");
