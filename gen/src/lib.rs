@@ -1,8 +1,9 @@
 //! agentwire's generator: reads the official JSON Schemas and writes the committed
 //! `@generated` files (`cargo run -p agentwire-gen`; `-- --check` compares instead of
-//! writing): the error codes (Rust, JS, TypeScript), the validation rules and ACP's
-//! lenient-reading table. What the schemas do not say comes from hand-written overlays:
-//! `gen/codes.overlay` and `src/schema/rules/*.overlay.rules`.
+//! writing): the error codes (Rust, JS, TypeScript), the validation rules, both protocols'
+//! method tables and ACP's lenient-reading table. What the schemas do not say comes from
+//! hand-written overlays: `gen/codes.overlay`, `gen/methods.overlay` and
+//! `src/schema/rules/*.overlay.rules`.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 pub mod codes;
 #[path = "lenient.rs"]
 pub mod lenient;
+#[path = "methods.rs"]
+pub mod methods;
 #[path = "rules.rs"]
 pub mod rules;
 
@@ -97,6 +100,7 @@ pub fn defs(schema: &Value) -> &serde_json::Map<String, Value> {
 pub fn generate(s: &Sources) -> Result<Vec<(String, String)>, String> {
     let mut out = codes::generate(s)?;
     out.extend(rules::generate(s)?);
+    out.extend(methods::generate(s)?);
     let acp = lenient::read_sources(&s.acp_sdk)?;
     out.push((
         "src/acp/lenient_table.rs".to_string(),

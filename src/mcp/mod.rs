@@ -7,6 +7,8 @@ mod client;
 pub mod config;
 pub mod event;
 pub mod http;
+#[rustfmt::skip]
+mod method_table;
 pub mod methods;
 mod server;
 mod session;
