@@ -3,6 +3,7 @@
 #![cfg(unix)]
 
 pub mod accept;
+pub mod acp_http;
 pub mod cli;
 pub mod files;
 pub mod frames;

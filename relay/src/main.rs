@@ -82,6 +82,7 @@ async fn main() {
     eprintln!("agentwire-relay: shutting down; stopping the agents");
     let _ = relay.shutdown.send(true);
     relay.mcp.end_all().await;
+    relay.acp.end_all().await;
     // Every session holds a slot until its agent is gone: wait for all of them to come back.
     let all = u32::try_from(relay.max_connections).unwrap_or(u32::MAX);
     let _ = tokio::time::timeout(config.grace * 3, relay.slots.acquire_many(all)).await;

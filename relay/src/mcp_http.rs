@@ -305,10 +305,10 @@ impl Drop for Place {
 
 /// One of a session's `WAITING_PER_SESSION` places for a request whose message waits to be
 /// handed on; given back when dropped.
-struct Waiting(Arc<AtomicUsize>);
+pub(crate) struct Waiting(Arc<AtomicUsize>);
 
 impl Waiting {
-    fn take(count: &Arc<AtomicUsize>) -> Result<Waiting, Response> {
+    pub(crate) fn take(count: &Arc<AtomicUsize>) -> Result<Waiting, Response> {
         count
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < WAITING_PER_SESSION).then_some(n + 1))
             .map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: this session's server has not taken the messages before; try again later"))?;
@@ -338,7 +338,7 @@ impl IntoResponse for Refused {
     }
 }
 
-fn refused(status: StatusCode, message: impl Into<String>) -> Response {
+pub(crate) fn refused(status: StatusCode, message: impl Into<String>) -> Response {
     Refused(status, -32600, message.into()).into_response()
 }
 
@@ -676,7 +676,7 @@ fn check_mirrored_headers(
     }
 }
 
-fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
+pub(crate) fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
     let accept = headers
         .get_all(header::ACCEPT)
         .iter()
@@ -687,6 +687,47 @@ fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
     kinds
         .iter()
         .all(|k| accept.contains(k) || accept.contains("*/*"))
+}
+
+fn too_big(limit: usize) -> Response {
+    Refused(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        -32600,
+        format!("Payload Too Large: a body may hold at most {limit} bytes"),
+    )
+    .into_response()
+}
+
+/// Whether the body's announced length is over `limit`.
+fn too_long(headers: &HeaderMap, limit: usize) -> bool {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n > limit as u64)
+}
+
+/// A request body as text, at most `limit` bytes: refused (413) as soon as its announced
+/// length or the bytes read pass it, so no more than `limit` is ever held.
+pub(crate) async fn read_bounded(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<String, Response> {
+    if too_long(headers, limit) {
+        return Err(too_big(limit));
+    }
+    let bytes = axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| too_big(limit))?;
+    String::from_utf8(bytes.into()).map_err(|_| {
+        Refused(
+            StatusCode::BAD_REQUEST,
+            -32700,
+            "Parse error: the body is not UTF-8".into(),
+        )
+        .into_response()
+    })
 }
 
 /// Batches were part of MCP 2025-03-26 only.
@@ -818,23 +859,21 @@ impl Hub {
             .then_some(session)
     }
 
+    /// The relay-wide places for open event streams, shared with ACP's endpoint.
+    pub(crate) fn streams(&self) -> Arc<Semaphore> {
+        self.0.streams.clone()
+    }
+
+    /// One of the relay-wide places for a body being read and handed on (more wait).
+    pub(crate) async fn hold_body(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        self.0.bodies.acquire().await.ok()
+    }
+
     /// The body, at most the message limit.
     async fn read_body(&self, headers: &HeaderMap, body: Body) -> Result<String, Response> {
         let limit = self.0.bounds.max_message_bytes;
-        let too_big = || {
-            Refused(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                -32600,
-                format!("Payload Too Large: a body may hold at most {limit} bytes"),
-            )
-            .into_response()
-        };
-        let announced = headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        if announced.is_some_and(|n| n > limit as u64) {
-            return Err(too_big());
+        if too_long(headers, limit) {
+            return Err(too_big(limit));
         }
         if !accepts(headers, &["application/json", "text/event-stream"]) {
             return Err(refused(
@@ -852,17 +891,7 @@ impl Hub {
                 "Unsupported Media Type: the body must be application/json",
             ));
         }
-        let bytes = axum::body::to_bytes(body, limit)
-            .await
-            .map_err(|_| too_big())?;
-        String::from_utf8(bytes.into()).map_err(|_| {
-            Refused(
-                StatusCode::BAD_REQUEST,
-                -32700,
-                "Parse error: the body is not UTF-8".into(),
-            )
-            .into_response()
-        })
+        read_bounded(headers, body, limit).await
     }
 
     /// A place for one more open stream of `session`, or the 503 that says why not.
@@ -1501,7 +1530,7 @@ async fn pump(hub: Hub, session: Arc<Session>, stdout: Option<ChildStdout>) {
     hub.end(&session, "its process exited").await;
 }
 
-async fn log_stderr(stderr: Option<tokio::process::ChildStderr>, name: String) {
+pub(crate) async fn log_stderr(stderr: Option<tokio::process::ChildStderr>, name: String) {
     let Some(stderr) = stderr else { return };
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();

@@ -87,6 +87,22 @@ impl Relay {
             config.max_connections,
             crate::mcp_http::STREAMS_TOTAL,
         );
+        let mcp = Hub::new(Bounds::new(
+            config.max_message_bytes,
+            streams,
+            config.session_idle,
+            config.grace,
+        ));
+        // ACP's event streams count toward the same cap as MCP's.
+        let acp = crate::acp_http::Hub::new(
+            crate::acp_http::Bounds::new(
+                config.max_message_bytes,
+                config.session_idle,
+                config.request_timeout,
+                config.grace,
+            ),
+            mcp.streams(),
+        );
         Self {
             agents: config.agents.clone(),
             token: config.token.clone(),
@@ -104,18 +120,14 @@ impl Relay {
             slots: Arc::new(Semaphore::new(config.max_connections)),
             max_connections: config.max_connections,
             shutdown,
-            mcp: Hub::new(Bounds::new(
-                config.max_message_bytes,
-                streams,
-                config.session_idle,
-                config.grace,
-            )),
+            mcp,
             accept: crate::accept::Limits {
                 request_timeout: config.request_timeout,
                 max_pending,
                 max_open,
             },
             hosted: Hosts::default(),
+            acp,
         }
     }
 
@@ -187,6 +199,7 @@ pub fn router(relay: Arc<Relay>) -> Router {
         // The MCP handlers take the body unread: it is read (bounded) only after the guards.
         .route("/mcp/{agent}", any(mcp))
         .route("/hosted/{id}", any(hosted))
+        .route("/acp/{agent}", any(acp))
         .fallback(serve)
         // On every response, also those axum makes itself (405 on /ws, a refused upgrade).
         .layer(axum::middleware::map_response_with_state(
@@ -231,10 +244,21 @@ async fn upgrade(
         Ok(ws) => ws,
         Err(rejection) => return refuse(rejection.status(), "not a WebSocket upgrade"),
     };
+    bridge(relay, agent, ws, &headers, binary)
+}
+
+/// Upgrades to a WebSocket bridged to a new process of `agent` (the guards passed).
+fn bridge(
+    relay: Arc<Relay>,
+    agent: Agent,
+    ws: WebSocketUpgrade,
+    headers: &HeaderMap,
+    binary: bool,
+) -> Response {
     let Ok(slot) = relay.slots.clone().try_acquire_owned() else {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     };
-    let offered = offered_subprotocols(&headers);
+    let offered = offered_subprotocols(headers);
     let events = offered.contains(&frames::SUBPROTOCOL);
     let chosen = if events {
         Some(frames::SUBPROTOCOL)
@@ -293,7 +317,7 @@ async fn mcp(
     if headers.contains_key(header::ORIGIN) && !relay.origin_ok(&headers) {
         return deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
     }
-    let cors = cors_headers(&relay, &headers);
+    let cors = cors_headers(&relay, &headers, MCP_CORS);
     if method == Method::OPTIONS {
         let mut r = StatusCode::NO_CONTENT.into_response();
         r.headers_mut().extend(cors);
@@ -386,6 +410,88 @@ async fn hosted(
         .await
 }
 
+/// `/acp/<agent>`: the agent over ACP's HTTP transport (see acp_http.rs), or with
+/// `Upgrade: websocket` over a WebSocket, on the same guards as `/mcp/<agent>`: the token as
+/// `Authorization: Bearer` (or `?token=`), an `Origin`, when sent, one the relay allows.
+/// Nothing is spawned, and no body byte read, before every guard passed.
+// The request's parts, each used: bundling them would only rename them.
+#[allow(clippy::too_many_arguments)]
+async fn acp(
+    State(relay): State<Arc<Relay>>,
+    Path(agent): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+    params: QueryPairs,
+    lasting: Option<Extension<Lasting>>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    body: Body,
+) -> Response {
+    if let Err(refused) = mcp_guards(&relay, &headers) {
+        return refused;
+    }
+    if headers.contains_key(header::ORIGIN) && !relay.origin_ok(&headers) {
+        return deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
+    }
+    let cors = cors_headers(&relay, &headers, ACP_CORS);
+    if method == Method::OPTIONS {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        r.headers_mut().extend(cors);
+        return r;
+    }
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if !relay.token_ok(bearer.or(Params::from(params).token.as_deref())) {
+        let mut r = deny(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: missing or wrong token",
+        );
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return r;
+    }
+    let Some(agent) = relay.agent(Some(&agent)).cloned() else {
+        return deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name");
+    };
+    let upgrade = headers
+        .get(header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
+    let mut r = if method == Method::GET && upgrade {
+        match ws {
+            // The 101 names the connection, as the RFD asks (it is the WebSocket's alone).
+            Ok(ws) => {
+                let mut r = bridge(relay.clone(), agent, ws, &headers, false);
+                let id = crate::cli::random_token()
+                    .ok()
+                    .and_then(|id| HeaderValue::from_str(&id).ok());
+                if let (StatusCode::SWITCHING_PROTOCOLS, Some(id)) = (r.status(), id) {
+                    r.headers_mut()
+                        .insert(crate::acp_http::CONNECTION_HEADER, id);
+                }
+                r
+            }
+            Err(rejection) => deny(rejection.status(), "Bad Request: not a WebSocket upgrade"),
+        }
+    } else {
+        relay
+            .acp
+            .serve(
+                &agent,
+                &relay.slots,
+                &relay.mcp,
+                method,
+                headers,
+                body,
+                lasting.map(|Extension(l)| l),
+            )
+            .await
+    };
+    r.headers_mut().extend(cors);
+    r
+}
+
 /// A JSON-RPC error body (id null) with an HTTP status: how the MCP endpoints refuse.
 fn deny(status: StatusCode, why: &str) -> Response {
     crate::mcp_http::Refused(status, -32600, why.to_string()).into_response()
@@ -406,9 +512,20 @@ fn mcp_guards(relay: &Relay, headers: &HeaderMap) -> Result<(), Response> {
     Ok(())
 }
 
+/// The request headers a page may send to an endpoint, and the response headers it may read.
+type Cors = (&'static str, &'static str);
+const MCP_CORS: Cors = (
+    "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id",
+    "mcp-session-id",
+);
+const ACP_CORS: Cors = (
+    "content-type, accept, authorization, acp-connection-id, acp-session-id, acp-protocol-version",
+    "acp-connection-id",
+);
+
 /// CORS for a page on another origin the relay was told to allow (`--allow-origin`); a page
 /// of the relay's own origin needs none.
-fn cors_headers(relay: &Relay, headers: &HeaderMap) -> HeaderMap {
+fn cors_headers(relay: &Relay, headers: &HeaderMap, (allow, expose): Cors) -> HeaderMap {
     let mut out = HeaderMap::new();
     let Some(origin) = headers.get(header::ORIGIN).filter(|o| {
         o.to_str()
@@ -422,10 +539,13 @@ fn cors_headers(relay: &Relay, headers: &HeaderMap) -> HeaderMap {
         header::ACCESS_CONTROL_ALLOW_METHODS,
         HeaderValue::from_static("GET, POST, DELETE"),
     );
-    out.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id"));
+    out.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(allow),
+    );
     out.insert(
         header::ACCESS_CONTROL_EXPOSE_HEADERS,
-        HeaderValue::from_static("mcp-session-id"),
+        HeaderValue::from_static(expose),
     );
     out
 }
