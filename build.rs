@@ -1,6 +1,6 @@
 //! Compiles the validation rules: `src/schema/rules/*.rules` stay the readable source;
 //! `src/schema/compile.rs` parses them here and writes each as the Rust tables of
-//! `src/schema/rules.rs` (OUT_DIR/acp.rs, mcp.rs), so the library carries no rules parser.
+//! `src/schema/rules.rs` (OUT_DIR/acp.rs, mcp.rs, apps.rs), so the library carries no rules parser.
 //! A rules error fails the build with its line number.
 
 #[allow(dead_code)]
@@ -23,7 +23,7 @@ fn main() {
     }
     // The definitions' names serve only `validate_definition`, which the module lacks.
     let wasm = env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
-    for name in ["acp", "mcp"] {
+    for name in ["acp", "mcp", "apps"] {
         let src = Path::new("src/schema/rules").join(format!("{name}.rules"));
         println!("cargo:rerun-if-changed={}", src.display());
         let text = fs::read_to_string(&src).unwrap_or_else(|e| panic!("{}: {e}", src.display()));

@@ -108,7 +108,7 @@ function withFallback(answer, fallback) {
 
 export function createApi(wasm) {
   wasm = { ...wasm };
-  for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator"]) wasm[name] = guardedClass(wasm[name]);
+  for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator", "AppsValidator"]) wasm[name] = guardedClass(wasm[name]);
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer"]) receivingBytes(wasm[name]);
   class Connected {
     constructor(connection) {
@@ -599,3 +599,5 @@ export function createApi(wasm) {
 }
 
 export { ProtocolError, codes };
+    // MCP Apps: the frames of a View ↔ Host bridge (docs/validation.md, "MCP Apps").
+    AppsValidator: wasm.AppsValidator,

@@ -47,7 +47,9 @@ export interface Issue { path: string; code: IssueCode; message: string; severit
 export interface Report { ok: boolean; issues: Issue[] }
 export type ValidatorOptions =
   | { protocol: "acp"; version: 1 | 2 | "1" | "2"; maxBytes?: number; maxDepth?: number }
-  | { protocol: "mcp"; version: mcp.ProtocolVersion; maxBytes?: number; maxDepth?: number };
+  | { protocol: "mcp"; version: mcp.ProtocolVersion; maxBytes?: number; maxDepth?: number }
+  /** MCP Apps' `ui/*` messages alone; the View is the client (`clientToServer`: View → Host). */
+  | { protocol: "mcp-apps"; version: "2026-01-26"; maxBytes?: number; maxDepth?: number };
 
 export declare class Validator {
   constructor(options: ValidatorOptions);
@@ -57,6 +59,27 @@ export declare class Validator {
 }
 
 // ─── sessions (sans-IO) ───────────────────────────────────────────────────────────────
+
+/** The JSON-RPC error for a refused bridge frame; `id` is there when the frame is to be answered (a request, or no message at all: null). */
+export interface FrameError { code: -32700 | -32600 | -32601 | -32602; message: string; data: { issues: Issue[] }; id?: RequestId | null }
+
+/**
+ * MCP Apps: every frame across a View ↔ Host bridge, judged as it crosses — `ui/*` messages by
+ * the ext-apps schema (2026-01-26), proxied MCP messages by the MCP rules of `mcpVersion`, a
+ * response by the request it answers (remembered per side, at most 1024 in flight each).
+ */
+export declare class AppsValidator {
+  constructor(options: { mcpVersion: mcp.ProtocolVersion; maxBytes?: number; maxDepth?: number });
+  /** `null`: let it through. Otherwise the error to answer with (when `id` is present) and to drop the frame. */
+  validateFrame(frame: string | object, options: { from: "view" | "host" }): FrameError | null;
+  /** Requests `from` sent that are not answered yet. */
+  inFlight(from: "view" | "host"): number;
+  /** Forgets the requests in flight (the View was reloaded or torn down). */
+  reset(): void;
+  readonly version: "2026-01-26";
+  readonly mcpVersion: string;
+  free(): void;
+}
 
 /** What a session call returns: the frame to send, and for a request its id. */
 export interface Outbound { id?: RequestId; method?: string; text: string }

@@ -27,6 +27,9 @@ pub struct Sources {
     pub shared: PathBuf,
 }
 
+    /// The MCP Apps package pinned in package.json (`@modelcontextprotocol/ext-apps`): its
+    /// directory, which holds `dist/src/generated/schema.json` and `package.json`.
+    pub apps: PathBuf,
 impl Sources {
     pub fn find(root: &Path) -> Result<Sources, String> {
         let shared = std::env::var_os("AGENTWIRE_SHARED")
@@ -44,10 +47,12 @@ impl Sources {
             shared,
         };
         for p in [
+            apps: root.join("node_modules/@modelcontextprotocol/ext-apps"),
             s.acp_sdk.join("v1/schema.unstable.json"),
             s.spec("mcp/2026-07-28/schema.json"),
         ] {
             if !p.is_file() {
+            s.apps_schema(),
                 return Err(format!(
                     "{} is missing: run npm ci, or set AGENTWIRE_SHARED",
                     p.display()
@@ -59,6 +64,11 @@ impl Sources {
 
     pub fn spec(&self, rel: &str) -> PathBuf {
         self.shared.join("spec").join(rel)
+    /// The MCP Apps schema the package publishes.
+    pub fn apps_schema(&self) -> PathBuf {
+        self.apps.join("dist/src/generated/schema.json")
+    }
+
     }
 
     /// The MCP versions of the shared specifications, oldest first (`draft` left out: it is

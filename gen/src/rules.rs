@@ -17,37 +17,63 @@ use std::path::PathBuf;
 /// One protocol: its profiles (name, schema file) in the order the `@` lines list them.
 struct Protocol {
     name: &'static str,
-    /// Where the schemas name the methods: ACP marks them (`x-method`, `x-side`), MCP lists
-    /// them in its `ClientRequest`, `ServerNotification`, … unions.
-    marks: bool,
+    methods: Methods,
     profiles: Vec<(String, PathBuf)>,
-    sources: &'static str,
+    sources: String,
+}
+
+/// Where a protocol's schemas name its methods.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Methods {
+    /// ACP marks them (`x-method`, `x-side`).
+    Marks,
+    /// MCP lists them in its `ClientRequest`, `ServerNotification`, … unions.
+    Unions,
+    /// MCP Apps: each message is a definition whose `method` is a constant (`XRequest`,
+    /// answered by `XResult`; `XNotification`), with no side: the overlay says who sends it.
+    Consts,
 }
 
 fn protocols(s: &Sources) -> Vec<Protocol> {
     let acp = Protocol {
         name: "acp",
-        marks: true,
+        methods: Methods::Marks,
         profiles: vec![
             ("1".into(), s.acp_sdk.join("v1/schema.unstable.json")),
             ("1r".into(), s.spec("acp/v1/schema.unstable.json")),
             ("2".into(), s.acp_sdk.join("v2/schema.unstable.json")),
             ("2r".into(), s.spec("acp/v2/schema.unstable.json")),
         ],
-        sources: "acp-sdk-v2 schema/v1, v2/schema.unstable.json (profiles 1, 2), ../shared/spec/acp/v1, v2/schema.unstable.json (1r, 2r)",
+        sources: "acp-sdk-v2 schema/v1, v2/schema.unstable.json (profiles 1, 2), ../shared/spec/acp/v1, v2/schema.unstable.json (1r, 2r)".into(),
     };
     let mcp = Protocol {
         name: "mcp",
-        marks: false,
+        methods: Methods::Unions,
         profiles: s
             .mcp_versions()
             .into_iter()
             .map(|v| (v.clone(), s.spec(&format!("mcp/{v}/schema.json"))))
             .collect(),
-        sources: "../shared/spec/mcp/<version>/schema.json",
+        sources: "../shared/spec/mcp/<version>/schema.json".into(),
     };
-    vec![acp, mcp]
+    // The package's version names the source: a new release shows in the header's diff.
+    let version = read_json(&s.apps.join("package.json"))
+        .ok()
+        .and_then(|p| p.get("version").and_then(Value::as_str).map(String::from))
+        .unwrap_or_else(|| "?".into());
+    let apps = Protocol {
+        name: "apps",
+        methods: Methods::Consts,
+        profiles: vec![(APPS_VERSION.into(), s.apps_schema())],
+        sources: format!(
+            "@modelcontextprotocol/ext-apps {version} dist/src/generated/schema.json (profile {APPS_VERSION})"
+        ),
+    };
+    vec![acp, mcp, apps]
 }
+
+/// The MCP Apps specification the package's schema describes.
+const APPS_VERSION: &str = "2026-01-26";
 
 #[derive(Clone)]
 struct Def {
@@ -187,9 +213,86 @@ fn refs(body: &str) -> Vec<String> {
 /// Schema → rules expression. `Err` names what is not translated (write it in the overlay).
 struct Tr<'a> {
     defs: &'a Map<String, Value>,
+    /// A schema written out where a definition would do (MCP Apps' schema inlines every
+    /// reference) → that definition's name: its annotations left out, the JSON text of each
+    /// definition of more than one member or alternative.
+    named: BTreeMap<String, String>,
+    /// A schema written by zod (MCP Apps'): `anyOf` with `{}` (an optional value) is any value.
+    zod: bool,
 }
 
-const IGNORED: [&str; 9] = [
+/// The definitions of a schema and those nested in them (MCP Apps' `__schema0`, the JSON
+/// value type, is defined inside each definition that uses it).
+fn all_defs(schema: &Value) -> Map<String, Value> {
+    let mut all = defs(schema).clone();
+    let mut nested = Vec::new();
+    for d in all.values() {
+        if let Some(inner) = d.get("$defs").and_then(Value::as_object) {
+            nested.extend(inner.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    for (k, v) in nested {
+        all.entry(k).or_insert(v);
+    }
+    all
+}
+
+/// A schema without its annotations (descriptions, titles, defaults, nested `$defs`), as
+/// JSON text: two schemas that say the same have the same text.
+fn canonical(s: &Value) -> String {
+    fn strip(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(k, _)| !IGNORED.contains(&k.as_str()))
+                    .map(|(k, v)| match (k.as_str(), v.as_object()) {
+                        // Member names are kept, whatever they are called.
+                        ("properties", Some(p)) => (
+                            k.clone(),
+                            Value::Object(p.iter().map(|(n, x)| (n.clone(), strip(x))).collect()),
+                        ),
+                        _ => (k.clone(), strip(v)),
+                    })
+                    .collect(),
+            ),
+            Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
+            v => v.clone(),
+        }
+    }
+    strip(s).to_string()
+}
+
+impl<'a> Tr<'a> {
+    fn new(defs: &'a Map<String, Value>, hoist: bool) -> Tr<'a> {
+        let mut named = BTreeMap::new();
+        if hoist {
+            for (name, d) in defs {
+                let big = d
+                    .get("propertyNames")
+                    .is_some_and(|p| p.get("anyOf").is_some())
+                    || ["properties", "anyOf", "oneOf"].iter().any(|k| {
+                        d.get(*k).is_some_and(|v| {
+                            v.as_object()
+                                .map_or(v.as_array().map_or(0, Vec::len), Map::len)
+                                > 1
+                        })
+                    });
+                if big {
+                    named.entry(canonical(d)).or_insert_with(|| name.clone());
+                }
+            }
+        }
+        Tr {
+            defs,
+            named,
+            zod: hoist,
+        }
+    }
+}
+
+const IGNORED: [&str; 11] = [
+    "$schema",
+    "$defs",
     "description",
     "title",
     "default",
@@ -241,8 +344,10 @@ impl Tr<'_> {
                 .get("properties")
                 .and_then(|p| p.get(m))
                 .ok_or_else(|| format!("no {name}"))?;
+            return self.ty(s);
         }
-        self.ty(s)
+        // A definition is its own body, not a reference to itself.
+        self.body(s)
     }
 
     fn keys(s: &Map<String, Value>) -> Vec<&str> {
@@ -253,6 +358,15 @@ impl Tr<'_> {
     }
 
     fn ty(&self, s: &Value) -> Result<String, String> {
+        if !self.named.is_empty() {
+            if let Some(name) = self.named.get(&canonical(s)) {
+                return Ok(name.clone());
+            }
+        }
+        self.body(s)
+    }
+
+    fn body(&self, s: &Value) -> Result<String, String> {
         let m = match s {
             Value::Bool(true) => return Ok("any".into()),
             Value::Object(m) => m,
@@ -287,6 +401,10 @@ impl Tr<'_> {
                 rest.shift_remove("additionalProperties");
             }
             let base = self.ty(&Value::Object(rest))?;
+            // `{not: X}` alone (`{not: {}}`: the member must be absent).
+            if base == "any" {
+                return Ok(format!("!{}", Self::paren(&self.ty(not)?)));
+            }
             return Ok(format!(
                 "{} & !{}",
                 Self::paren(&base),
@@ -316,6 +434,7 @@ impl Tr<'_> {
                     | "minItems"
                     | "maxItems"
                     | "pattern"
+                    | "propertyNames"
                     | "anyOf"
                     | "oneOf"
                     | "allOf"
@@ -389,6 +508,14 @@ impl Tr<'_> {
         if let Some(t) = self.tagged(alts)? {
             return Ok(t);
         }
+        // An alternative that is any value (`{}`) makes the union any value.
+        if self.zod
+            && alts
+                .iter()
+                .any(|a| a.as_object().is_some_and(|o| Self::keys(o).is_empty()))
+        {
+            return Ok("any".into());
+        }
         let sep = if kind == "oneOf" { " ^ " } else { " | " };
         let all_consts = alts.iter().all(|a| {
             a.get("const").is_some()
@@ -460,11 +587,15 @@ impl Tr<'_> {
             ] {
                 rest.shift_remove(k);
             }
+            // A closed variant declares its tag too (it is one of its members).
+            let closed = o.get("additionalProperties") == Some(&Value::Bool(false));
             let mut props = props.clone();
-            props.shift_remove(&key);
+            if !closed {
+                props.shift_remove(&key);
+            }
             let required: Vec<Value> = required
                 .iter()
-                .filter(|r| **r != key)
+                .filter(|r| **r != key || closed)
                 .map(|r| Value::String(r.to_string()))
                 .collect();
             let mut parts = Vec::new();
@@ -473,6 +604,9 @@ impl Tr<'_> {
                 m.insert("properties".into(), Value::Object(props));
                 if !required.is_empty() {
                     m.insert("required".into(), Value::Array(required));
+                }
+                if closed {
+                    m.insert("additionalProperties".into(), Value::Bool(false));
                 }
                 parts.push(self.object(&m)?);
             }
@@ -608,7 +742,15 @@ impl Tr<'_> {
                     if let Some(f) = m.get("format").and_then(Value::as_str) {
                         b += &format!("/{f}");
                     }
-                    if let Some(p) = m.get("pattern").and_then(Value::as_str) {
+                    // Beside `format: date-time`, zod writes its ISO date-time regex, which says
+                    // what the format check does (but for leap seconds and a lower-case `t`,
+                    // `z`): the format is checked, the regex (outside the engine's subset) not.
+                    let date_time = m.get("format").and_then(Value::as_str) == Some("date-time");
+                    if let Some(p) = m
+                        .get("pattern")
+                        .and_then(Value::as_str)
+                        .filter(|_| !date_time)
+                    {
                         b += &format!("%\"{p}\"");
                     }
                     b
@@ -638,6 +780,18 @@ impl Tr<'_> {
         }
     }
 
+    /// A member name as the rules write it: quoted unless a plain word.
+    fn member_name(name: &str) -> String {
+        if name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'-'))
+        {
+            name.to_string()
+        } else {
+            format!("\"{name}\"")
+        }
+    }
+
     fn object(&self, m: &Map<String, Value>) -> Result<String, String> {
         let props = m.get("properties").and_then(Value::as_object);
         let required: BTreeSet<&str> = m
@@ -645,30 +799,54 @@ impl Tr<'_> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let rest = match m.get("additionalProperties") {
+        let mut rest = match m.get("additionalProperties") {
             None | Some(Value::Bool(true)) => None,
             Some(Value::Object(o)) if Self::keys(o).is_empty() => None,
+            // A closed object: no member but those declared.
+            Some(Value::Bool(false)) => Some("!any".to_string()),
             Some(a) => Some(self.ty(a)?),
         };
         let mut members = Vec::new();
+        // `propertyNames` limited to constants (a record keyed by an enum): each name a
+        // member typed as the undeclared ones, and no other name.
+        if let Some(names) = m.get("propertyNames") {
+            let consts: Option<Vec<&str>> = match names.get("anyOf").and_then(Value::as_array) {
+                Some(alts) => alts
+                    .iter()
+                    .map(|a| a.get("const").and_then(Value::as_str))
+                    .collect(),
+                None => names
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .map(|e| e.iter().filter_map(Value::as_str).collect()),
+            };
+            match consts {
+                Some(names) => {
+                    let ty = rest.take().unwrap_or_else(|| "any".into());
+                    for n in names {
+                        let opt = if required.contains(n) { "" } else { "?" };
+                        members.push(format!("{}{opt}:{ty}", Self::member_name(n)));
+                    }
+                    rest = Some("!any".into());
+                }
+                // Any string is a member name in JSON.
+                None if names.get("type").and_then(Value::as_str) == Some("string")
+                    && names.as_object().is_some_and(|o| Self::keys(o) == ["type"]) => {}
+                None => return Err(format!("propertyNames {names}")),
+            }
+        }
         for (name, s) in props.into_iter().flatten() {
             let opt = if required.contains(name.as_str()) {
                 ""
             } else {
                 "?"
             };
-            let name = if name
-                .bytes()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'-'))
-            {
-                name.clone()
-            } else {
-                format!("\"{name}\"")
-            };
-            members.push(format!("{name}{opt}:{}", self.ty(s)?));
+            members.push(format!("{}{opt}:{}", Self::member_name(name), self.ty(s)?));
         }
         for r in &required {
-            if !props.is_some_and(|p| p.contains_key(*r)) {
+            let listed = m.get("propertyNames").is_some()
+                && members.iter().any(|x| x.starts_with(&format!("{r}:")));
+            if !props.is_some_and(|p| p.contains_key(*r)) && !listed {
                 members.push(format!("{r}:any"));
             }
         }
@@ -691,10 +869,9 @@ fn resolve(p: &Protocol, o: &Overlay) -> Result<Resolved, String> {
     let mut per_profile = BTreeMap::new();
     for (profile, path) in &p.profiles {
         let schema = read_json(path)?;
-        let tr = Tr {
-            defs: defs(&schema),
-        };
-        let methods = method_lines(p, profile, defs(&schema), o);
+        let all = all_defs(&schema);
+        let tr = Tr::new(&all, p.methods == Methods::Consts);
+        let methods = method_lines(p, profile, &all, o);
         let mut todo: Vec<String> = vec!["RequestId".into(), "Error".into()];
         for l in &methods {
             let head = l.split('"').next().unwrap_or("");
@@ -878,6 +1055,44 @@ fn listed_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String>
     lines
 }
 
+/// MCP Apps: every definition whose `method` is a constant, `XRequest` answered by `XResult`
+/// (else `EmptyResult`, which the overlay defines), `XNotification`; `params` as the schema
+/// writes it inline (`?` where not required). The side is `=` until the overlay says who
+/// sends it.
+fn const_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String> {
+    let mut lines = BTreeMap::new();
+    for (name, d) in defs {
+        let Some(method) = d
+            .pointer("/properties/method/const")
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        let notification = name.ends_with("Notification");
+        let params = if d.pointer("/properties/params").is_none() {
+            "-".to_string()
+        } else if d
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x == "params"))
+        {
+            format!("{name}.params")
+        } else {
+            format!("?{name}.params")
+        };
+        let result = match name.strip_suffix("Request") {
+            _ if notification => "-".to_string(),
+            Some(stem) if defs.contains_key(&format!("{stem}Result")) => format!("{stem}Result"),
+            _ => "EmptyResult".into(),
+        };
+        lines.insert(
+            (method.to_string(), notification),
+            format!("= {method} {params} {result}"),
+        );
+    }
+    lines
+}
+
 /// A profile's method lines, ordered by method (a notification before a request of the same
 /// name): from the schema's `x-method`/`x-side` marks (`XRequest` with its `XResponse`,
 /// `XNotification`; params may be omitted where `{}` is valid), where the protocol's schemas
@@ -889,14 +1104,23 @@ fn method_lines(
     defs: &Map<String, Value>,
     o: &Overlay,
 ) -> Vec<String> {
-    let mut lines = if p.marks {
-        marked_methods(defs)
-    } else {
-        listed_methods(defs)
+    let mut lines = match p.methods {
+        Methods::Marks => marked_methods(defs),
+        Methods::Unions => listed_methods(defs),
+        Methods::Consts => const_methods(defs),
     };
     for (ps, ls) in &o.methods {
         if ps.iter().any(|x| x == profile) {
             for l in ls {
+                // `DIR method` alone: who sends the schema's method (of either kind).
+                if let [dir, method] = l.split_whitespace().collect::<Vec<_>>()[..] {
+                    for kind in [false, true] {
+                        if let Some(line) = lines.get_mut(&(method.to_string(), kind)) {
+                            line.replace_range(..1, dir);
+                        }
+                    }
+                    continue;
+                }
                 lines.insert(method_key(l), l.clone());
             }
         }
@@ -1014,8 +1238,8 @@ pub fn raw(s: &Sources) -> Result<String, String> {
     for p in protocols(s) {
         for (profile, path) in &p.profiles {
             let schema = read_json(path)?;
-            let d = defs(&schema);
-            let tr = Tr { defs: d };
+            let d = &all_defs(&schema);
+            let tr = Tr::new(d, p.methods == Methods::Consts);
             for name in d.keys() {
                 let body = tr.def(name).unwrap_or_else(|e| format!("!{e}"));
                 out += &format!("{}\t{profile}\t{name}\t{body}\n", p.name);

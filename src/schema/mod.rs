@@ -5,6 +5,8 @@
 //! (`compile.rs`, run by build.rs, emits `rules.rs` values), and checked by a small
 //! interpreter (`engine`) over a flat parse of the text (`tape`). See docs/validation.md.
 
+#[cfg(feature = "apps")]
+pub mod apps;
 mod engine;
 mod pattern;
 mod rules;
@@ -23,6 +25,10 @@ use tape::{Kind, Tape, TapeError};
 pub enum Protocol {
     Acp,
     Mcp,
+    /// MCP Apps (the `io.modelcontextprotocol/ui` extension): the View ↔ Host bridge's `ui/*`
+    /// messages. The View is the client (`ClientToServer`: View → Host).
+    #[serde(rename = "mcp-apps")]
+    Apps,
 }
 
 /// Who sends the message. ACP: client → agent is `ClientToServer`; MCP: client → server.
@@ -434,6 +440,11 @@ static MCP: Rules = {
     use rules::*;
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"))
 };
+#[cfg(feature = "apps")]
+static APPS: Rules = {
+    use rules::*;
+    include!(concat!(env!("OUT_DIR"), "/apps.rs"))
+};
 
 fn rules(protocol: Protocol) -> Option<&'static Rules> {
     match protocol {
@@ -441,6 +452,8 @@ fn rules(protocol: Protocol) -> Option<&'static Rules> {
         Protocol::Acp => Some(&ACP),
         #[cfg(feature = "mcp")]
         Protocol::Mcp => Some(&MCP),
+        #[cfg(feature = "apps")]
+        Protocol::Apps => Some(&APPS),
         #[allow(unreachable_patterns)]
         _ => None,
     }
@@ -465,6 +478,7 @@ fn profiles(protocol: Protocol, version: &str) -> Option<Chain> {
         (Protocol::Acp, _) => return None,
         (Protocol::Mcp, "draft") => ("2026-07-28", None),
         (Protocol::Mcp, v) => (v, None),
+        (Protocol::Apps, v) => (v, None),
     };
     let r = rules(protocol)?;
     Some(Chain(r.profile(first)?, then.and_then(|n| r.profile(n))))
@@ -484,6 +498,7 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
             "2025-11-25",
             "2026-07-28",
         ],
+        Protocol::Apps => &["2026-01-26"],
     }
 }
 

@@ -4,6 +4,8 @@
 // The classes of the protocols this build carries (features `acp`, `mcp`).
 #[cfg(feature = "acp")]
 pub mod acp;
+#[cfg(feature = "apps")]
+pub mod apps;
 pub mod convert;
 #[cfg(feature = "mcp")]
 pub mod http;

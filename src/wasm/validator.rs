@@ -110,9 +110,10 @@ impl Validator {
         let protocol = match protocol.as_deref() {
             Some("acp") => Protocol::Acp,
             Some("mcp") => Protocol::Mcp,
+            Some("mcp-apps") => Protocol::Apps,
             other => {
                 return Err(invalid(format!(
-                    "protocol must be \"acp\" or \"mcp\", not {other:?}"
+                    "protocol must be \"acp\", \"mcp\" or \"mcp-apps\", not {other:?}"
                 )))
             }
         };
@@ -122,10 +123,10 @@ impl Validator {
             ));
         };
         if schema::versions(protocol).is_empty() {
-            let (name, entry) = if protocol == Protocol::Acp {
-                ("ACP", "agentwire/acp")
-            } else {
-                ("MCP", "agentwire/mcp")
+            let (name, entry) = match protocol {
+                Protocol::Acp => ("ACP", "agentwire/acp"),
+                Protocol::Mcp => ("MCP", "agentwire/mcp"),
+                Protocol::Apps => ("MCP Apps", "agentwire/mcp"),
             };
             return Err(invalid(format!(
                 "this module is built without {name}: import agentwire or {entry}"
@@ -190,6 +191,7 @@ impl Validator {
         let p = match protocol {
             "acp" => Protocol::Acp,
             "mcp" => Protocol::Mcp,
+            "mcp-apps" => Protocol::Apps,
             _ => return Err(invalid(format!("unknown protocol {protocol:?}"))),
         };
         Ok(to_js(&Value::from(schema::versions(p).to_vec())))
