@@ -46,6 +46,8 @@ pub struct Relay {
     pub accept: crate::accept::Limits,
     /// The MCP servers pages host for their agents.
     pub hosted: Hosts,
+    /// The ACP connections of `/acp/<agent>` over HTTP.
+    pub acp: crate::acp_http::Hub,
 }
 
 /// Bytes read from a page's socket at once (a read takes what has arrived, up to this).
