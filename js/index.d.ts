@@ -1,6 +1,8 @@
 // Public types of the agentwire package. Payload types are in protocol.d.ts.
 import type { acp, mcp, ErrorObject, RequestId, Meta } from "./protocol.js";
 export type { acp, mcp, ErrorObject, RequestId, Meta, JsonValue, JsonObject } from "./protocol.js";
+/** The schemas' own types, one namespace per version (`schema.acp.v1`, `schema.mcp.v2026_07_28`, …), generated. */
+export type * as schema from "./schema.js";
 
 /** Web entry: loads the .wasm (default: the file beside the module). The Node entry needs no call. */
 export default function init(moduleOrPath?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;

@@ -3,6 +3,8 @@
 // `[key: string]: unknown`; unknown enum values are possible on input, so string unions
 // end in `(string & {})` where peers may send newer values.
 
+import type * as schema from "./schema.js";
+
 export type Meta = { [key: string]: unknown } | null;
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -69,9 +71,8 @@ export namespace acp {
   export type SessionModeState = Open<{ currentModeId: string; availableModes: SessionMode[] }>;
 
   export type ContentChunk = { content: ContentBlock; messageId?: string | null; _meta?: Meta };
-  export type SessionConfigOption = Open<{
-    id: string; name: string; description?: string | null; category?: string | null;
-  } & ({ type: "select"; currentValue: string; options: unknown[] } | { type: "boolean"; currentValue: boolean })>;
+  /** A session configuration option: v1's (`id`) or v2's (`configId`), as the schemas say. */
+  export type SessionConfigOption = schema.acp.v1.SessionConfigOption | schema.acp.v2.SessionConfigOption;
   /**
    * The `update` of a `session/update` notification, by its `sessionUpdate` kind (v1 and the v2
    * draft), or an extension's `_`-prefixed kind. A discriminated union: `switch (u.sessionUpdate)`
@@ -100,6 +101,11 @@ export namespace acp {
     | Open<{ sessionUpdate: "terminal_update"; terminalId: string; command?: string | null; cwd?: string | null; output?: unknown; exitStatus?: { exitCode?: number | null; signal?: string | null } | null }>
     | Open<{ sessionUpdate: "terminal_output_chunk"; terminalId: string; data: string }>
     | Open<{ sessionUpdate: "plan_update"; plan: { [key: string]: unknown } }>
+    // Unstable (v1 and v2), typed as the schemas say.
+    | ({ sessionUpdate: "plan_removed" } & schema.acp.v1.PlanRemoved)
+    | ({ sessionUpdate: "subagent_update" } & schema.acp.v1.SubagentUpdate)
+    | ({ sessionUpdate: "session_message" } & schema.acp.v1.SessionMessage)
+    | ({ sessionUpdate: "session_message_chunk" } & schema.acp.v1.SessionMessageChunk)
     /** An extension's own kind (`_`-prefixed, as the v2 draft asks of custom variants). */
     | Open<{ sessionUpdate: `_${string}` }>;
 
@@ -218,6 +224,8 @@ export namespace acp {
   export interface ClientNotifications {
     "session/update": Open<{ sessionId: SessionId; update: SessionUpdate }>;
     "elicitation/complete": Open<{ elicitationId: string }>;
+    /** Unstable: the agent's authentication status changed. */
+    "auth/status_update": schema.acp.v1.AuthStatusUpdateNotification;
   }
 
   /** Requests an agent sends to the client, by method, with their params and results. */

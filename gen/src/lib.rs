@@ -14,6 +14,8 @@ pub mod codes;
 pub mod lenient;
 #[path = "methods.rs"]
 pub mod methods;
+#[path = "typescript.rs"]
+pub mod typescript;
 #[path = "rules.rs"]
 pub mod rules;
 
@@ -25,11 +27,11 @@ pub struct Sources {
     pub root: PathBuf,
     pub acp_sdk: PathBuf,
     pub shared: PathBuf,
-}
-
     /// The MCP Apps package pinned in package.json (`@modelcontextprotocol/ext-apps`): its
     /// directory, which holds `dist/src/generated/schema.json` and `package.json`.
     pub apps: PathBuf,
+}
+
 impl Sources {
     pub fn find(root: &Path) -> Result<Sources, String> {
         let shared = std::env::var_os("AGENTWIRE_SHARED")
@@ -45,14 +47,14 @@ impl Sources {
             root: root.to_path_buf(),
             acp_sdk,
             shared,
+            apps: root.join("node_modules/@modelcontextprotocol/ext-apps"),
         };
         for p in [
-            apps: root.join("node_modules/@modelcontextprotocol/ext-apps"),
             s.acp_sdk.join("v1/schema.unstable.json"),
             s.spec("mcp/2026-07-28/schema.json"),
+            s.apps_schema(),
         ] {
             if !p.is_file() {
-            s.apps_schema(),
                 return Err(format!(
                     "{} is missing: run npm ci, or set AGENTWIRE_SHARED",
                     p.display()
@@ -62,13 +64,13 @@ impl Sources {
         Ok(s)
     }
 
-    pub fn spec(&self, rel: &str) -> PathBuf {
-        self.shared.join("spec").join(rel)
     /// The MCP Apps schema the package publishes.
     pub fn apps_schema(&self) -> PathBuf {
         self.apps.join("dist/src/generated/schema.json")
     }
 
+    pub fn spec(&self, rel: &str) -> PathBuf {
+        self.shared.join("spec").join(rel)
     }
 
     /// The MCP versions of the shared specifications, oldest first (`draft` left out: it is
@@ -111,6 +113,7 @@ pub fn generate(s: &Sources) -> Result<Vec<(String, String)>, String> {
     let mut out = codes::generate(s)?;
     out.extend(rules::generate(s)?);
     out.extend(methods::generate(s)?);
+    out.push((typescript::OUT.to_string(), typescript::generate(s)?));
     let acp = lenient::read_sources(&s.acp_sdk)?;
     out.push((
         "src/acp/lenient_table.rs".to_string(),

@@ -321,7 +321,7 @@ fn lit(v: &Value) -> Result<String, String> {
     }
 }
 
-fn ref_name(r: &str) -> Result<String, String> {
+pub fn ref_name(r: &str) -> Result<String, String> {
     r.rsplit('/')
         .next()
         .map(String::from)
@@ -933,7 +933,7 @@ fn method_key(line: &str) -> (String, bool) {
 }
 
 /// ACP: `x-method` / `x-side` on `XRequest` (answered by `XResponse`) and `XNotification`.
-fn marked_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String> {
+pub fn marked_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String> {
     let mut lines = BTreeMap::new();
     for (name, d) in defs {
         let (Some(method), Some(side)) = (
@@ -974,7 +974,7 @@ fn marked_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String>
 /// `ClientNotification`, `ServerNotification`; in both: `=`), their `params` (a reference,
 /// else the inline `XRequest.params`; `?` where not required) and a request's result: what
 /// `XResultResponse.result` names, else `XResult`, else `EmptyResult`.
-fn listed_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String> {
+pub fn listed_methods(defs: &Map<String, Value>) -> BTreeMap<(String, bool), String> {
     let mut sides: BTreeMap<(String, bool), (String, char)> = BTreeMap::new();
     for (union, dir, notification) in [
         ("ClientRequest", '>', false),

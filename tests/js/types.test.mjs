@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
-test("tsc --strict: ACP updates and content blocks narrow, method names are checked", () => {
+test("tsc --strict: ACP updates and content blocks narrow, method names are checked, the payload types accept what the schemas allow", () => {
   const dir = mkdtempSync(join(tmpdir(), "agentwire-types-"));
   try {
     const config = join(dir, "tsconfig.json");
@@ -22,7 +22,7 @@ test("tsc --strict: ACP updates and content blocks narrow, method names are chec
         lib: ["es2022", "dom"], skipLibCheck: false, types: [], noUnusedLocals: false,
         paths: { agentwire: [join(root, "js/index.d.ts")] },
       },
-      files: [join(root, "tests/js/types/narrowing.ts")],
+      files: [join(root, "tests/js/types/narrowing.ts"), join(root, "tests/js/types/schema-agreement.ts")],
     }));
     let out = "";
     try {
