@@ -6,5 +6,5 @@ export type {
   IssueCode, Issue, Report, ValidatorOptions, Outbound, MethodStatus, AcpEvent, AcpCapabilitiesModel, SessionState,
   AcpClientOptions, AcpAgentOptions, RequestOptions, ConnectOptions, TransportLike, Transport, Frame, RelayEvent,
   Violation, CloseInfo, CallOptions, PromptOutcome, PromptTurn, AcpSession, AcpConnection, AcpAgentConnection,
-  Transcript, TranscriptEntry,
+  Transcript, TranscriptEntry, AcpHttpOptions, ReconnectOptions, ResumedSession, HttpFacts,
 } from "./index.js";

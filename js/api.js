@@ -5,6 +5,7 @@
 // same gating and validation as everything else in the core.
 
 import { Connection, idKey } from "./connection.js";
+import { openTransport } from "./transport.js";
 import { ProtocolError, codes } from "./errors.js";
 import { inputWriter } from "./input.js";
 
@@ -317,7 +318,7 @@ export function createApi(wasm) {
         if (ev.type === "turnEnded") {
           return this.#settleTurn(ev.id, (t) => (ev.error ? t.reject(ProtocolError.from(ev.error)) : t.resolve(ev.outcome)));
         }
-        if (ev.type !== "sessionUpdate") return;
+        if (ev.type !== "sessionUpdate" || this._skip?.(ev)) return;
         this.#sessions.get(ev.sessionId)?._update(ev.update);
         for (const fn of this.#updates) fn(ev.sessionId, ev.update);
       });
@@ -332,6 +333,16 @@ export function createApi(wasm) {
     }
     /** Warnings about this connection's use (`unreachable_handler`: a handler that is never called). */
     onWarning(fn) { return this.onEvent((ev) => ev.type === "warning" && fn(ev)); }
+    /** With `reconnect`: the transport dropped (`{ error }`); a new connection is being sought. */
+    onDisconnected(fn) { return this.onEvent((ev) => ev.type === "disconnected" && fn(ev)); }
+    /** With `reconnect`: a new connection is up and its sessions resumed (`{ attempt, sessions }`). */
+    onReconnected(fn) { return this.onEvent((ev) => ev.type === "reconnected" && fn(ev)); }
+    /** @internal The sessions this connection tracks (reconnect.js resumes them). */
+    _sessions() { return [...this.#sessions.values()]; }
+    /** @internal Every prompt turn still open fails with `error` (the transport dropped). */
+    _failTurns(error) {
+      for (const id of [...this.#turns.keys()]) this.#settleTurn(id, (t) => t.reject(error), true);
+    }
     /** @internal */
     _awaitTurn(id, resolve, reject) { this.#turns.set(idKey(id), { resolve, reject }); }
     /** @internal */
@@ -353,11 +364,11 @@ export function createApi(wasm) {
     getSession(id) { return this.#sessions.get(id); }
     async newSession(params, opts) {
       const result = await this.request("session/new", params, opts);
-      return this.#track(result.sessionId, result);
+      return this.#track(result.sessionId, result, params);
     }
     /** Replayed history arrives through the session's onUpdate before this resolves. */
     async loadSession(params, { onUpdate, ...opts } = {}) {
-      const session = this.#track(params.sessionId);
+      const session = this.#track(params.sessionId, undefined, params);
       if (onUpdate) session.onUpdate(onUpdate);
       const result = await this.request("session/load", params, opts);
       session.result = result;
@@ -365,7 +376,7 @@ export function createApi(wasm) {
     }
     async resumeSession(params, opts) {
       const result = await this.request("session/resume", params, opts);
-      return this.#track(params.sessionId, result);
+      return this.#track(params.sessionId, result, params);
     }
     /**
      * Offers a page's MCP server to this connection's agent (over ACP itself, or through agentwire's relay);
@@ -409,13 +420,15 @@ export function createApi(wasm) {
     cancelToolCall(sessionId, toolCallId, opts) { return this.request("tool_call/cancel", { sessionId, toolCallId }, opts); }
     /** terminal/cancel (v2): stops one terminal of a session. */
     cancelTerminal(sessionId, terminalId, opts) { return this.request("terminal/cancel", { sessionId, terminalId }, opts); }
-    #track(id, result) {
+    #track(id, result, params) {
       let s = this.#sessions.get(id);
       if (!s) {
         s = new AcpSession(this, id);
         this.#sessions.set(id, s);
       }
       if (result !== undefined) s.result = result;
+      // What a reconnection resumes it with.
+      if (params) s.setup = { cwd: params.cwd, mcpServers: params.mcpServers ?? [], ...(params.additionalDirectories ? { additionalDirectories: params.additionalDirectories } : {}) };
       return s;
     }
   }
@@ -563,6 +576,17 @@ export function createApi(wasm) {
       const { WebSocket, relay, ...rest } = options ?? {};
       let sessionOptions = rest;
       let http = {};
+      let reconnect;
+      if (Session === wasm.AcpClient) {
+        // ACP over HTTP (an http(s) URL), or `transport: "websocket"` for its upgrade.
+        const { headers, fetch, maxBytes, transport: kind, credentials, reconnect: again, ...own } = rest;
+        sessionOptions = own;
+        reconnect = again;
+        http = { acp: { SseDecoder: wasm.SseDecoder, headers, fetch, maxBytes, transport: kind, credentials } };
+        if (reconnect && !(typeof transport === "string" || transport instanceof URL)) {
+          throw new ProtocolError(codes.INVALID_PARAMS, "reconnect needs a URL to connect to again, not a transport object");
+        }
+      }
       if (Session === wasm.McpClient) {
         const { headers, fetch, maxBytes, legacy, authorize, auth, ...own } = rest;
         sessionOptions = own;
@@ -580,6 +604,12 @@ export function createApi(wasm) {
       const session = new Session(sessionOptions);
       const connected = new Wrapper(await Connection.open(session, transport, { WebSocket, relay, ...http }));
       connected.fresh = () => new Session(sessionOptions);
+      if (reconnect) {
+        const { keepAlive } = await import("./reconnect.js");
+        // A new transport to the same URL; an HTTP one keeps the agent's cookies (affinity).
+        const open = () => openTransport(transport, { WebSocket, relay, acp: { ...http.acp, cookies: connected.connection.cookies } });
+        keepAlive(connected, open, wasm.SseDecoder.minRetryMs(), reconnect === true ? {} : reconnect);
+      }
       return connected;
     };
   }

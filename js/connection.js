@@ -36,11 +36,21 @@ export class Connection {
   #listeners = { frame: [], relay: [], violation: [], close: [], notification: [], event: [] };
   #timer = null;
   #closed = null;
+  /** Called when the transport drops, instead of closing (reconnect.js); null: a drop closes. */
+  #survive = null;
+  /** Why the transport is gone while a new one is sought: calls are refused meanwhile. */
+  #suspended = null;
+  #recovering = false;
 
   constructor(session, transport) {
     this.#session = session;
+    this.#wire(transport);
+  }
+
+  #wire(transport) {
     this.#transport = transport;
-    transport.onText = (text, http) => this.#receive(text, http);
+    const current = () => this.#transport === transport;
+    transport.onText = (text, http) => current() && this.#receive(text, http);
     transport.onError = (error) => this.#emit("violation", { direction: "out", text: "", issues: [
       { path: "", code: "transport_error", message: error.message, severity: "error", ...(error.data ? { data: error.data } : {}) }] });
     transport.onWarning = (message) => this.#emit("violation", { direction: "in", text: "", issues: [
@@ -49,8 +59,70 @@ export class Connection {
     // as bytes (a Blob from a transport of the app's own) is reported.
     transport.onBinary = (bytes) => (bytes ? this.#receive(bytes) : this.#emit("violation", { direction: "in", text: "", issues: [
       { path: "", code: "binary_frame", message: "a binary frame that is not bytes (a Blob?) cannot be read in order; ignored", severity: "error" }] }));
-    transport.onClose = ({ code, reason }) => this.#shutdown(new ProtocolError(codes.CONNECTION_CLOSED,
-      `connection closed (${code}${reason ? `: ${reason}` : ""})`, { code, reason }), { code, reason });
+    transport.onClose = ({ code, reason }) => {
+      if (!current()) return;
+      const error = new ProtocolError(codes.CONNECTION_CLOSED, `connection closed (${code}${reason ? `: ${reason}` : ""})`, { code, reason });
+      if (this.#survive && !this.#closed) this.#lost(error);
+      else this.#shutdown(error, { code, reason });
+    };
+  }
+
+  /**
+   * From now on a dropped transport does not close the connection: `onDrop(error)` runs
+   * (once per outage) and is to `reattach` a new session and transport, then `recovered()`,
+   * or `fail(error)`. Meanwhile calls are refused and nothing pending waits.
+   */
+  survive(onDrop) { this.#survive = onDrop; }
+
+  /** Whether the transport is gone and a new one is being sought. */
+  get suspended() { return this.#suspended !== null; }
+
+  /** Goes on with a new sans-IO session over a new transport, after a drop. */
+  reattach(session, transport) {
+    if (this.#closed) {
+      try { transport.close(); } catch { /* gone */ }
+      return;
+    }
+    this.#session = session;
+    this.#suspended = null;
+    this.#wire(transport);
+    this.#schedule();
+  }
+
+  /** The new transport and session are up: a later drop is a new outage. */
+  recovered() { this.#recovering = false; }
+
+  /** No new transport could be had: the connection closes with `error`. */
+  fail(error) {
+    this.#recovering = false;
+    this.#suspended = null;
+    this.#shutdown(error, { code: 1006, reason: error.message });
+  }
+
+  /** The transport dropped (or, while recovering, the new session closed itself). */
+  #lost(error) {
+    this.#suspend(error);
+    if (this.#recovering) return;
+    this.#recovering = true;
+    this.#survive(error);
+  }
+
+  /** Everything that waited on the lost transport is told so; calls are refused until reattached. */
+  #suspend(error) {
+    if (this.#suspended) return;
+    this.#suspended = error;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    for (const entry of this.#serving.values()) entry.controller.abort(error);
+    this.#serving.clear();
+    for (const [k, entry] of this.#pending) {
+      this.#pending.delete(k);
+      entry.cleanup?.();
+      entry.reject(new ProtocolError(codes.CONNECTION_CLOSED, `${error.message}; ${entry.method} was not answered`,
+        { method: entry.method, reconnecting: true, ...(typeof error.data === "object" ? error.data : {}) }));
+    }
+    try { this.#transport.close(); } catch { /* already closed */ }
+    this.#emit("event", { type: "disconnected", error: ProtocolError.toWire(error) });
   }
 
   static async open(session, target, options) {
@@ -175,6 +247,10 @@ export class Connection {
    */
   call(make, { signal, onProgress, timeoutMs, onSent } = {}) {
     if (this.#closed) return Promise.reject(this.#closed);
+    if (this.#suspended) {
+      return Promise.reject(new ProtocolError(codes.CONNECTION_CLOSED, `${this.#suspended.message}; reconnecting (the reconnected event says when calls can go on)`,
+        { reconnecting: true }));
+    }
     let out;
     try {
       if (signal?.aborted) throw abortError(signal);
@@ -214,7 +290,11 @@ export class Connection {
     this.#schedule();
   }
 
+  /** The agent's cookies kept by an HTTP transport (a reconnection sends them again). */
+  get cookies() { return this.#transport.cookies; }
+
   close() {
+    this.#suspended = null;
     this.#shutdown(new ProtocolError(codes.CONNECTION_CLOSED, "connection closed by the application"), { code: 1000, reason: "closed" });
     try { this.#transport.close(); } catch { /* already closed */ }
   }
@@ -232,7 +312,7 @@ export class Connection {
 
   /** Sends one frame; returns what an HTTP transport says carries it. */
   #send(text) {
-    if (this.#closed) return undefined;
+    if (this.#closed || this.#suspended) return undefined;
     const frame = { direction: "out", text, time: Date.now() };
     try {
       const http = this.#transport.send(text);
@@ -299,6 +379,12 @@ export class Connection {
         this.#emit("violation", ev);
         break;
       case "closed":
+        // A session that closes itself while a drop is being recovered from (its initialize
+        // failed) fails that attempt only.
+        if (this.#recovering && this.#survive) {
+          this.#suspend(ProtocolError.from(ev.error ?? { code: codes.CONNECTION_CLOSED, message: "session closed" }));
+          break;
+        }
         this.#shutdown(ProtocolError.from(ev.error ?? { code: codes.CONNECTION_CLOSED, message: "session closed" }), {
           code: 1000, reason: ev.error?.message ?? "session closed" });
         try { this.#transport.close(); } catch { /* already closed */ }

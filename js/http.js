@@ -202,7 +202,7 @@ export function openHttpTransport(url, McpHttp, options = {}) {
 }
 
 /** A body as text, at most `limit` bytes (+1, so that the core sees it was too large). */
-async function readText(res, state, limit = 16 << 20, lenient = false) {
+export async function readText(res, state, limit = 16 << 20, lenient = false) {
   if (!res.body) return "";
   const reader = res.body.getReader();
   const decoder = new TextDecoder();

@@ -123,7 +123,14 @@ export type AcpEvent =
   | { type: "cancelRequested"; id: RequestId }
   /** Connected: a handler registered with `onRequest` that the negotiated version never calls. */
   | { type: "warning"; code: "unreachable_handler" | (string & {}); method?: string; message: string }
-  | { type: "closed"; error?: ErrorObject };
+  | { type: "closed"; error?: ErrorObject }
+  /** Connected with `reconnect`: the transport dropped; what was pending failed (`data.reconnecting`). */
+  | { type: "disconnected"; error: ErrorObject }
+  /** Connected with `reconnect`: a new connection is up and each open session was resumed. */
+  | { type: "reconnected"; attempt: number; sessions: ResumedSession[] };
+/** How one session came back after a reconnection: `replayed` when the agent replayed its
+ * history (`skipped`: updates the app already had; `delivered`: new ones); `error` if it did not. */
+export interface ResumedSession { sessionId: string; method?: "session/load" | "session/resume"; replayed?: boolean; skipped: number; delivered: number; error?: string }
 
 export type McpEvent =
   | CommonEvent
@@ -317,10 +324,30 @@ export interface HttpOptions {
   /** Called on a 401; return `{ headers }` to retry the request once with them. */
   authorize?: (info: { url: string; status: 401; headers: Headers }) => Promise<{ headers?: Record<string, string> } | undefined> | { headers?: Record<string, string> } | undefined;
 }
+/** ACP's remote transport (an http(s) URL given to `AcpClient.connect`), and reconnecting;
+ * see docs/acp.md, "Over HTTP" and "Reconnect and resume". */
+export interface AcpHttpOptions {
+  /** "http" (default): Streamable HTTP; "websocket": the WebSocket upgrade of the same endpoint. */
+  transport?: "http" | "websocket";
+  /** Sent with every request (`Authorization` and the like). */
+  headers?: Record<string, string>;
+  /** A `fetch` implementation; the global one by default. */
+  fetch?: typeof globalThis.fetch;
+  /** The most bytes one response body or one event may have (16 MiB by default). */
+  maxBytes?: number;
+  /** fetch's `credentials`: "include" by default, so that a browser sends the agent's cookies. */
+  credentials?: "include" | "same-origin" | "omit";
+  /** When the transport drops: reconnect, initialize, resume every open session (URLs only). */
+  reconnect?: boolean | ReconnectOptions;
+}
+/** `attempts` (8); `delayMs`, the first wait (the SSE retry floor, 250 ms), doubling up to `maxDelayMs` (5000). */
+export interface ReconnectOptions { attempts?: number; delayMs?: number; maxDelayMs?: number }
 /** What HTTP said about a frame (Streamable HTTP only): an outgoing one names the POST's
  * stream; an incoming one the response's status, stream and event id. `synthesized`: the frame
- * is the error answer agentwire made for a request the HTTP exchange failed to answer. */
-export interface HttpFacts { method: "POST" | "GET"; status?: number; stream: number; sessionId?: string; eventId?: string; synthesized?: true }
+ * is the error answer agentwire made for a request the HTTP exchange failed to answer. Over
+ * ACP's HTTP transport there is no `stream` number: `sessionId` names a session's stream, and
+ * the answer to initialize has `connectionId`. */
+export interface HttpFacts { method: "POST" | "GET"; status?: number; stream?: number; sessionId?: string; connectionId?: string; eventId?: string; synthesized?: true }
 /** Anything with send(text) that delivers incoming text via onmessage / addEventListener("message"). */
 export interface TransportLike { send(text: string): void; close?(): void; [key: string]: unknown }
 export type Transport = string | URL | TransportLike;
@@ -402,6 +429,10 @@ export declare class AcpConnection extends Connected<AcpClient, AcpEvent> {
   onUpdate(fn: (sessionId: string, update: acp.SessionUpdate) => void): Unsubscribe;
   /** Warnings at `initialize` (and for a handler registered after it): `unreachable_handler`. */
   onWarning(fn: (warning: Extract<AcpEvent, { type: "warning" }>) => void): Unsubscribe;
+  /** With `reconnect`: the transport dropped, a new connection is sought. */
+  onDisconnected(fn: (event: Extract<AcpEvent, { type: "disconnected" }>) => void): Unsubscribe;
+  /** With `reconnect`: the connection is back and its sessions resumed. */
+  onReconnected(fn: (event: Extract<AcpEvent, { type: "reconnected" }>) => void): Unsubscribe;
   getSession(id: string): AcpSession | undefined;
   newSession(params: acp.NewSessionRequest, options?: CallOptions): Promise<AcpSession>;
   loadSession(params: acp.LoadSessionRequest, options?: CallOptions & { onUpdate?: (update: acp.SessionUpdate) => void }): Promise<AcpSession>;
@@ -511,7 +542,7 @@ export type TranscriptEntry =
 
 export declare class AcpClient extends SansIoSession<AcpEvent, number> {
   constructor(options?: AcpClientOptions);
-  static connect(transport: Transport, options?: AcpClientOptions & ConnectOptions): Promise<AcpConnection>;
+  static connect(transport: Transport, options?: AcpClientOptions & ConnectOptions & AcpHttpOptions): Promise<AcpConnection>;
   initialize(): Outbound;
   transcript(sessionId: string): Transcript | undefined;
 }

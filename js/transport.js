@@ -2,11 +2,11 @@
 // A binary frame is handed over as the bytes it carries (a Uint8Array: UTF-8 JSON-RPC, which
 // the session reads without a detour through a JS string); text frames as text.
 // Accepted: a WebSocket URL, an http(s) URL where the session speaks HTTP (MCP's Streamable
-// HTTP, see http.js), a WebSocket (browser, or the `ws` package in Node), or any object with
+// HTTP, see http.js; ACP's, see acp-http.js), a WebSocket (browser, or the `ws` package in Node), or any object with
 // `send(text)` that delivers incoming text through `onmessage` or `addEventListener("message")`.
 
 import { ProtocolError, codes } from "./errors.js";
-import { isHttpUrl, openHttpTransport } from "./http.js";
+import { isHttpUrl, openHttpTransport, readText } from "./http.js";
 
 const OPEN = 1;
 const CONNECTING = 0;
@@ -30,8 +30,18 @@ function asksForRelay(target, relay) {
 
 export async function openTransport(target, options = {}) {
   if ((typeof target === "string" || target instanceof URL) && isHttpUrl(target)) {
+    if (options.acp) {
+      // ACP's remote transport: Streamable HTTP, or the WebSocket upgrade of the same endpoint.
+      if (options.acp.transport === "websocket") {
+        const ws = new URL(String(target));
+        ws.protocol = ws.protocol === "https:" ? "wss:" : "ws:";
+        return openTransport(ws, { ...options, acp: undefined });
+      }
+      const { openAcpHttpTransport } = await import("./acp-http.js");
+      return openAcpHttpTransport(target, { ...options.acp, readText });
+    }
     if (!options.McpHttp) {
-      throw new ProtocolError(codes.INVALID_PARAMS, "only MCP speaks HTTP; connect ACP through a ws:// or wss:// URL");
+      throw new ProtocolError(codes.INVALID_PARAMS, "an MCP server speaks HTTP to an McpClient only; connect through a ws:// or wss:// URL");
     }
     return openHttpTransport(target, options.McpHttp, options.http);
   }

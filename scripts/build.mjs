@@ -132,10 +132,11 @@ for (const entry of wasmCurrent ? [] : entries) {
 // unbundled finds every module it needs one level below it instead of three levels deep (one
 // round trip per level), so init() fetches the .wasm that much sooner. errors.js stays its
 // own module, shared with the entries (one ProtocolError class), with the generated code table
-// (codes.js) inlined; `ws` is an optional peer, and auth.js (OAuth) and hosting.js (a page's
-// MCP server for its agent) modules of their own, all imported only when used.
+// (codes.js) inlined; `ws` is an optional peer, and auth.js (OAuth), hosting.js (a page's
+// MCP server for its agent), acp-http.js (ACP over HTTP) and reconnect.js (ACP's reconnect and
+// resume) modules of their own, all imported only when used.
 const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
-  external: ["./errors.js", "./auth.js", "./hosting.js", "ws"], outfile: join(out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+  external: ["./errors.js", "./auth.js", "./hosting.js", "./acp-http.js", "./reconnect.js", "ws"], outfile: join(out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const errors = await esbuild({ entryPoints: [join(root, "js/errors.js")], bundle: true, format: "esm", target: "es2022",
   outfile: join(out, "errors.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const bundled = new Set([layer, errors].flatMap((b) => Object.keys(b.metafile.inputs)).map((f) => join(root, f)));

@@ -16,6 +16,8 @@ pub mod jsonrpc;
 pub mod mcp;
 mod options;
 pub mod schema;
+/// Server-Sent Events: MCP's Streamable HTTP and ACP's HTTP transport read them.
+pub mod sse;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -13,6 +13,7 @@ pub mod jsonrpc;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod session;
+pub mod sse;
 pub mod validator;
 
 /// The debug build: panics print their message and place (`console.error`) before the trap.

@@ -13,11 +13,7 @@ use serde_json::{json, Map, Value};
 
 /// agentwire's own code for a request the HTTP transport could not deliver or get answered.
 pub const HTTP_ERROR: i64 = -32097;
-/// How long to wait before resuming a stream that named no `retry`.
-pub const DEFAULT_RETRY_MS: u64 = 1000;
-/// The least wait before a resumption, whatever `retry` a server names: a server that says
-/// `retry: 0` and ends its stream must not have the client reconnect in a busy loop.
-pub const MIN_RETRY_MS: u64 = 250;
+pub use super::sse::{DEFAULT_RETRY_MS, MIN_RETRY_MS};
 /// Resumptions of one stream in a row that bring no event before it is given up.
 pub const MAX_RESUMPTIONS: u32 = 3;
 /// The most of an error body kept for the error's `data`.

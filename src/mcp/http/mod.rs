@@ -4,7 +4,8 @@
 
 pub mod client;
 pub mod headers;
-pub mod sse;
+/// Server-Sent Events live at the crate root (ACP over HTTP reads them too).
+pub use crate::sse;
 
 pub use client::{End, HttpClient, Item, Plan, Reply, HTTP_ERROR};
 pub use sse::{encode_event, SseDecoder, SseError, SseEvent};

@@ -3,6 +3,12 @@
 //! `retry` takes ASCII digits only; a line starting with `:` is a comment; a blank line
 //! dispatches. Incremental: chunks may split anywhere, even between CR and LF.
 
+/// How long to wait before reconnecting to a stream that named no `retry`.
+pub const DEFAULT_RETRY_MS: u64 = 1000;
+/// The least wait before a reconnection, whatever `retry` a server names: a server that says
+/// `retry: 0` and ends its stream must not have the client reconnect in a busy loop.
+pub const MIN_RETRY_MS: u64 = 250;
+
 /// One dispatched event. `event` is "message" unless the stream named another type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SseEvent {
