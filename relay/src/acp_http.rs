@@ -529,7 +529,7 @@ impl Hub {
                 )
             }
         };
-        let conn = match self.start(agent, slots, owner) {
+        let conn = match self.start(agent, slots, owner).await {
             Ok(c) => c,
             Err(r) => return r,
         };
@@ -790,21 +790,35 @@ impl Hub {
     }
 
     /// A new connection: its process, its id, its output pump.
-    fn start(
+    async fn start(
         &self,
         agent: &Agent,
         slots: &Arc<Semaphore>,
         owner: Owner,
     ) -> Result<Arc<Conn>, Response> {
+        let full = || {
+            refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                -32600,
+                "Service Unavailable: too many connections",
+            )
+        };
         let slot = match slots.clone().try_acquire_owned() {
             Ok(slot) => slot,
-            Err(_) => {
-                return Err(refuse(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    -32600,
-                    "Service Unavailable: too many connections",
-                ))
-            }
+            // Clients often leave without DELETE: when every slot is taken, the connection
+            // idle longest with no stream open (a client of the RFD keeps its connection's
+            // stream open) makes room.
+            Err(_) => match self.idlest() {
+                Some(victim) => {
+                    self.end(
+                        &victim,
+                        "every slot is taken and it was idle longest, with no stream open",
+                    )
+                    .await;
+                    slots.clone().try_acquire_owned().map_err(|_| full())?
+                }
+                None => return Err(full()),
+            },
         };
         let mark = process::session_mark();
         let mut child = process::spawn(agent, &mark).map_err(|e| {
@@ -890,6 +904,20 @@ impl Hub {
         conn.stdin.lock().await.take();
         process::end_session(conn.pgid, &conn.mark, self.0.bounds.grace).await;
         conn.slot.lock().expect("not poisoned").take();
+    }
+
+    /// The connection with no open stream and no `initialize` waiting that was used least
+    /// recently.
+    fn idlest(&self) -> Option<Arc<Conn>> {
+        let conns = self.0.conns.lock().expect("not poisoned");
+        conns
+            .values()
+            .filter(|c| {
+                c.readers.load(Ordering::Relaxed) == 0
+                    && c.state.lock().expect("not poisoned").initialize.is_none()
+            })
+            .min_by_key(|c| *c.last_active.lock().expect("not poisoned"))
+            .cloned()
     }
 
     /// Ends every connection (the relay shuts down).

@@ -581,3 +581,77 @@ async fn the_same_endpoint_upgrades_to_a_websocket() {
         .await
         .is_err());
 }
+
+#[test]
+fn a_stream_dropped_mid_turn_loses_nothing_still_queued() {
+    let relay = relay(&[]);
+    let port = relay.port;
+    let conn = connect(port);
+    let mut s1 = Stream::open(port, &conn, Some("s1"));
+    assert_eq!(
+        post(port, &conn, Some("s1"), &prompt(2, "s1", "hold")).status,
+        202
+    );
+    assert_eq!(
+        post(port, &conn, Some("s1"), &prompt(3, "s1", "hi")).status,
+        202
+    );
+    assert_eq!(
+        s1.next().unwrap()["params"]["update"]["content"]["text"],
+        "echo hi"
+    );
+    assert_eq!(s1.next().unwrap()["id"], 3);
+    // The client's stream is killed mid-turn; the turn ends while nobody reads.
+    drop(s1);
+    // (The relay notices a closed socket at once; a message written to it before is lost:
+    // there is no replay in the RFD's v1.)
+    std::thread::sleep(Duration::from_millis(200));
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "s1"}});
+    assert_eq!(
+        post(port, &conn, Some("s1"), &cancel.to_string()).status,
+        202
+    );
+    let started = Instant::now();
+    let mut again = Stream::open(port, &conn, Some("s1"));
+    while again.status == 409 {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the dropped reader was never noticed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+        again = Stream::open(port, &conn, Some("s1"));
+    }
+    eprintln!(
+        "the dropped reader was noticed after {:?}",
+        started.elapsed()
+    );
+    assert_eq!(again.status, 200);
+    assert_eq!(
+        again.next().unwrap(),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"stopReason": "cancelled"}})
+    );
+}
+
+#[test]
+fn when_every_slot_is_taken_the_connection_idle_longest_without_a_stream_makes_room() {
+    let relay = relay(&["--max-connections", "1"]);
+    let port = relay.port;
+    let left = connect(port); // a client that left without DELETE
+    let kept = connect(port);
+    assert_eq!(
+        post(port, &left, None, &call(2, "ping", json!({}))).status,
+        404
+    );
+    assert!(relay.stderr.lock().unwrap().contains("idle longest"));
+    // A connection whose client reads its stream is not taken.
+    let mut main = Stream::open(port, &kept, None);
+    let a = request(port, "POST", PATH, &[BEARER, JSON], &init(1, json!({})));
+    assert_eq!(a.status, 503, "{}", a.body);
+    assert_eq!(
+        post(port, &kept, None, &call(3, "ping", json!({}))).status,
+        202
+    );
+    assert_eq!(main.next().unwrap()["method"], "note");
+    until("one process", || agents(&relay) == 1);
+}
