@@ -1,7 +1,7 @@
 // ACP over HTTP (the remote-transport RFD's Streamable HTTP, and its WebSocket upgrade), and
 // reconnect-and-resume, against the official TypeScript SDK's server (`acp-sdk-v2` =
 // @agentclientprotocol/sdk 2.4.0: AcpServer + createNodeHttpHandler) with an SDK agent behind it.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { AcpClient, later } from "./helpers.mjs";
@@ -360,4 +360,130 @@ test("hostile endpoints: no Acp-Connection-Id, an HTTP error, an oversized event
   await server.stop();
   const end = await gone;
   assert.match(end.error.message, /reconnecting failed after 2 attempts/);
+});
+
+// ─── through agentwire's relay (/acp/NAME) with stdio agents ─────────────────────────────
+
+/** A stdio ACP v1 agent whose sessions live in files (one JSON line per update), so that the
+ * process of a new connection can load a session the process of an old one made. */
+const FILE_AGENT = `
+import { createInterface } from "node:readline";
+import { appendFileSync, readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+const dir = process.argv[2];
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+const file = (id) => join(dir, id + ".jsonl");
+let made = 0;
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const m = JSON.parse(line);
+  const p = m.params ?? {};
+  const answer = (result) => send({ jsonrpc: "2.0", id: m.id, result });
+  if (m.method === "initialize") return answer({ protocolVersion: 1, agentCapabilities: { loadSession: true }, authMethods: [] });
+  if (m.method === "session/new") {
+    const id = "f" + process.pid + "_" + ++made;
+    appendFileSync(file(id), "");
+    return answer({ sessionId: id });
+  }
+  if (m.method === "session/load") {
+    if (!existsSync(file(p.sessionId))) return send({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "no such session" } });
+    for (const l of readFileSync(file(p.sessionId), "utf8").split("\\n").filter(Boolean)) {
+      send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: p.sessionId, update: JSON.parse(l) } });
+    }
+    return answer({});
+  }
+  if (m.method === "session/prompt") {
+    const n = Number(/count (\\d+)/.exec(p.prompt[0].text)?.[1] ?? 1);
+    for (let i = 0; i < n; i++) {
+      const update = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: i + " " } };
+      appendFileSync(file(p.sessionId), JSON.stringify(update) + "\\n");
+      send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: p.sessionId, update } });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return answer({ stopReason: "end_turn" });
+  }
+  if (m.id !== undefined) send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+});
+`;
+
+let relayStarted;
+/** The release relay with the relay tests' mini agent and the file-backed agent above. */
+async function relayForAcp() {
+  relayStarted ??= (async () => {
+    const { relayWithMcp } = await import("./http-peers.mjs");
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "acp-http-"));
+    writeFileSync(join(dir, "agent.mjs"), FILE_AGENT);
+    const mini = new URL("../../relay/tests/fixtures/mini-acp.mjs", import.meta.url).pathname;
+    const relay = await relayWithMcp(["--agent", `mini=node ${mini}`, "--agent", `files=node ${join(dir, "agent.mjs")} ${dir}`]);
+    return Object.assign(relay, { dir });
+  })();
+  return relayStarted;
+}
+after(async () => (await relayStarted)?.close());
+
+/** A fetch whose requests in flight can all be cut at once: the network dropping. */
+function cuttableFetch() {
+  const inFlight = new Set();
+  const f = (url, init = {}) => {
+    const c = new AbortController();
+    init.signal?.addEventListener("abort", () => c.abort(init.signal.reason), { once: true });
+    inFlight.add(c);
+    return fetch(url, { ...init, signal: c.signal }).finally(() => {
+      // A stream's body outlives its response: kept until cut or the transport stops it.
+      if (c.signal.aborted) inFlight.delete(c);
+    });
+  };
+  f.cut = () => { for (const c of inFlight) c.abort(new Error("network down")); inFlight.clear(); };
+  return f;
+}
+
+test("through the relay: agentwire's client reaches a stdio agent over HTTP (a prompt with a permission request); close ends its process", async () => {
+  const relay = await relayForAcp();
+  const acp = await AcpClient.connect(`${relay.base}/acp/mini`, { clientInfo, protocolVersions: [1], headers: { authorization: `Bearer ${relay.token}` } });
+  acp.onRequest("session/request_permission", ({ options }) => ({ outcome: { outcome: "selected", optionId: options[0].optionId } }));
+  await acp.initialize();
+  const session = await acp.newSession({ cwd: "/work", mcpServers: [] });
+  const updates = [];
+  session.onUpdate((u) => updates.push(u.content.text));
+  assert.equal((await session.prompt([{ type: "text", text: "ask" }])).stopReason, "end_turn");
+  assert.deepEqual(updates, ['outcome {"outcome":"selected","optionId":"allow"}']);
+  assert.equal((await session.prompt([{ type: "text", text: "hello" }])).stopReason, "end_turn");
+  assert.deepEqual(updates.slice(1), ["echo hello"]);
+  assert.equal(relay.pids().length, 1);
+  acp.close();
+  await until("the agent's process ended (DELETE)", () => relay.pids().length === 0);
+});
+
+test("through the relay: the network cut mid-turn; agentwire reconnects, loads the session in the new process, and every update the agent wrote reaches the app once", async () => {
+  const relay = await relayForAcp();
+  const net = cuttableFetch();
+  const acp = await AcpClient.connect(`${relay.base}/acp/files`, {
+    clientInfo, protocolVersions: [1], headers: { authorization: `Bearer ${relay.token}` }, fetch: net, reconnect: { delayMs: 50 },
+  });
+  const up = new Promise((r) => acp.onReconnected(r));
+  await acp.initialize();
+  const session = await acp.newSession({ cwd: "/work", mcpServers: [] });
+  const updates = [];
+  session.onUpdate((u) => updates.push(u.content.text));
+  const turn = session.prompt([{ type: "text", text: "count 200" }]);
+  await until("some chunks", () => updates.length >= 10);
+  net.cut();
+  assert.equal((await turn.then(() => null, (e) => e))?.data?.reconnecting, true);
+  const { sessions: [resumed] } = await up;
+  assert.deepEqual([resumed.sessionId, resumed.method, resumed.replayed, resumed.error], [session.id, "session/load", true, undefined]);
+  // The old connection's process was ended (DELETE) mid-turn: what it wrote is what the app has, once.
+  await later(200);
+  const { readFileSync } = await import("node:fs");
+  const written = readFileSync(`${relay.dir}/${session.id}.jsonl`, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).content.text);
+  const n = updates.length;
+  assert.ok(n >= 10 && n < 200, `${n} updates: the turn was cut`);
+  assert.deepEqual(updates, written, "nothing lost, nothing doubled");
+  assert.deepEqual(updates, Array.from({ length: n }, (_, i) => `${i} `));
+  assert.equal(resumed.skipped + resumed.delivered, n, "the replay held what the app had and what it had missed");
+  assert.equal((await session.prompt([{ type: "text", text: "count 2" }])).stopReason, "end_turn");
+  assert.deepEqual(updates.slice(n), ["0 ", "1 "]);
+  acp.close();
+  await until("every process ended", () => relay.pids().length === 0);
 });
