@@ -487,3 +487,70 @@ test("through the relay: the network cut mid-turn; agentwire reconnects, loads t
   acp.close();
   await until("every process ended", () => relay.pids().length === 0);
 });
+
+// ─── in a browser ──────────────────────────────────────────────────────────────────────
+
+test("in Chromium: a page reaches an SDK agent over HTTP (the package from pkg/, same origin): a prompt with a permission request, the agent's cookie kept by the browser", { timeout: 60_000 }, async () => {
+  const { readFile } = await import("node:fs/promises");
+  const { join, normalize } = await import("node:path");
+  const pkg = new URL("../../pkg/", import.meta.url).pathname;
+  const { app } = sdkAgent();
+  const acpServer = new AcpServer({ agent: app });
+  const handle = createNodeHttpHandler(acpServer);
+  const cookies = [];
+  const page = `<!doctype html><script type="module">
+    import init, { AcpClient } from "/pkg/index.js";
+    window.run = async () => {
+      await init();
+      const acp = await AcpClient.connect(location.origin + "/acp", { clientInfo: { name: "page", version: "1" }, protocolVersions: [1] });
+      acp.onRequest("session/request_permission", () => ({ outcome: { outcome: "selected", optionId: "allow" } }));
+      await acp.initialize();
+      const session = await acp.newSession({ cwd: "/page", mcpServers: [] });
+      const texts = [];
+      session.onUpdate((u) => u.sessionUpdate === "agent_message_chunk" && texts.push(u.content.text));
+      const { stopReason } = await session.prompt([{ type: "text", text: "ask, then count 2" }]);
+      acp.close();
+      return { stopReason, texts };
+    };
+  </script>`;
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, "http://x");
+    if (url.pathname === "/acp") {
+      cookies.push([req.method, req.headers.cookie]);
+      if (req.method === "POST" && !req.headers["acp-connection-id"]) res.setHeader("set-cookie", "affinity=page-backend; Path=/; SameSite=Strict");
+      return handle(req, res);
+    }
+    if (url.pathname === "/") return res.writeHead(200, { "content-type": "text/html" }).end(page);
+    const file = normalize(join(pkg, url.pathname.replace(/^\/pkg\//, "")));
+    if (!url.pathname.startsWith("/pkg/") || !file.startsWith(pkg)) return res.writeHead(404).end();
+    try {
+      const body = await readFile(file);
+      const type = file.endsWith(".wasm") ? "application/wasm" : file.endsWith(".js") ? "text/javascript" : "application/octet-stream";
+      res.writeHead(200, { "content-type": type }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  try {
+    const tab = await browser.newPage();
+    const errors = [];
+    tab.on("pageerror", (e) => errors.push(e.message));
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    await tab.waitForFunction(() => typeof window.run === "function");
+    const result = await tab.evaluate(() => window.run());
+    assert.deepEqual(errors, []);
+    assert.deepEqual(result, { stopReason: "end_turn", texts: ["chose allow", "0 ", "1 "] });
+    // The browser's own jar: every request after the first carried the agent's cookie.
+    await until("the DELETE", () => cookies.some(([m]) => m === "DELETE"));
+    assert.ok(cookies.length >= 5);
+    assert.deepEqual(cookies.slice(1).filter(([, c]) => c !== "affinity=page-backend"), []);
+  } finally {
+    await browser.close();
+    server.closeAllConnections();
+    await acpServer.close();
+    await new Promise((r) => server.close(r));
+  }
+});
