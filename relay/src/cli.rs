@@ -63,7 +63,7 @@ pub enum Parsed {
     // An option given twice takes its last value, as before clap.
     args_override_self = true,
     about = "Bridges a browser WebSocket to a stdio agent (ACP or MCP), serves stdio MCP servers over \
-             Streamable HTTP, and serves the playground",
+             Streamable HTTP and stdio ACP agents over ACP's HTTP transport, and serves the playground",
     after_help = "On start the relay prints one line on stdout: the URL to open, with the token in it. \
                   Everything else (logs, warnings) goes to stderr."
 )]
@@ -110,7 +110,7 @@ struct Args {
     /// Largest message, each way, in bytes (at least 1024); also the largest HTTP body
     #[arg(long, value_name = "N", default_value_t = 4 << 20)]
     max_message_bytes: usize,
-    /// Concurrent agents: WebSocket connections and MCP sessions over HTTP
+    /// Concurrent agents: WebSocket connections, MCP sessions and ACP connections over HTTP
     #[arg(long, value_name = "N", default_value_t = 8)]
     max_connections: usize,
     /// Wait after closing an agent's stdin, and again after SIGTERM
@@ -124,7 +124,8 @@ struct Args {
     /// one idle longest (fewer when the limit of open files requires)
     #[arg(long, value_name = "N", default_value_t = 256)]
     max_pending: usize,
-    /// An MCP session over HTTP with no request and no open stream for this long ends
+    /// An MCP session or ACP connection over HTTP with no request and no open stream for this
+    /// long ends
     #[arg(long, value_name = "N", default_value_t = 15 * 60 * 1000)]
     session_idle_ms: u64,
 }
