@@ -362,6 +362,67 @@ test("hostile endpoints: no Acp-Connection-Id, an HTTP error, an oversized event
   assert.match(end.error.message, /reconnecting failed after 2 attempts/);
 });
 
+test("reconnect, ACP v2: session/resume with replayFrom start, the replay matched against what the app had", async () => {
+  const { agent: agentV2 } = await import("acp-sdk-v2/experimental/v2");
+  const sessions = new Map();
+  let done = false;
+  const emit = async (session, update) => {
+    session.history.push(update);
+    try { await session.client.notify("session/update", { sessionId: session.id, update }); } catch { /* gone */ }
+  };
+  const resumed = [];
+  const app = agentV2()
+    .onRequest("initialize", () => ({ protocolVersion: 2, capabilities: { session: {} }, info: { name: "sdk-v2-http", version: "2.4.0" }, authMethods: [] }))
+    .onRequest("session/new", ({ client }) => {
+      const id = `v2_${sessions.size + 1}`;
+      sessions.set(id, { id, history: [], client });
+      return { sessionId: id };
+    })
+    .onRequest("session/resume", async ({ params, client }) => {
+      resumed.push(params);
+      const session = sessions.get(params.sessionId);
+      if (params.replayFrom?.type === "start") {
+        for (const update of session.history) await client.notify("session/update", { sessionId: session.id, update });
+      }
+      session.client = client;
+      await client.notify("session/update", { sessionId: session.id, update: { sessionUpdate: "state_update", state: done ? "idle" : "running" } });
+      return {};
+    })
+    .onRequest("session/prompt", ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      setTimeout(async () => {
+        for (let i = 0; i < 30; i++) {
+          await emit(session, { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: `${i} ` } });
+          await later(15);
+        }
+        done = true;
+        await emit(session, { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
+      }, 5);
+      return { messageId: "u1" };
+    });
+  const server = await sdkServer(app);
+  try {
+    const acp = await AcpClient.connect(server.url, { clientInfo, protocolVersions: [2], reconnect: { delayMs: 50 } });
+    const up = new Promise((r) => acp.onReconnected(r));
+    await acp.initialize();
+    const session = await acp.newSession({ cwd: "/work", mcpServers: [] });
+    const updates = [];
+    session.onUpdate((u) => updates.push(u));
+    const turn = session.prompt([{ type: "text", text: "go" }]);
+    await until("a few chunks", () => texts(updates).length >= 5);
+    server.kill();
+    assert.equal((await turn.then(() => null, (e) => e))?.data?.reconnecting, true);
+    const { sessions: [report] } = await up;
+    assert.deepEqual([report.method, report.replayed, report.error], ["session/resume", true, undefined]);
+    assert.deepEqual(resumed.map((p) => [p.sessionId, p.cwd, p.replayFrom]), [[session.id, "/work", { type: "start" }]]);
+    await until("the turn's end", () => updates.some((u) => u.sessionUpdate === "state_update" && u.state === "idle"));
+    assert.deepEqual(texts(updates), Array.from({ length: 30 }, (_, i) => `${i} `), "nothing lost, nothing doubled");
+    acp.close();
+  } finally {
+    await server.stop();
+  }
+});
+
 // ─── through agentwire's relay (/acp/NAME) with stdio agents ─────────────────────────────
 
 /** A stdio ACP v1 agent whose sessions live in files (one JSON line per update), so that the
