@@ -90,6 +90,7 @@ export function openAcpHttpTransport(url, options) {
   const ending = new Set(); // sessions being closed or deleted: their streams may end
   let order = Promise.resolve(); // POSTs leave in the order they were sent
   let closed = false;
+  let upgraded = null; // the WebSocket transport, when the endpoint takes only that
   const t = {
     onText: () => {}, onClose: () => {}, onError: () => {}, onWarning: () => {},
     send, close, cookies: jar,
@@ -135,7 +136,7 @@ export function openAcpHttpTransport(url, options) {
 
   function send(text) {
     if (closed) return undefined;
-    const info = describe(text);
+    const info = upgraded ? {} : describe(text);
     // A response to the agent goes on the session of the stream that brought the request.
     if (info.response) {
       info.sessionId = routes.get(keyOf(info.id));
@@ -149,6 +150,7 @@ export function openAcpHttpTransport(url, options) {
 
   async function post(text, info) {
     if (closed) return;
+    if (upgraded) return void upgraded.send(text);
     try {
       if (connectionId === null) return await initialize(text, info);
       await connectionStream;
@@ -185,6 +187,10 @@ export function openAcpHttpTransport(url, options) {
     if (info.method !== "initialize") return failed(info, 0, "nothing but initialize can open a connection");
     const res = await request("POST", { "content-type": "application/json", accept: "application/json" }, text);
     if (closed) return res.body?.cancel().catch(() => {});
+    if ((res.status === 405 || res.status === 426) && options.upgrade) {
+      await res.body?.cancel().catch(() => {});
+      return upgrade(text, info, res.status);
+    }
     if (!res.ok) return failed(info, res.status, await readText(res, null, ERROR_BODY_BYTES, true));
     const id = res.headers.get(CONNECTION_ID);
     const body = await readText(res, null, limit);
@@ -198,6 +204,27 @@ export function openAcpHttpTransport(url, options) {
     connectionStream = openStream(undefined);
     connectionStream.catch((e) => lost(`the connection's event stream could not open: ${e.status !== undefined ? `HTTP ${e.status}` : e.message}`));
     deliver(body, { method: "POST", status: res.status, connectionId });
+  }
+
+  /** The endpoint refused the POST (405, 426): the same endpoint's WebSocket carries everything. */
+  async function upgrade(text, info, status) {
+    let ws;
+    try {
+      ws = await options.upgrade();
+    } catch (e) {
+      return failed(info, status, `the endpoint refused POST (HTTP ${status}) and its WebSocket upgrade failed: ${e?.message ?? e}`);
+    }
+    if (closed) return ws.close();
+    upgraded = ws;
+    ws.onText = (x) => deliver(x);
+    ws.onBinary = (bytes) => t.onBinary?.(bytes);
+    ws.onClose = (why) => {
+      if (closed) return;
+      closed = true;
+      t.onClose(why);
+    };
+    t.upgraded = true;
+    ws.send(text);
   }
 
   /** The session's event stream, opened once (again after a refusal). */
@@ -286,6 +313,11 @@ export function openAcpHttpTransport(url, options) {
 
   function close() {
     if (closed) return;
+    if (upgraded) {
+      closed = true;
+      upgraded.close();
+      return queueMicrotask(() => t.onClose({ code: 1000, reason: "closed" }));
+    }
     end();
     queueMicrotask(() => t.onClose({ code: 1000, reason: "closed" }));
   }

@@ -32,13 +32,13 @@ export async function openTransport(target, options = {}) {
   if ((typeof target === "string" || target instanceof URL) && isHttpUrl(target)) {
     if (options.acp) {
       // ACP's remote transport: Streamable HTTP, or the WebSocket upgrade of the same endpoint.
-      if (options.acp.transport === "websocket") {
-        const ws = new URL(String(target));
-        ws.protocol = ws.protocol === "https:" ? "wss:" : "ws:";
-        return openTransport(ws, { ...options, acp: undefined });
-      }
+      const ws = new URL(String(target));
+      ws.protocol = ws.protocol === "https:" ? "wss:" : "ws:";
+      const upgrade = () => openTransport(ws, { ...options, acp: undefined });
+      if (options.acp.transport === "websocket") return upgrade();
       const { openAcpHttpTransport } = await import("./acp-http.js");
-      return openAcpHttpTransport(target, { ...options.acp, readText });
+      // A server that takes only the WebSocket (the RFD allows it) refuses the POST: upgrade then.
+      return openAcpHttpTransport(target, { ...options.acp, readText, upgrade: options.acp.transport === "http" ? undefined : upgrade });
     }
     if (!options.McpHttp) {
       throw new ProtocolError(codes.INVALID_PARAMS, "an MCP server speaks HTTP to an McpClient only; connect through a ws:// or wss:// URL");

@@ -299,6 +299,43 @@ test("the WebSocket upgrade of the same endpoint (transport: \"websocket\")", as
   }
 });
 
+test("an endpoint that takes only the WebSocket (POST refused 405): the client upgrades by itself; reconnect works over it too", async () => {
+  const { app, sessions } = sdkAgent();
+  const acpServer = new AcpServer({ agent: app });
+  const wss = new WebSocketServer({ noServer: true });
+  const upgrade = createNodeWebSocketUpgradeHandler(acpServer, wss);
+  const seen = [];
+  const sockets = new Set();
+  const server = createServer((req, res) => {
+    seen.push(req.method);
+    res.writeHead(405, { allow: "GET" }).end("WebSocket only");
+  });
+  server.on("connection", (s) => { sockets.add(s); s.on("close", () => sockets.delete(s)); });
+  server.on("upgrade", (req, socket, head) => { seen.push("upgrade"); upgrade(req, socket, head); });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const acp = await AcpClient.connect(`http://127.0.0.1:${server.address().port}/acp`, { clientInfo, protocolVersions: [1], reconnect: { delayMs: 50 } });
+    const up = new Promise((r) => acp.onReconnected(r));
+    await acp.initialize();
+    assert.deepEqual(seen, ["POST", "upgrade"]);
+    const session = await acp.newSession({ cwd: "/work", mcpServers: [] });
+    const updates = [];
+    session.onUpdate((u) => updates.push(u));
+    await session.prompt([{ type: "text", text: "count 3" }]);
+    for (const s of sockets) s.destroy();
+    const { sessions: [report] } = await up;
+    assert.deepEqual([report.method, report.replayed, report.skipped, report.delivered], ["session/load", true, 3, 0]);
+    await session.prompt([{ type: "text", text: "count 1" }]);
+    assert.deepEqual(texts(updates), ["0 ", "1 ", "2 ", "0 "]);
+    assert.equal(sessions.get(session.id).history.length, 4);
+    acp.close();
+  } finally {
+    for (const s of sockets) s.destroy();
+    await acpServer.close();
+    await new Promise((r) => server.close(r));
+  }
+});
+
 /** A hand-written endpoint for what the SDK's server never does. */
 async function rawServer(handler) {
   const server = createServer(handler);
