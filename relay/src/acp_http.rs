@@ -61,6 +61,10 @@ pub const KEEPALIVE: Duration = Duration::from_secs(15);
 const KEY_LEN: usize = 16;
 /// How long a client may take none of a full connection's output before it is ended.
 pub const STALL_LIMIT: Duration = Duration::from_secs(60);
+/// Requests of either side one connection tracks while they wait for their answer: past it
+/// the client's are refused (503), and the agent's go untracked (their answers are not
+/// checked against their session).
+pub const UNANSWERED: usize = 1024;
 
 /// Methods whose POST must name its session in `Acp-Session-Id` (the official SDK's list).
 const SESSION_METHODS: [&str; 10] = [
@@ -171,6 +175,8 @@ struct State {
     buffered: usize,
     next_lease: u64,
     ended: bool,
+    /// Whether the session cap was reported (once per connection, not once per message).
+    overflowed: bool,
 }
 
 /// The messages of one stream not yet taken by a reader, and who reads it.
@@ -198,7 +204,10 @@ impl State {
                 if !self.sessions.contains_key(s)
                     && self.sessions.len() >= SESSIONS_PER_CONNECTION =>
             {
-                eprintln!("agentwire-relay: an ACP connection has {SESSIONS_PER_CONNECTION} session streams; a message of another session goes on the connection's stream");
+                if !self.overflowed {
+                    self.overflowed = true;
+                    eprintln!("agentwire-relay: an ACP connection has {SESSIONS_PER_CONNECTION} session streams; messages of other sessions go on the connection's stream");
+                }
                 &Route::Connection
             }
             Route::Session(s) => {
@@ -237,7 +246,9 @@ impl State {
             }
             Message::Request(r) => {
                 let route = session_of(r.params.as_ref());
-                self.agent_requests.insert(r.id.clone(), route.clone());
+                if self.agent_requests.len() < UNANSWERED {
+                    self.agent_requests.insert(r.id.clone(), route.clone());
+                }
                 route
             }
             Message::Notification(n) => session_of(n.params.as_ref()),
@@ -685,6 +696,13 @@ impl Hub {
                             StatusCode::BAD_REQUEST,
                             -32600,
                             format!("Bad Request: a request with id {} is still unanswered on this connection", r.id),
+                        ));
+                    }
+                    if state.client_requests.len() >= UNANSWERED {
+                        return Err(refuse(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            -32600,
+                            format!("Service Unavailable: {UNANSWERED} requests are unanswered on this connection; try again later"),
                         ));
                     }
                     // session/new and session/load are answered on the connection's stream.

@@ -655,3 +655,54 @@ fn when_every_slot_is_taken_the_connection_idle_longest_without_a_stream_makes_r
     assert_eq!(main.next().unwrap()["method"], "note");
     until("one process", || agents(&relay) == 1);
 }
+
+#[test]
+fn unanswered_requests_are_capped_per_connection() {
+    let relay = relay(&[]);
+    let port = relay.port;
+    let conn = connect(port);
+    // The agent answers none of these; the relay tracks 1024, then says so.
+    for id in 0..1024 {
+        let a = post(port, &conn, None, &call(100 + id, "never", json!({})));
+        assert_eq!(a.status, 202, "{}", a.body);
+    }
+    let a = post(port, &conn, None, &call(5000, "never", json!({})));
+    assert_eq!(
+        (a.status, a.json()["error"]["code"].clone()),
+        (503, json!(-32600))
+    );
+    // Notifications and other connections are not held back.
+    let note = json!({"jsonrpc": "2.0", "method": "note", "params": {}});
+    assert_eq!(post(port, &conn, None, &note.to_string()).status, 202);
+    let other = connect(port);
+    assert_eq!(
+        post(port, &other, None, &call(1, "never", json!({}))).status,
+        202
+    );
+}
+
+#[test]
+fn an_agent_naming_more_sessions_than_the_cap_loses_nothing() {
+    let relay = relay(&[]);
+    let port = relay.port;
+    let conn = connect(port);
+    let mut s1 = Stream::open(port, &conn, Some("s1"));
+    // s1 and x0 … x62 take the 64 session streams; x63 … x99 go on the connection's.
+    assert_eq!(
+        post(port, &conn, Some("s1"), &prompt(2, "s1", "spread 100")).status,
+        202
+    );
+    assert_eq!(s1.next().unwrap()["id"], 2);
+    let mut main = Stream::open(port, &conn, None);
+    for i in 63..100 {
+        let m = main.next().unwrap();
+        assert_eq!(m["params"]["sessionId"], format!("x{i}"));
+    }
+    let mut x5 = Stream::open(port, &conn, Some("x5"));
+    assert_eq!(
+        x5.next().unwrap()["params"]["update"]["content"]["text"],
+        "to x5"
+    );
+    assert_eq!(Stream::open(port, &conn, Some("y")).status, 503);
+    assert!(relay.stderr.lock().unwrap().contains("64 session streams"));
+}
