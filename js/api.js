@@ -620,6 +620,8 @@ export function createApi(wasm) {
     McpClient: wasm.McpClient,
     McpServer: wasm.McpServer,
     Validator,
+    // MCP Apps: the frames of a View ↔ Host bridge (docs/validation.md, "MCP Apps").
+    AppsValidator: wasm.AppsValidator,
     parseMessage: guarded(wasm.parseMessage, "parseMessage", 1),
     serializeMessage: guarded(wasm.serializeMessage, "serializeMessage"),
     AcpConnection,
@@ -629,5 +631,3 @@ export function createApi(wasm) {
 }
 
 export { ProtocolError, codes };
-    // MCP Apps: the frames of a View ↔ Host bridge (docs/validation.md, "MCP Apps").
-    AppsValidator: wasm.AppsValidator,

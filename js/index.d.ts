@@ -60,8 +60,6 @@ export declare class Validator {
   free(): void;
 }
 
-// ─── sessions (sans-IO) ───────────────────────────────────────────────────────────────
-
 /** The JSON-RPC error for a refused bridge frame; `id` is there when the frame is to be answered (a request, or no message at all: null). */
 export interface FrameError { code: -32700 | -32600 | -32601 | -32602; message: string; data: { issues: Issue[] }; id?: RequestId | null }
 
@@ -82,6 +80,8 @@ export declare class AppsValidator {
   readonly mcpVersion: string;
   free(): void;
 }
+
+// ─── sessions (sans-IO) ───────────────────────────────────────────────────────────────
 
 /** What a session call returns: the frame to send, and for a request its id. */
 export interface Outbound { id?: RequestId; method?: string; text: string }
