@@ -13,6 +13,8 @@ pub mod jsonrpc;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod session;
+// ACP's HTTP transport reads events in JS with it (MCP's client has its own, McpHttp).
+#[cfg(feature = "acp")]
 pub mod sse;
 pub mod validator;
 
