@@ -37,7 +37,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use subtle::ConstantTimeEq;
-use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::io::BufReader;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::sync::{oneshot, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
@@ -994,23 +994,7 @@ impl Hub {
 impl Conn {
     /// One message to the agent, a line on its stdin; false when it is gone.
     async fn write(&self, text: &str) -> bool {
-        let mut stdin = self.stdin.lock().await;
-        let Some(pipe) = stdin.as_mut() else {
-            return false;
-        };
-        // JSON text has no raw newline except as whitespace, which may be dropped.
-        let line = if text.contains(['\n', '\r']) {
-            text.replace(['\n', '\r'], " ")
-        } else {
-            text.to_string()
-        };
-        let ok = pipe.write_all(line.as_bytes()).await.is_ok()
-            && pipe.write_all(b"\n").await.is_ok()
-            && pipe.flush().await.is_ok();
-        if !ok {
-            stdin.take();
-        }
-        ok
+        mcp_http::write_line(&self.stdin, text).await
     }
 
     fn buffered(&self) -> usize {

@@ -1487,24 +1487,30 @@ impl Session {
                 return host.send(frame).await;
             }
         };
-        let mut stdin = stdin.lock().await;
-        let Some(pipe) = stdin.as_mut() else {
-            return false;
-        };
-        // JSON text has no raw newline except as whitespace, which may be dropped.
-        let line = if text.contains(['\n', '\r']) {
-            text.replace(['\n', '\r'], " ")
-        } else {
-            text.to_string()
-        };
-        let ok = pipe.write_all(line.as_bytes()).await.is_ok()
-            && pipe.write_all(b"\n").await.is_ok()
-            && pipe.flush().await.is_ok();
-        if !ok {
-            stdin.take();
-        }
-        ok
+        write_line(stdin, text).await
     }
+}
+
+/// One JSON text as a line on a process's stdin; false when it is gone (the pipe is then
+/// dropped, so later writes fail at once).
+pub(crate) async fn write_line(stdin: &tokio::sync::Mutex<Option<ChildStdin>>, text: &str) -> bool {
+    let mut stdin = stdin.lock().await;
+    let Some(pipe) = stdin.as_mut() else {
+        return false;
+    };
+    // JSON text has no raw newline except as whitespace, which may be dropped.
+    let line = if text.contains(['\n', '\r']) {
+        text.replace(['\n', '\r'], " ")
+    } else {
+        text.to_string()
+    };
+    let ok = pipe.write_all(line.as_bytes()).await.is_ok()
+        && pipe.write_all(b"\n").await.is_ok()
+        && pipe.flush().await.is_ok();
+    if !ok {
+        stdin.take();
+    }
+    ok
 }
 
 /// The process's stdout → one routed message per line; at its end the session ends.
