@@ -201,6 +201,7 @@ pub fn router(relay: Arc<Relay>) -> Router {
         // The MCP handlers take the body unread: it is read (bounded) only after the guards.
         .route("/mcp/{agent}", any(mcp))
         .route("/hosted/{id}", any(hosted))
+        .route("/acp", any(acp))
         .route("/acp/{agent}", any(acp))
         .fallback(serve)
         // On every response, also those axum makes itself (405 on /ws, a refused upgrade).
@@ -412,15 +413,16 @@ async fn hosted(
         .await
 }
 
-/// `/acp/<agent>`: the agent over ACP's HTTP transport (see acp_http.rs), or with
-/// `Upgrade: websocket` over a WebSocket, on the same guards as `/mcp/<agent>`: the token as
-/// `Authorization: Bearer` (or `?token=`), an `Origin`, when sent, one the relay allows.
+/// `/acp/<agent>` (`/acp`: the default agent): the agent over ACP's HTTP transport (see
+/// acp_http.rs), or with `Upgrade: websocket` over a WebSocket, on the same guards as
+/// `/mcp/<agent>`: the token as `Authorization: Bearer` (or `?token=`), an `Origin`, when
+/// sent, one the relay allows.
 /// Nothing is spawned, and no body byte read, before every guard passed.
 // The request's parts, each used: bundling them would only rename them.
 #[allow(clippy::too_many_arguments)]
 async fn acp(
     State(relay): State<Arc<Relay>>,
-    Path(agent): Path<String>,
+    agent: Option<Path<String>>,
     method: Method,
     headers: HeaderMap,
     params: QueryPairs,
@@ -453,7 +455,11 @@ async fn acp(
             .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         return r;
     }
-    let Some(agent) = relay.agent(Some(&agent)).cloned() else {
+    // `/acp` alone is the default agent, as `/ws` without `agent=`.
+    let Some(agent) = relay
+        .agent(agent.as_ref().map(|Path(a)| a.as_str()))
+        .cloned()
+    else {
         return deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name");
     };
     let upgrade = headers

@@ -706,3 +706,35 @@ fn an_agent_naming_more_sessions_than_the_cap_loses_nothing() {
     assert_eq!(Stream::open(port, &conn, Some("y")).status, 503);
     assert!(relay.stderr.lock().unwrap().contains("64 session streams"));
 }
+
+#[test]
+fn acp_alone_is_the_default_agent() {
+    let relay = relay(&["--agent", "other=cat"]);
+    let a = request(
+        relay.port,
+        "POST",
+        "/acp",
+        &[BEARER, JSON],
+        &init(1, json!({})),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let conn = a.header("acp-connection-id").unwrap().to_string();
+    // The connection belongs to the agent it was made for: on another path its id is unknown.
+    let ping = call(2, "ping", json!({}));
+    let other = request(
+        relay.port,
+        "POST",
+        "/acp/other",
+        &[BEARER, JSON, ("acp-connection-id", &conn)],
+        &ping,
+    );
+    assert_eq!(other.status, 404);
+    let a = request(
+        relay.port,
+        "POST",
+        "/acp",
+        &[BEARER, JSON, ("acp-connection-id", &conn)],
+        &ping,
+    );
+    assert_eq!(a.status, 202);
+}
