@@ -738,3 +738,39 @@ fn acp_alone_is_the_default_agent() {
     );
     assert_eq!(a.status, 202);
 }
+
+#[test]
+fn open_streams_are_capped_across_the_relay() {
+    let relay = relay(&[]);
+    let port = relay.port;
+    // 128 streams in all (with MCP's): two connections of 64 each fill them.
+    let mut open = Vec::new();
+    for _ in 0..2 {
+        let conn = connect(port);
+        open.push(Stream::open(port, &conn, None));
+        for i in 0..63 {
+            let s = Stream::open(port, &conn, Some(&format!("s{i}")));
+            assert_eq!(s.status, 200, "{}", s.head);
+            open.push(s);
+        }
+    }
+    let conn = connect(port);
+    assert_eq!(Stream::open(port, &conn, None).status, 503);
+    // One closes: its place is free again.
+    drop(open.pop());
+    until("a place is free", || {
+        Stream::open(port, &conn, None).status == 200
+    });
+}
+
+#[test]
+fn the_relay_shutting_down_ends_every_connection_and_its_process() {
+    let mut relay = relay(&[]);
+    let conn = connect(relay.port);
+    let mut main = Stream::open(relay.port, &conn, None);
+    let pids = children_of(relay.pid());
+    assert_eq!(pids.len(), 1);
+    assert!(relay.terminate().is_some(), "the relay exits on SIGTERM");
+    assert_eq!(main.next(), None, "the stream ends");
+    until("the agent is gone", || !alive(pids[0]));
+}
