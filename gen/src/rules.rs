@@ -237,6 +237,42 @@ fn all_defs(schema: &Value) -> Map<String, Value> {
     all
 }
 
+/// A closed object (`additionalProperties: false`), or a union of closed objects.
+fn closes(s: &Value) -> bool {
+    s.get("additionalProperties") == Some(&Value::Bool(false))
+        || ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| s.get(*k).and_then(Value::as_array))
+            .any(|alts| alts.iter().any(closes))
+}
+
+/// `s` with its objects (and its union's) opened; their member names added to `names`.
+fn opened(s: &Value, names: &mut Vec<String>) -> Value {
+    let mut s = s.clone();
+    if let Some(o) = s.as_object_mut() {
+        if o.get("additionalProperties") == Some(&Value::Bool(false)) {
+            o.shift_remove("additionalProperties");
+        }
+        for n in o
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|p| p.keys())
+        {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+        for k in ["anyOf", "oneOf"] {
+            if let Some(alts) = o.get(k).and_then(Value::as_array) {
+                let alts: Vec<Value> = alts.iter().map(|a| opened(a, names)).collect();
+                o.insert(k.to_string(), Value::Array(alts));
+            }
+        }
+    }
+    s
+}
+
 /// A schema without its annotations (descriptions, titles, defaults, nested `$defs`), as
 /// JSON text: two schemas that say the same have the same text.
 fn canonical(s: &Value) -> String {
@@ -387,11 +423,15 @@ impl Tr<'_> {
             if parts.len() == 1 {
                 return self.ty(&parts[0]);
             }
-            return Ok(parts
+            let literal = parts
                 .iter()
                 .map(|p| self.atom(p))
                 .collect::<Result<Vec<_>, _>>()?
-                .join(" & "));
+                .join(" & ");
+            if self.zod && parts.iter().any(closes) {
+                return self.intersection(parts, &literal);
+            }
+            return Ok(literal);
         }
         // `{…, not: X}`: the rest, and not X (an open union's other values: `!tag(k){…}`).
         if let Some(not) = m.get("not") {
@@ -467,6 +507,29 @@ impl Tr<'_> {
             return Ok(v.join(" & "));
         }
         self.basic(m)
+    }
+
+    /// zod writes an intersection of objects (`.and()`) as `allOf` of closed objects, each
+    /// refusing the others' members: nothing with members of two parts holds (MCP Apps'
+    /// `containerDimensions`: "either width or maxWidth, and either height or maxHeight" has
+    /// no valid value with both). zod reads each part without closing it and keeps the
+    /// members of all; so does this: the schema's reading, and where only zod's holds, that
+    /// one, with a `tolerated` warning (docs/validation.md).
+    fn intersection(&self, parts: &[Value], literal: &str) -> Result<String, String> {
+        let mut names: Vec<String> = Vec::new();
+        let opened = parts
+            .iter()
+            .map(|p| self.atom(&opened(p, &mut names)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let all: Vec<String> = names
+            .iter()
+            .map(|n| format!("{}?:any", Self::member_name(n)))
+            .collect();
+        Ok(format!(
+            "({literal}) ~ ({} & {{{} ..!any}})",
+            opened.join(" & "),
+            all.join(" ")
+        ))
     }
 
     /// Parenthesized when a `|`, `^` or `&` stands at its top level.

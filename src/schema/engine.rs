@@ -544,6 +544,11 @@ impl<'a> Walker<'a> {
         true
     }
 
+    /// `!any`: no value holds.
+    fn closed(&self, t: TyId) -> bool {
+        matches!(self.rules.ty(t), Ty::Not(x) if matches!(self.rules.ty(x), Ty::Any))
+    }
+
     fn object(&mut self, b: &'static Basic, n: usize) -> bool {
         let tape = self.tape;
         let rules = self.rules;
@@ -558,6 +563,14 @@ impl<'a> Walker<'a> {
             });
             match hit {
                 Some(i) => self.found.as_mut_slice()[base + i] = k as u32,
+                // A closed object (`..!any`, MCP Apps' `additionalProperties: false`): the
+                // member is named, not its value judged.
+                None if b.sub != NONE && self.closed(b.sub) => {
+                    let key = tape.str(tape.node(k));
+                    ok = self.error(v, codes::NOT_ALLOWED_HERE, None, || {
+                        format!("unknown member `{key}`: this object allows no other members")
+                    }) && ok;
+                }
                 None if b.sub != NONE => {
                     ok &= self.check(b.sub, v);
                 }
