@@ -52,8 +52,9 @@ pub const CONNECTION_HEADER: &str = "acp-connection-id";
 pub const SESSION_HEADER: &str = "acp-session-id";
 /// Session streams one connection may have (open, or keeping messages for a reader to come).
 pub const SESSIONS_PER_CONNECTION: usize = 64;
-/// The longest `Acp-Session-Id` taken (the official SDK's limit too).
+/// The longest `Acp-Session-Id`, and request id, taken (the official SDK's limit too).
 pub const MAX_SESSION_ID: usize = 1024;
+pub const MAX_ID: usize = MAX_SESSION_ID;
 /// A comment on every open stream this often: a reader that is gone is noticed (its stream
 /// is freed for the next GET) and proxies do not time the stream out.
 pub const KEEPALIVE: Duration = Duration::from_secs(15);
@@ -246,7 +247,7 @@ impl State {
             }
             Message::Request(r) => {
                 let route = session_of(r.params.as_ref());
-                if self.agent_requests.len() < UNANSWERED {
+                if self.agent_requests.len() < UNANSWERED && id_ok(&r.id) {
                     self.agent_requests.insert(r.id.clone(), route.clone());
                 }
                 route
@@ -281,15 +282,22 @@ fn options() -> ParseOptions {
     }
 }
 
-/// The session a message's `params.sessionId` names.
+/// The session a message's `params.sessionId` names (one longer than an `Acp-Session-Id`
+/// may be is no session's: its messages go on the connection's stream).
 fn session_of(params: Option<&Value>) -> Route {
     match params
         .and_then(|p| p.get("sessionId"))
         .and_then(Value::as_str)
     {
-        Some(s) => Route::Session(s.to_string()),
-        None => Route::Connection,
+        Some(s) if s.len() <= MAX_SESSION_ID => Route::Session(s.to_string()),
+        _ => Route::Connection,
     }
+}
+
+/// Whether a request id may be kept while its request waits (ids are kept as keys, so their
+/// length is bounded as a session id's is).
+fn id_ok(id: &Id) -> bool {
+    !matches!(id, Id::String(s) if s.len() > MAX_ID)
 }
 
 /// A response body reading one stream; gives its place back when dropped.
@@ -691,6 +699,13 @@ impl Hub {
                     (h, _) => h.clone(),
                 };
                 if let Message::Request(r) = message {
+                    if !id_ok(&r.id) {
+                        return Err(refuse(
+                            StatusCode::BAD_REQUEST,
+                            -32600,
+                            format!("Bad Request: a request id may be at most {MAX_ID} characters"),
+                        ));
+                    }
                     if state.client_requests.contains_key(&r.id) {
                         return Err(refuse(
                             StatusCode::BAD_REQUEST,

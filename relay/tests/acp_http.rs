@@ -356,6 +356,11 @@ fn bad_input_gets_the_status_the_rfd_names() {
         post(port, &conn, Some(&long), &prompt(3, &long, "hi")).status,
         400
     );
+    // A request id longer than 1024 characters is not kept (nor echoed).
+    let long_id = json!({"jsonrpc": "2.0", "id": "i".repeat(1025), "method": "ping"});
+    let a = post(port, &conn, None, &long_id.to_string());
+    assert_eq!(a.status, 400);
+    assert!(a.body.len() < 200, "{}", a.body);
     // A request id still unanswered on this connection.
     assert_eq!(
         post(port, &conn, Some("s1"), &prompt(4, "s1", "hold")).status,
