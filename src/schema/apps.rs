@@ -19,7 +19,6 @@ use super::{
 };
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// The MCP Apps version the rules describe.
 pub const VERSION: &str = "2026-01-26";
@@ -104,6 +103,12 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 
+struct Pending {
+    id: String,
+    method: String,
+    direction: Direction,
+}
+
 /// One bridge: the MCP version its proxied messages are judged by, and the requests in flight
 /// each way.
 pub struct Bridge {
@@ -111,9 +116,10 @@ pub struct Bridge {
     mcp: Rulebook,
     mcp_version: String,
     limits: Limits,
-    /// Per side: the requests it sent that the other side has not answered (raw id text →
-    /// the method, and the MCP direction it travelled as).
-    pending: [HashMap<String, (String, Direction)>; 2],
+    /// Per side: the requests it sent that the other side has not answered (raw id text,
+    /// the method, and the MCP direction it travelled as). A list: at most `MAX_PENDING`
+    /// entries, usually a handful, scanned faster than hashed, and no hash map in the module.
+    pending: [Vec<Pending>; 2],
 }
 
 impl Bridge {
@@ -245,7 +251,16 @@ impl Bridge {
                         Some(Value::Null),
                     ));
                 };
-                let Some((m, request_dir)) = self.pending[from.other().index()].remove(key) else {
+                let asked = &mut self.pending[from.other().index()];
+                let Some(Pending {
+                    method: m,
+                    direction: request_dir,
+                    ..
+                }) = asked
+                    .iter()
+                    .position(|p| p.id == *key)
+                    .map(|i| asked.swap_remove(i))
+                else {
                     let why = format!("answers no request in flight (id {key})");
                     return Some(refuse(
                         INVALID_REQUEST,
@@ -332,7 +347,7 @@ impl Bridge {
         let key = id_key?;
         let pending = &mut self.pending[from.index()];
         let value = || serde_json::from_str(&key).ok();
-        if pending.contains_key(&key) {
+        if pending.iter().any(|p| p.id == key) {
             let why = format!("id {key} is already used by a request in flight");
             return Some(refuse(
                 INVALID_REQUEST,
@@ -352,7 +367,11 @@ impl Bridge {
                 value(),
             ));
         }
-        pending.insert(key, (method.to_string(), direction));
+        pending.push(Pending {
+            id: key,
+            method: method.to_string(),
+            direction,
+        });
         None
     }
 
