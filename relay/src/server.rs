@@ -436,7 +436,16 @@ async fn acp(
     if headers.contains_key(header::ORIGIN) && !relay.origin_ok(&headers) {
         return deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
     }
-    let cors = cors_headers(&relay, &headers, ACP_CORS);
+    let mut cors = cors_headers(&relay, &headers, ACP_CORS);
+    // ACP's clients send credentials (the RFD has them keep cookies; the official SDK's
+    // fetches `credentials: "include"`), which a browser lets a page read answers to only
+    // with this. The relay reads no cookie, so it grants nothing ambient to the allowed pages.
+    if !cors.is_empty() {
+        cors.insert(
+            header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+            HeaderValue::from_static("true"),
+        );
+    }
     if method == Method::OPTIONS {
         let mut r = StatusCode::NO_CONTENT.into_response();
         r.headers_mut().extend(cors);

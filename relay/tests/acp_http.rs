@@ -433,6 +433,29 @@ fn guards_answer_before_any_body_byte_and_spawn_nothing() {
         a.header("access-control-expose-headers"),
         Some("acp-connection-id")
     );
+    assert_eq!(a.header("access-control-allow-credentials"), Some("true"));
+    // The preflight of a page that sends the ACP headers.
+    let pre = request(
+        port,
+        "OPTIONS",
+        PATH,
+        &[
+            ("origin", "http://ok.example"),
+            ("access-control-request-method", "POST"),
+            (
+                "access-control-request-headers",
+                "acp-connection-id, acp-session-id, authorization",
+            ),
+        ],
+        "",
+    );
+    assert_eq!(pre.status, 204);
+    let allowed = pre.header("access-control-allow-headers").unwrap();
+    assert!(
+        allowed.contains("acp-connection-id") && allowed.contains("acp-session-id"),
+        "{allowed}"
+    );
+    assert_eq!(pre.header("access-control-allow-credentials"), Some("true"));
     // The token in the query, for clients that cannot set headers.
     let a = request(
         port,
