@@ -126,3 +126,59 @@ test("acp-http-client 0.4.2 with its fetch hook adding the connection id: connec
   await client.disconnect(); // DELETE with the connection id
   await until("the process ended", () => relay.pids().length === 0);
 });
+
+test("a page on another origin the relay allows: the official SDK's client in Chromium, with its credentialed fetches, through a turn with a permission request", { timeout: 90000 }, async () => {
+  const { createServer } = await import("node:http");
+  const { build } = await import("esbuild");
+  const bundled = await build({
+    stdin: { contents: 'export * as acp from "acp-sdk-v2"; export { createHttpStream } from "acp-sdk-v2/experimental/http-client";', resolveDir: root },
+    bundle: true, format: "esm", platform: "browser", write: false, logLevel: "silent",
+  });
+  const page = `<!doctype html><script type="module">
+    import { acp, createHttpStream } from "/sdk.js";
+    window.run = async (endpoint, token) => {
+      const stream = createHttpStream(endpoint, { headers: { Authorization: "Bearer " + token } });
+      let asked;
+      const updates = [];
+      const { initialized, result } = await acp.client({ name: "page" })
+        .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
+          asked = ctx.params.toolCall.toolCallId;
+          return { outcome: { outcome: "selected", optionId: "allow" } };
+        })
+        .onNotification(acp.methods.client.session.update, (ctx) => { updates.push(ctx.params.update.sessionUpdate); })
+        .connectWith(stream, async (ctx) => {
+          const initialized = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+          const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: "/page", mcpServers: [] });
+          const result = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] });
+          return { initialized, result };
+        });
+      return { version: initialized.protocolVersion, stopReason: result.stopReason, asked, completed: updates.includes("tool_call_update") };
+    };
+  </script>`;
+  const server = createServer((req, res) => {
+    if (req.url === "/") return res.writeHead(200, { "content-type": "text/html" }).end(page);
+    if (req.url === "/sdk.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(bundled.outputFiles[0].contents);
+    res.writeHead(404).end();
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const other = await relayWithMcp(["--agent", `example=node ${example}`, "--allow-origin", origin]);
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  try {
+    const tab = await browser.newPage();
+    const errors = [];
+    tab.on("pageerror", (e) => errors.push(e.message));
+    await tab.goto(`${origin}/`);
+    await tab.waitForFunction(() => typeof window.run === "function");
+    const result = await tab.evaluate(([endpoint, token]) => window.run(endpoint, token), [`${other.base}/acp/example`, other.token]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(result, { version: 1, stopReason: "end_turn", asked: "call_2", completed: true });
+    await until("the page's connection ended (its DELETE)", () => other.pids().length === 0);
+  } finally {
+    await browser.close();
+    other.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
