@@ -60,6 +60,27 @@ test("the official SDK's createHttpStream drives the SDK's example agent through
   await until("the connection's process ended", () => relay.pids().length === 0);
 });
 
+test("the official SDK's WebSocket client (createWebSocketStream, Node's ws) on the same endpoint: the upgrade, a turn with a permission request, the process ending with the socket", async () => {
+  const { createWebSocketStream } = await import("acp-sdk-v2/experimental/ws-client");
+  const { WebSocket } = await import("ws");
+  const stream = createWebSocketStream(`${relay.base.replace("http:", "ws:")}/acp/example`, { WebSocket, headers: auth });
+  let asked;
+  const result = await acp.client({ name: "relay-test" })
+    .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
+      asked = ctx.params.toolCall.toolCallId;
+      return { outcome: { outcome: "selected", optionId: "reject" } };
+    })
+    .connectWith(stream, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
+      assert.equal(relay.pids().length, 1);
+      return ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "over a WebSocket" }] });
+    });
+  assert.equal(asked, "call_2");
+  assert.equal(result.stopReason, "end_turn");
+  await until("the process ended with the socket", () => relay.pids().length === 0);
+});
+
 test("the official SDK's reconnect flow: a new connection, initialize, then session/load with its session stream opened first", async () => {
   const cookieStore = new MemoryAcpCookieStore();
   const texts = [];
