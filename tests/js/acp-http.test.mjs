@@ -382,7 +382,28 @@ test("hostile endpoints: no Acp-Connection-Id, an HTTP error, an oversized event
   assert.match(error.message, /larger than the limit of 65536 bytes/);
   await server.stop();
 
-  // 4. reconnect to a URL where nothing answers any more: gives up after its attempts, and says so.
+  // 4. a flood of cookies: at most 32 kept, none over 4 KB, the expired ones dropped.
+  const sent = [];
+  server = await rawServer(async (req, res) => {
+    sent.push(req.headers.cookie);
+    if (req.method === "POST" && !req.headers["acp-connection-id"]) {
+      const body = await read(req);
+      const flood = [`big=${"x".repeat(5000)}`, ...Array.from({ length: 100 }, (_, i) => `c${i}=${i}`)];
+      return res.writeHead(200, { "content-type": "application/json", "acp-connection-id": "c3", "set-cookie": flood }).end(answer(body));
+    }
+    if (req.method === "GET") return res.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
+    res.writeHead(202).end();
+  });
+  acp = await AcpClient.connect(server.url, { clientInfo, protocolVersions: [1] });
+  await acp.initialize();
+  await until("the connection's stream", () => sent.length >= 2);
+  const jar = sent[1].split("; ");
+  assert.equal(jar.length, 32);
+  assert.deepEqual(jar.slice(0, 2), ["c0=0", "c1=1"], "the oversized cookie was not kept");
+  acp.close();
+  await server.stop();
+
+  // 5. reconnect to a URL where nothing answers any more: gives up after its attempts, and says so.
   server = await rawServer(async (req, res) => {
     if (req.method === "POST" && !req.headers["acp-connection-id"]) {
       const body = await read(req);
