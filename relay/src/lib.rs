@@ -11,6 +11,7 @@ pub mod hosting;
 pub mod lines;
 pub mod mcp_http;
 pub mod process;
+pub mod sandbox;
 pub mod server;
 pub mod session;
 pub mod words;

@@ -69,6 +69,31 @@ async fn main() {
     if bits < 128 {
         eprintln!("agentwire-relay: warning: the token carries about {bits} bits; use at least 128 (32 hex digits, or leave it out for a random one)");
     }
+    // The MCP Apps sandbox origin: another port on the same address, framed only by our pages.
+    match tokio::net::TcpListener::bind((config.host, 0)).await {
+        Ok(sandbox) => {
+            let port = sandbox.local_addr().map(|a| a.port()).unwrap_or(0);
+            let origin = format!("http://{}", server::host_port(config.host, port));
+            let mut ancestors = vec![relay.base_url()];
+            if config.host.is_loopback() {
+                ancestors.push(format!("http://localhost:{}", addr.port()));
+            }
+            ancestors.extend(config.allow_origins.iter().cloned());
+            let state = Arc::new(agentwire_relay::sandbox::Sandbox::new(
+                config.host,
+                port,
+                ancestors,
+            ));
+            eprintln!("agentwire-relay: MCP Apps sandbox at {origin}/sandbox.html");
+            let _ = relay.sandbox.set(origin);
+            tokio::spawn(agentwire_relay::accept::serve(
+                sandbox,
+                agentwire_relay::sandbox::router(state),
+                relay.accept,
+            ));
+        }
+        Err(e) => eprintln!("agentwire-relay: no MCP Apps sandbox origin: {e}"),
+    }
     let url_host = server::host_port(config.host, addr.port());
     println!("http://{url_host}/?token={}", config.token);
     let _ = std::io::stdout().flush();

@@ -48,6 +48,8 @@ pub struct Relay {
     pub hosted: Hosts,
     /// The ACP connections of `/acp/<agent>` over HTTP.
     pub acp: crate::acp_http::Hub,
+    /// The MCP Apps sandbox origin (`http://HOST:PORT`), told to pages in `/api/agents`.
+    pub sandbox: std::sync::OnceLock<String>,
 }
 
 /// Bytes read from a page's socket at once (a read takes what has arrived, up to this).
@@ -130,6 +132,7 @@ impl Relay {
             },
             hosted: Hosts::default(),
             acp,
+            sandbox: std::sync::OnceLock::new(),
         }
     }
 
@@ -627,7 +630,8 @@ async fn serve(
             .enumerate()
             .map(|(i, a)| serde_json::json!({ "name": a.name, "default": i == 0 }))
             .collect();
-        let body = serde_json::json!({ "agents": agents }).to_string();
+        let body =
+            serde_json::json!({ "agents": agents, "sandbox": relay.sandbox.get() }).to_string();
         return respond(StatusCode::OK, "application/json", body.into());
     }
     let (root, rest) = match path.strip_prefix("/pkg/") {
@@ -677,7 +681,12 @@ async fn safety_headers(State(relay): State<Arc<Relay>>, mut response: Response)
         "cross-origin-resource-policy",
         HeaderValue::from_static("same-origin"),
     );
-    if let Ok(csp) = HeaderValue::from_str(&relay.csp) {
+    // Pages may frame the MCP Apps sandbox origin, and nothing else.
+    let csp = match relay.sandbox.get() {
+        Some(sandbox) => format!("{}; frame-src {sandbox}", relay.csp),
+        None => relay.csp.clone(),
+    };
+    if let Ok(csp) = HeaderValue::from_str(&csp) {
         h.insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     response

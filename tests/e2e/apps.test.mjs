@@ -1,0 +1,195 @@
+// MCP Apps in Chromium: a page on the relay renders the views of two example servers from the
+// npm registry (server-basic-vanillajs, server-basic-preact) behind the relay's sandbox origin and
+// completes their flows; a hostile view is refused at every attempt. See tests/e2e/apps-setup.mjs.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, startRelay, renderInPage } from "./apps-setup.mjs";
+
+const SHOTS = join(ROOT, "test-results/screenshots");
+const STEP = 10_000;
+let relay;
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  relay = await startRelay();
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run"] });
+});
+after(async () => {
+  await browser?.close();
+  await relay?.stop();
+});
+
+async function withPage(name, fn) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  context.setDefaultTimeout(STEP);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const logStart = relay.log.length;
+  try {
+    await page.goto(relay.url);
+    await fn(page);
+    assert.deepEqual(errors, [], "the page threw");
+  } catch (err) {
+    await page.screenshot({ path: join(SHOTS, `FAILED-apps-${name}.png`) }).catch(() => {});
+    err.message += `\n-- page errors:\n${errors.join("\n")}\n-- relay log:\n${relay.log.slice(logStart).join("\n")}`;
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+const seen = (page) => page.evaluate(() => window.apps.seen);
+const waitSeen = (page, fn, arg) => page.waitForFunction(fn, arg, { timeout: STEP });
+
+/** The whole flow of an example server's get-time view. */
+async function exampleFlow(page, name) {
+  const rendered = await page.evaluate(renderInPage, [name, "get-time", relay.token]);
+  assert.notEqual(new URL(rendered.sandbox).origin, relay.origin, "the sandbox is another origin");
+  assert.equal(rendered.appInfo.name, "Get Time App");
+  const outer = page.frameLocator(`#app-${name} iframe`);
+  const view = outer.frameLocator("iframe");
+  const time = view.locator("code").first();
+
+  // Input, then result: the view shows the time the tool returned.
+  const result = await page.evaluate(() => window.apps.view.run({}));
+  const returned = result.content[0].text;
+  await assert.doesNotReject(() => view.locator(`code:text-is("${returned}")`).waitFor());
+  let frames = (await seen(page)).frames;
+  assert.ok(frames.some((f) => f.direction === "out" && f.method === "ui/notifications/tool-input" && !f.error));
+  assert.ok(frames.some((f) => f.direction === "out" && f.method === "ui/notifications/tool-result" && !f.error));
+
+  // The view calls a tool of its server through the host.
+  await view.getByRole("button", { name: "Get Server Time" }).click();
+  // The call went in, and its answer went back to the view.
+  await waitSeen(page, () => {
+    const call = window.apps.seen.frames.find((f) => f.direction === "in" && f.method === "tools/call" && !f.error);
+    return call && window.apps.seen.frames.some((f) => f.direction === "out" && !f.method && f.id === call.id && !f.error);
+  });
+  assert.match((await time.textContent()).trim(), /^\d{4}-\d\d-\d\dT/);
+
+  // Message, log and link reach the host's handlers.
+  await view.getByRole("button", { name: "Send Message" }).click();
+  await view.getByRole("button", { name: "Send Log" }).click();
+  await view.getByRole("button", { name: "Open Link" }).click();
+  await waitSeen(page, () => window.apps.seen.messages.length === 1 && window.apps.seen.links.length === 1
+    && window.apps.seen.logs.some((l) => l.data === "This is log text."));
+  const s = await seen(page);
+  assert.equal(s.messages[0].content[0].text, "This is message text.");
+  assert.equal(s.links[0], "https://modelcontextprotocol.io/");
+
+  // Resize: the view reported its size and the frame took its height.
+  await waitSeen(page, () => window.apps.seen.sizes.length > 0);
+  const height = await page.evaluate(() => window.apps.view.iframe.getBoundingClientRect().height);
+  const reported = (await seen(page)).sizes.at(-1).height;
+  assert.ok(Math.abs(height - Math.min(Math.ceil(reported), 800)) <= 2, `frame ${height}px, view asked ${reported}px`);
+  assert.notEqual(height, 120, "the frame left its initial height");
+
+  // Host context changes reach the view (theme).
+  await page.evaluate(() => window.apps.view.setHostContext({ theme: "dark" }));
+  await view.locator("html[data-theme=dark], html[style*='color-scheme: dark']").waitFor({ state: "attached" }).catch(() => {});
+  frames = (await seen(page)).frames;
+  assert.ok(frames.some((f) => f.method === "ui/notifications/host-context-changed" && !f.error));
+  await page.screenshot({ path: join(SHOTS, `apps-${name}.png`) });
+
+  // Teardown: asked and answered, then the frame is gone.
+  await page.evaluate(() => window.apps.view.teardown());
+  frames = (await seen(page)).frames;
+  const teardown = frames.find((f) => f.method === "ui/resource-teardown");
+  assert.ok(teardown, "ui/resource-teardown was sent");
+  assert.ok(frames.some((f) => f.direction === "in" && f.id === teardown.id && !f.method && !f.error), "the view answered the teardown");
+  assert.equal(await page.locator(`#app-${name} iframe`).count(), 0);
+  assert.equal(await page.evaluate(() => window.apps.view.state), "closed");
+  // No frame of a healthy view was refused.
+  assert.deepEqual(frames.filter((f) => f.error), []);
+}
+
+test("server-basic-vanillajs: renders, gets input and result, calls a tool, resizes, tears down", { timeout: 60_000 }, () =>
+  withPage("vanilla", (page) => exampleFlow(page, "vanilla")));
+
+test("server-basic-preact: the same flow with a Preact view", { timeout: 60_000 }, () =>
+  withPage("preact", (page) => exampleFlow(page, "preact")));
+
+/** Renders the hostile view, runs one attack and returns what the view logged about it. */
+async function attack(page, name, args = {}) {
+  await page.evaluate(([n, a]) => { window.apps.view.toolInput({ attack: n, ...a }); }, [name, args]);
+  const handle = await waitSeen(page, (n) => window.apps.seen.logs.find((l) => l.data?.attack === n)?.data.outcome, name);
+  return handle.jsonValue();
+}
+
+test("a hostile view: malformed frames, model-only and foreign tools, top navigation, fetch and the parent are refused", { timeout: 60_000 }, () =>
+  withPage("hostile", async (page) => {
+    const rendered = await page.evaluate(renderInPage, ["hostile", "attack", relay.token]);
+    assert.deepEqual(rendered.tools.sort(), ["attack", "refresh", "secret"]);
+    assert.deepEqual(rendered.modelTools.sort(), ["attack", "secret"], "the app-only tool is hidden from the model");
+    await waitSeen(page, () => window.apps.seen.logs.some((l) => l.data?.attack === "init" && l.data.outcome === "ok"));
+
+    // Malformed frames get the JSON-RPC error and reach no handler.
+    const malformed = await attack(page, "malformed");
+    assert.equal(malformed[0].error?.code, -32602, `url: 42 → ${JSON.stringify(malformed[0])}`);
+    assert.equal(malformed[1].error?.code, -32600, `jsonrpc 1.0 → ${JSON.stringify(malformed[1])}`);
+    assert.equal(malformed[2].error?.code, -32600, `params a string → ${JSON.stringify(malformed[2])}`);
+    assert.equal(malformed[3].error?.code, -32601, `unknown method → ${JSON.stringify(malformed[3])}`);
+    assert.equal(malformed[4].error?.code, -32600, `the proxy's message from the view → ${JSON.stringify(malformed[4])}`);
+    // Valid by the schema, refused by the host: only http(s) links open.
+    assert.equal(malformed[5].error?.code, -32602, `javascript: link → ${JSON.stringify(malformed[5])}`);
+    const s = await seen(page);
+    assert.deepEqual(s.links, [], "no refused link reached onOpenLink");
+    assert.deepEqual(s.messages, [], "no refused message reached onMessage");
+    for (const id of ["m1", "m2", "m3", "m4", "m5"]) {
+      assert.ok(s.frames.some((f) => f.direction === "in" && f.id === id && f.error), `${id} is marked refused`);
+    }
+
+    // Visibility: a model-only tool and another server's tool are refused; an app-only one is served.
+    const modelOnly = await attack(page, "model-only");
+    assert.equal(modelOnly.error?.code, -32602);
+    assert.match(modelOnly.error.message, /not callable by apps/);
+    const foreign = await attack(page, "other-server");
+    assert.equal(foreign.error?.code, -32602);
+    assert.match(foreign.error.message, /not a tool of this app's server/);
+    const appOnly = await attack(page, "app-only");
+    assert.equal(appOnly.result?.content?.[0]?.text, "refreshed");
+
+    // The sandbox: no top navigation, no fetch outside the CSP, no reach into the host page.
+    const url = page.url();
+    assert.match(await attack(page, "top"), /^blocked/);
+    assert.equal(page.url(), url);
+    const fetched = await attack(page, "fetch", { target: `${relay.origin}/api/agents?token=${relay.token}` });
+    assert.match(fetched, /^blocked: TypeError/);
+    assert.match(await attack(page, "parent"), /^blocked: SecurityError/);
+    await page.evaluate(() => window.apps.view.teardown());
+  }));
+
+test("modelTools, toolResourceUri, buildCsp and allowAttribute", { timeout: 30_000 }, () =>
+  withPage("helpers", async (page) => {
+    const out = await page.evaluate(async () => {
+      const apps = await import("/pkg/apps.js");
+      const uri = (meta) => { try { return apps.toolResourceUri({ name: "t", _meta: meta }); } catch (e) { return `throws ${e.code}`; } };
+      return {
+        nested: uri({ ui: { resourceUri: "ui://a/b" } }),
+        flat: uri({ "ui/resourceUri": "ui://c/d" }),
+        both: uri({ ui: { resourceUri: "ui://nested" }, "ui/resourceUri": "ui://flat" }),
+        none: uri({}) ?? null,
+        bad: uri({ ui: { resourceUri: "https://x" } }),
+        model: apps.modelTools([{ name: "a" }, { name: "b", _meta: { ui: { visibility: ["app"] } } }, { name: "c", _meta: { ui: { visibility: ["model"] } } }]).map((t) => t.name),
+        csp: apps.buildCsp({ connectDomains: ["https://api.example.com", "https://evil; script-src *"], resourceDomains: ["https://*.cdn.example"] }),
+        allow: apps.allowAttribute({ camera: {}, clipboardWrite: {}, unknown: {} }),
+      };
+    });
+    assert.equal(out.nested, "ui://a/b");
+    assert.equal(out.flat, "ui://c/d");
+    assert.equal(out.both, "ui://nested");
+    assert.equal(out.none, null);
+    assert.equal(out.bad, "throws -32602");
+    assert.deepEqual(out.model, ["a", "c"]);
+    assert.match(out.csp, /connect-src https:\/\/api\.example\.com;/);
+    assert.doesNotMatch(out.csp, /evil/);
+    assert.match(out.csp, /^default-src 'none';/);
+    assert.match(out.csp, /script-src 'self' 'unsafe-inline' https:\/\/\*\.cdn\.example;/);
+    assert.equal(out.allow, "camera; clipboard-write");
+  }));
