@@ -59,7 +59,7 @@ examples.forEach((example, n) => {
     const file = join(scratch, `example-${n}.mjs`);
     const pkg = pathToFileURL(join(root, "pkg/node.js")).href;
     const printed = [];
-    writeFileSync(file, `import init, { AcpClient, AcpAgent, McpClient, McpServer, Validator, ProtocolError, codes, parseMessage, serializeMessage } from ${JSON.stringify(pkg)};
+    writeFileSync(file, `import init, { AcpClient, AcpAgent, McpClient, McpServer, Validator, AppsValidator, ProtocolError, codes, parseMessage, serializeMessage } from ${JSON.stringify(pkg)};
 export default async function (console, RELAY) {
 ${example.code}
 }`);

@@ -2,8 +2,8 @@
 // tests/package/package.test.mjs against the packed tarball: the types must be precise enough
 // for this to compile without a cast, and the wrong uses below must stay errors.
 import init, {
-  AcpClient, AcpAgent, McpClient, McpServer, Validator, ProtocolError, codes, parseMessage, serializeMessage,
-  type AcpEvent, type McpEvent, type Report, type acp, type mcp, type MethodStatus, type Transcript,
+  AcpClient, AcpAgent, McpClient, McpServer, Validator, AppsValidator, ProtocolError, codes, parseMessage, serializeMessage,
+  type FrameError, type AcpEvent, type McpEvent, type Report, type acp, type mcp, type MethodStatus, type Transcript,
 } from "agentwire";
 import { browserAuth, completeAuthorization, storedAuth, memoryStorage, redact, type OAuthStep } from "agentwire/auth";
 import { loopbackAuth } from "agentwire/auth-node";
@@ -130,4 +130,15 @@ export async function pageTools(url: string): Promise<string> {
   // @ts-expect-error: the route is auto, acp or http
   await acp.hostMcpServer({ route: "ws" });
   return entry.type === "http" ? entry.url : entry.serverId + session.id;
+}
+
+// MCP Apps: a frame from the View, judged before the host sees it; the error is what to answer.
+export function bridgeFrame(data: object, post: (message: object) => void): boolean {
+  const frames = new AppsValidator({ mcpVersion: "2025-11-25" });
+  const error: FrameError | null = frames.validateFrame(data, { from: "view" });
+  if (error && "id" in error) post({ jsonrpc: "2.0", id: error.id, error: { code: error.code, message: error.message, data: error.data } });
+  const apps = new Validator({ protocol: "mcp-apps", version: "2026-01-26" });
+  // @ts-expect-error: a frame comes from the view or the host
+  frames.validateFrame(data, { from: "iframe" });
+  return error === null && apps.validate(data, { direction: "clientToServer" }).ok && frames.inFlight("host") === 0;
 }

@@ -110,7 +110,7 @@ test("Node ESM: agentwire/acp and agentwire/mcp each carry their protocol alone"
   `], app);
   const common = ["ProtocolError", "Validator", "codes", "default", "initSync", "parseMessage", "serializeMessage"];
   assert.deepEqual(JSON.parse(out), {
-    acp: [...common, "AcpAgent", "AcpClient"].sort(), mcp: [...common, "McpClient", "McpServer"].sort(),
+    acp: [...common, "AcpAgent", "AcpClient"].sort(), mcp: [...common, "AppsValidator", "McpClient", "McpServer"].sort(),
     acpEvents: ["response", "initialized"], mcpEvents: ["send", "initialized"],
     noMcp: "Invalid params: this module is built without MCP: import agentwire or agentwire/mcp",
     noAcp: "Invalid params: this module is built without ACP: import agentwire or agentwire/acp",
