@@ -38,7 +38,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use subtle::ConstantTimeEq;
 use tokio::io::BufReader;
-use tokio::process::{ChildStdin, ChildStdout};
+use tokio::process::ChildStdout;
 use tokio::sync::{oneshot, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
@@ -140,7 +140,7 @@ struct Owner {
 struct Conn {
     id: String,
     owner: Owner,
-    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+    stdin: mcp_http::Stdin,
     pgid: u32,
     mark: String,
     slot: Mutex<Option<OwnedSemaphorePermit>>,
@@ -882,7 +882,7 @@ impl Hub {
         let conn = Arc::new(Conn {
             id: id.clone(),
             owner,
-            stdin: tokio::sync::Mutex::new(stdin),
+            stdin: Arc::new(tokio::sync::Mutex::new(stdin)),
             pgid,
             mark,
             slot: Mutex::new(Some(slot)),
@@ -934,7 +934,7 @@ impl Hub {
         eprintln!("agentwire-relay: ACP connection over HTTP ended ({why}); {open} open");
         conn.state.lock().expect("not poisoned").end();
         conn.progress.notify_one();
-        conn.stdin.lock().await.take();
+        mcp_http::close_stdin(&conn.stdin);
         process::end_session(conn.pgid, &conn.mark, self.0.bounds.grace).await;
         conn.slot.lock().expect("not poisoned").take();
     }

@@ -158,7 +158,7 @@ struct Owner {
 enum Backend {
     /// A stdio process of its own, holding one of the relay's connection slots.
     Process {
-        stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+        stdin: Stdin,
         pgid: u32,
         mark: String,
         slot: Mutex<Option<OwnedSemaphorePermit>>,
@@ -1230,7 +1230,7 @@ impl Hub {
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let backend = Backend::Process {
-            stdin: tokio::sync::Mutex::new(stdin),
+            stdin: Arc::new(tokio::sync::Mutex::new(stdin)),
             pgid,
             mark,
             slot: Mutex::new(Some(slot)),
@@ -1456,7 +1456,7 @@ impl Session {
                 mark,
                 slot,
             } => {
-                stdin.lock().await.take();
+                close_stdin(stdin);
                 process::end_session(*pgid, mark, hub.bounds.grace).await;
                 slot.lock().expect("not poisoned").take();
             }
@@ -1491,26 +1491,44 @@ impl Session {
     }
 }
 
+/// A process's stdin, shared by the requests writing to it (one line at a time).
+pub(crate) type Stdin = Arc<tokio::sync::Mutex<Option<ChildStdin>>>;
+
 /// One JSON text as a line on a process's stdin; false when it is gone (the pipe is then
-/// dropped, so later writes fail at once).
-pub(crate) async fn write_line(stdin: &tokio::sync::Mutex<Option<ChildStdin>>, text: &str) -> bool {
-    let mut stdin = stdin.lock().await;
-    let Some(pipe) = stdin.as_mut() else {
+/// dropped, so later writes fail at once). Lines go in the order their writers took the
+/// pipe. Once begun, a line is written whole even if its writer gives up (a request cut off
+/// at its deadline while the process does not read): a half line would run into the next.
+pub(crate) async fn write_line(stdin: &Stdin, text: &str) -> bool {
+    let mut stdin = stdin.clone().lock_owned().await;
+    if stdin.is_none() {
         return false;
-    };
+    }
     // JSON text has no raw newline except as whitespace, which may be dropped.
-    let line = if text.contains(['\n', '\r']) {
+    let mut line = if text.contains(['\n', '\r']) {
         text.replace(['\n', '\r'], " ")
     } else {
         text.to_string()
     };
-    let ok = pipe.write_all(line.as_bytes()).await.is_ok()
-        && pipe.write_all(b"\n").await.is_ok()
-        && pipe.flush().await.is_ok();
-    if !ok {
-        stdin.take();
+    line.push('\n');
+    let write = tokio::spawn(async move {
+        let Some(pipe) = stdin.as_mut() else {
+            return false;
+        };
+        let ok = pipe.write_all(line.as_bytes()).await.is_ok() && pipe.flush().await.is_ok();
+        if !ok {
+            stdin.take();
+        }
+        ok
+    });
+    write.await.unwrap_or(false)
+}
+
+/// Closes a process's stdin (it reads its end), unless a line is being written to it: that
+/// write ends when the process does, which follows.
+pub(crate) fn close_stdin(stdin: &Stdin) {
+    if let Ok(mut pipe) = stdin.try_lock() {
+        pipe.take();
     }
-    ok
 }
 
 /// The process's stdout → one routed message per line; at its end the session ends.

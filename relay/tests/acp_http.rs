@@ -802,3 +802,40 @@ fn the_relay_shutting_down_ends_every_connection_and_its_process() {
     assert_eq!(main.next(), None, "the stream ends");
     until("the agent is gone", || !alive(pids[0]));
 }
+
+#[test]
+fn a_line_to_an_agent_that_does_not_read_is_written_whole_even_when_its_request_is_cut_off() {
+    let relay = relay(&["--request-timeout-ms", "1000"]);
+    let port = relay.port;
+    let conn = connect(port);
+    let mut main = Stream::open(port, &conn, None);
+    assert_eq!(
+        post(port, &conn, None, &call(2, "pause", json!({"ms": 3000}))).status,
+        202
+    );
+    assert_eq!(main.next().unwrap()["id"], 2);
+    // 300 KB: more than the pipe holds while the agent reads nothing. The request is cut off
+    // at its deadline (1 s) with its line half written.
+    let big = call(3, "size", json!({"pad": "x".repeat(300_000)}));
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(FRAME_TIMEOUT)).unwrap();
+    write!(s, "POST {PATH} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nAcp-Connection-Id: {conn}\r\nContent-Length: {}\r\n\r\n{big}", big.len()).unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    assert!(
+        raw.is_empty(),
+        "no answer while the agent reads nothing: {}",
+        String::from_utf8_lossy(&raw)
+    );
+    // Once the agent reads again, the whole line reaches it, and the next one after it.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(
+        post(port, &conn, None, &call(4, "ping", json!({}))).status,
+        202
+    );
+    let sized = main.next().unwrap();
+    assert_eq!(sized["id"], 3, "{sized}");
+    assert_eq!(sized["result"]["length"], json!(big.len()));
+    assert_eq!(main.next().unwrap()["method"], "note");
+    assert_eq!(main.next().unwrap()["id"], 4);
+}
