@@ -11,14 +11,19 @@
 //
 // A replayed update the application already had is not delivered again: the updates it was
 // given are remembered per session (their JSON), and the replay is matched against them in
-// order; what does not match is new and delivered. Where the agent does not replay, the
-// remembered updates are fed to the new session so that its transcript stays whole.
+// order; what does not match is new and delivered. Over HTTP the answer to session/load comes
+// on the connection's stream and the replay on the session's, so the answer may come first:
+// matching goes on past it, for updates equal to the next one remembered, until all are
+// matched, a new update comes, or the session is quiet for a while. Where the agent does not
+// replay, the remembered updates are fed to the new session so that its transcript stays whole.
 // Then the `reconnected` event: `{ attempt, sessions: [{ sessionId, method, replayed,
 // skipped, delivered, error? }] }`.
 
 import { ProtocolError, codes } from "./errors.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** After the answer, a replay still unmatched that brings nothing for this long is over. */
+const QUIET_MS = 300;
 
 /**
  * Options: `attempts` (8), `delayMs` (the first wait; by default and at least `floor`, the
@@ -28,6 +33,9 @@ export function keepAlive(acp, open, floor, { attempts = 8, delayMs = floor, max
   const connection = acp.connection;
   /** sessionId → the JSON of every update the application was given, in order. */
   const seen = new Map();
+  /** sessionId → the filter matching its replay against `seen` (reconnect.js's `_skip`). */
+  const windows = new Map();
+  acp._skip = (ev) => windows.get(ev.sessionId)?.(ev) ?? false;
   acp.onUpdate((sessionId, update) => {
     if (!seen.has(sessionId)) seen.set(sessionId, []);
     seen.get(sessionId).push(JSON.stringify(update));
@@ -47,7 +55,8 @@ export function keepAlive(acp, open, floor, { attempts = 8, delayMs = floor, max
         if (connection.closed) return;
         await initialize(acp);
         const sessions = [];
-        for (const session of acp._sessions()) sessions.push(await resume(acp, session, seen));
+        windows.clear();
+        for (const session of acp._sessions()) sessions.push(await resume(acp, session, seen, windows));
         if (connection.suspended) throw new ProtocolError(codes.CONNECTION_CLOSED, "the connection dropped again while resuming");
         connection.recovered();
         connection.dispatch([{ type: "reconnected", attempt, sessions }]);
@@ -74,8 +83,41 @@ function initialize(acp) {
   });
 }
 
+/**
+ * Matches a session's replay against the updates the app had (`had`, JSON texts): true for
+ * one to skip. A replayed update may match further on (an agent may leave some out); one that
+ * is not marked replay (its answer came first) only the next remembered one.
+ */
+function replayWindow(had, report) {
+  let next = 0;
+  let open = had.length > 0;
+  let touched = Date.now();
+  const skip = (ev) => {
+    if (!open) return false;
+    touched = Date.now();
+    const key = JSON.stringify(ev.update);
+    const at = ev.replay ? had.indexOf(key, next) : had[next] === key ? next : -1;
+    if (at < 0) {
+      report.delivered++;
+      // Live and new: whatever replay there was is over.
+      if (!ev.replay) open = false;
+      return false;
+    }
+    next = at + 1;
+    report.skipped++;
+    if (next === had.length) open = false;
+    return true;
+  };
+  /** Resolves once the replay is matched, or quiet. */
+  skip.settled = async () => {
+    while (open && Date.now() - touched < QUIET_MS) await sleep(20);
+    open = false;
+  };
+  return skip;
+}
+
 /** Resumes one session on the new connection; its outcome for the `reconnected` event. */
-async function resume(acp, session, seen) {
+async function resume(acp, session, seen, windows) {
   const { id: sessionId } = session;
   const enabled = (m) => acp.methods().find((r) => r.method === m)?.enabled === true;
   const v2 = acp.state.protocolVersion >= 2;
@@ -90,19 +132,8 @@ async function resume(acp, session, seen) {
 
   // The replay, matched in order against what the application already has.
   const had = seen.get(sessionId) ?? [];
-  let next = 0;
-  acp._skip = (ev) => {
-    if (ev.sessionId !== sessionId || !ev.replay) return false;
-    const key = JSON.stringify(ev.update);
-    const at = had.indexOf(key, next);
-    if (at < 0) {
-      report.delivered++;
-      return false;
-    }
-    next = at + 1;
-    report.skipped++;
-    return true;
-  };
+  const window = replayWindow(had, report);
+  windows.set(sessionId, window);
   try {
     const ask = (p) => acp.request(method, p);
     let answer;
@@ -119,11 +150,10 @@ async function resume(acp, session, seen) {
       answer = await pending;
     }
     if (answer && typeof answer === "object") session.result = answer;
+    if (replayed) await window.settled();
     return { ...report, method, replayed };
   } catch (e) {
     return { ...report, method, replayed, error: e?.message ?? String(e) };
-  } finally {
-    acp._skip = undefined;
   }
 }
 

@@ -233,6 +233,33 @@ test("reconnect: a connection killed mid-turn is reconnected, the session loaded
   }
 });
 
+test("reconnect: a long history replayed on the session's stream while the answer to session/load comes on the connection's: still each update once", async () => {
+  // The RFD puts the answer to session/load on the connection's stream and the replay on the
+  // session's: the answer may come first, with most of the replay still on its way.
+  const agentSide = sdkAgent({ load: true, pauseMs: 0 });
+  const server = await sdkServer(agentSide.app);
+  try {
+    const acp = await AcpClient.connect(server.url, { clientInfo, protocolVersions: [1], reconnect: { delayMs: 20 } });
+    const up = new Promise((r) => acp.onReconnected(r));
+    await acp.initialize();
+    const session = await acp.newSession({ cwd: "/work", mcpServers: [] });
+    let count = 0;
+    session.onUpdate(() => count++);
+    await session.prompt([{ type: "text", text: "count 2000" }]);
+    assert.equal(count, 2000);
+    server.kill();
+    const { sessions: [report] } = await up;
+    assert.deepEqual([report.method, report.skipped, report.delivered], ["session/load", 2000, 0], "the event comes once the replay is matched");
+    await later(300);
+    assert.equal(count, 2000, "nothing doubled");
+    await session.prompt([{ type: "text", text: "count 1" }]);
+    assert.equal(count, 2001);
+    acp.close();
+  } finally {
+    await server.stop();
+  }
+});
+
 test("reconnect: an agent that only resumes (no replay) keeps the transcript whole from what the app had", async () => {
   const agentSide = sdkAgent({ load: false, resume: true });
   const server = await sdkServer(agentSide.app);

@@ -266,3 +266,45 @@ test("the stateless Validator knows mcp-apps 2026-01-26 (View → Host is client
   assert.equal(r.ok, false);
   assert.equal(r.issues[0].code, "not_allowed_here");
 });
+
+// The ext-apps example servers (from npm, over stdio) give the payloads a host relays: their
+// tool's result becomes the host's `tool-result`, their UI resource the answer to the View's
+// `resources/read`, their tool call the answer to the View's proxied `tools/call`.
+for (const name of ["server-basic-vanillajs", "server-basic-preact"]) {
+  test(`a host relaying ${name}'s real payloads sends only frames that pass`, async () => {
+    const { McpClient, stdioTransport } = await import("./helpers.mjs");
+    const { fileURLToPath } = await import("node:url");
+    const server = fileURLToPath(new URL(`../../node_modules/@modelcontextprotocol/${name}/dist/index.js`, import.meta.url));
+    const transport = await stdioTransport(process.execPath, [server, "--stdio"]);
+    const mcp = await McpClient.connect(transport, { clientInfo: { name: "host", version: "1" }, protocolVersions: ["2025-11-25"], era: "handshake",
+      capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
+    try {
+      const init = await mcp.initialize();
+      const frames = new AppsValidator({ mcpVersion: init.protocolVersion });
+      const { tools } = await mcp.listTools({});
+      const tool = tools.find((t) => t._meta?.ui?.resourceUri ?? t._meta?.["ui/resourceUri"]);
+      assert.ok(tool, `${name} lists a tool with a UI`);
+      const uri = tool._meta.ui?.resourceUri ?? tool._meta["ui/resourceUri"];
+      const args = {};
+      const result = await mcp.callTool(tool.name, args);
+      // Host → View: the input and the result of the call that opened the View.
+      assert.equal(frames.validateFrame({ jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: args } }, { from: "host" }), null);
+      assert.equal(frames.validateFrame({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: result }, { from: "host" }), null, JSON.stringify(result));
+      // View → Host → server → Host → View: a proxied call and a read of its own resource.
+      assert.equal(frames.validateFrame({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool.name, arguments: args } }, { from: "view" }), null);
+      assert.equal(frames.validateFrame({ jsonrpc: "2.0", id: 1, result: await mcp.callTool(tool.name, args) }, { from: "host" }), null);
+      const read = await mcp.readResource(uri);
+      assert.match(read.contents[0].mimeType, /^text\/html;profile=mcp-app/);
+      assert.equal(frames.validateFrame({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri } }, { from: "view" }), null);
+      assert.equal(frames.validateFrame({ jsonrpc: "2.0", id: 2, result: read }, { from: "host" }), null);
+      // The same result, tampered with on its way to the View, is refused.
+      const tampered = { ...result, content: [{ type: "text" }] };
+      const refused = frames.validateFrame({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: tampered }, { from: "host" });
+      assert.equal(refused?.code, -32602);
+      assert.equal(refused.data.issues[0].path, "/params/content/0/text");
+    } finally {
+      mcp.close?.();
+      transport.close();
+    }
+  });
+}
