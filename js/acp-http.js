@@ -122,7 +122,7 @@ export function openAcpHttpTransport(url, options) {
     let peer;
     try { peer = JSON.parse(body)?.error; } catch { /* not JSON */ }
     const error = Number.isInteger(peer?.code) && typeof peer.message === "string"
-      ? { code: peer.code, message: peer.message, data: { status, ...(peer.data && typeof peer.data === "object" ? peer.data : {}) } }
+      ? { code: peer.code, message: peer.message, data: { ...(peer.data && typeof peer.data === "object" ? peer.data : {}), status } }
       : { code: codes.HTTP_ERROR, message: `the agent answered ${info.method} with HTTP ${status}`, data: { status, ...(body ? { body: body.slice(0, 512) } : {}) } };
     deliver(JSON.stringify({ jsonrpc: "2.0", id: info.id, error }), { method: "POST", status, synthesized: true });
   }
