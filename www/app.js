@@ -15,6 +15,7 @@ import { createPermissionDialog } from "./ui/permission-dialog.js";
 import { createTranscript } from "./ui/transcript.js";
 import { createAcpPanel } from "./ui/acp-panel.js";
 import { createMcpPanel } from "./ui/mcp-panel.js";
+import { openToolUi } from "./ui/app-view.js";
 import { createAuthPanel } from "./ui/auth-panel.js";
 import { createRawMode } from "./ui/raw-mode.js";
 import { createTerminalHandlers, TERMINAL_METHODS } from "./ui/terminal.js";
@@ -76,7 +77,11 @@ const acpPanel = createAcpPanel($("#acp-root"), {
   onHostedFrame: (frame, { label, session, server }) => timeline.add({ ...frame, channel: {
     label, session, protocol: "mcp", role: "server", version: () => server.state?.protocolVersion } }),
 });
-const mcpPanel = createMcpPanel($("#mcp-root"), { banner });
+const mcpPanel = createMcpPanel($("#mcp-root"), {
+  banner,
+  // A tool's MCP App: its bridge's frames join the timeline on a channel of their own.
+  onToolUi: (call) => openToolUi({ ...call, token, addFrame: (frame) => timeline.add(frame), note: (text) => stderr.note(text) }),
+});
 let forgetTokens = () => {};
 const authPanel = createAuthPanel($("#auth-root"), { onForget: () => forgetTokens() });
 const timeline = createTimeline($("#timeline-root"), {
@@ -178,8 +183,12 @@ function versionOfHandshake(message, inReplyTo) {
 function validateFrame(text, { direction, inReplyTo, message, channel }) {
   if (!conn) return null;
   // A channel (page tools) has its own protocol, version and role: there the page is the server.
-  const version = channel ? versionOfHandshake(message, inReplyTo) ?? channel.version() ?? "2025-11-25" : versionOf(message, inReplyTo);
-  const v = validatorFor(channel?.protocol ?? conn.config.protocol, version);
+  let version = channel ? versionOfHandshake(message, inReplyTo) ?? channel.version() ?? "2025-11-25" : versionOf(message, inReplyTo);
+  let protocol = channel?.protocol ?? conn.config.protocol;
+  // An MCP App's bridge also carries MCP messages (tools/call, resources/read, logging): MCP's rules, the negotiated version.
+  const method = message?.method ?? inReplyTo;
+  if (protocol === "mcp-apps" && typeof method === "string" && !method.startsWith("ui/")) [protocol, version] = ["mcp", conn.negotiated];
+  const v = validatorFor(protocol, version);
   const sentByClient = (direction === "out") === (channel?.role !== "server");
   const opts = { direction: sentByClient ? "clientToServer" : "serverToClient" };
   if (inReplyTo) opts.inReplyTo = inReplyTo;

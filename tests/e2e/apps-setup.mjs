@@ -30,7 +30,7 @@ export async function startRelay() {
     .filter(([p]) => !existsSync(p));
   assert.deepEqual(missing.map(([p, how]) => `${p} (${how})`), [], "the apps tests need these");
   const token = randomBytes(16).toString("hex");
-  const args = ["--port", "0", "--pkg", PKG];
+  const args = ["--port", "0", "--pkg", PKG, "--static", join(ROOT, "www")];
   for (const [name, command] of Object.entries(SERVERS)) args.push("--agent", `${name}=${command}`);
   const relay = spawn(RELAY, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, AGENTWIRE_TOKEN: token } });
   const log = [];

@@ -193,3 +193,38 @@ test("modelTools, toolResourceUri, buildCsp and allowAttribute", { timeout: 30_0
     assert.match(out.csp, /script-src 'self' 'unsafe-inline' https:\/\/\*\.cdn\.example;/);
     assert.equal(out.allow, "camera; clipboard-write");
   }));
+
+test("the playground: a tool with a UI opens it inline, its bridge's frames in the timeline on their own channel, validated", { timeout: 60_000 }, () =>
+  withPage("playground", async (page) => {
+    await page.locator("#agent-select option[value=vanilla]").waitFor({ state: "attached" });
+    await page.selectOption("#agent-select", "vanilla");
+    await page.check("#protocol-mcp");
+    for (const v of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) await page.setChecked(`#version-${v}`, v === "2025-11-25");
+    await page.click("#connect-button");
+    await page.waitForFunction(() => /^2025-11-25$/.test(document.querySelector("#negotiated-version")?.textContent.trim()));
+    await page.click("#mcp-list-tools");
+    await page.click("[data-testid=mcp-tool][data-name=get-time]");
+    await page.fill("#mcp-tool-args", "{}");
+    await page.click("#mcp-call-tool");
+    await page.waitForFunction(() => /^ok · \d+ ms$/.test(document.querySelector("[data-testid=mcp-tool-status]")?.textContent.trim()));
+    // The view opens under the result and shows the time the call returned.
+    const returned = await page.evaluate(() => JSON.parse(document.querySelector("#mcp-tool-result details:last-of-type pre").textContent).content[0].text);
+    assert.match(returned, /^\d{4}-\d\d-\d\dT/);
+    const view = page.frameLocator("[data-testid=mcp-tool-ui] iframe").frameLocator("iframe");
+    await view.locator(`code:text-is("${returned}")`).waitFor();
+    await view.getByRole("button", { name: "Get Server Time" }).click();
+
+    // The bridge's frames: on the app's channel, paired, every one valid.
+    const channelRows = page.locator("[data-testid=timeline-row]:has([data-testid=frame-channel]:text-is('app get-time'))");
+    await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=timeline-row]")]
+      .some((r) => r.dataset.method === "tools/call" && r.dataset.direction === "in" && r.querySelector("[data-testid=frame-channel]")));
+    const rows = await channelRows.evaluateAll((els) => els.map((e) => `${e.dataset.direction} ${e.dataset.method} ${e.dataset.valid}`));
+    for (const want of ["in ui/notifications/sandbox-proxy-ready", "out ui/notifications/sandbox-resource-ready", "in ui/initialize",
+      "out ui/initialize", "in ui/notifications/initialized", "out ui/notifications/tool-input", "out ui/notifications/tool-result", "in tools/call"]) {
+      assert.ok(rows.some((r) => r.startsWith(`${want} `)), `${want} in the timeline: ${rows.join(", ")}`);
+    }
+    assert.deepEqual(rows.filter((r) => !r.endsWith(" true")), [], "every frame of the bridge is valid");
+    await page.screenshot({ path: join(SHOTS, "apps-playground.png") });
+    await page.click("[data-testid=mcp-tool-ui-close]");
+    await page.locator("[data-testid=mcp-tool-ui]").waitFor({ state: "detached" });
+  }));

@@ -15,7 +15,7 @@ import { createClientRequests } from "./client-requests.js";
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 const TIMEOUT = -32001;
 
-export function createMcpPanel(root, { banner }) {
+export function createMcpPanel(root, { banner, onToolUi = null }) {
   let client = null;
   let selectedTool = null;
   let selectedPrompt = null;
@@ -196,6 +196,9 @@ export function createMcpPanel(root, { banner }) {
         res?.structuredContent !== undefined ? h("details", { open: true }, h("summary", {}, "structuredContent"), json(res.structuredContent)) : null,
         h("details", {}, h("summary", {}, "raw result"), json(res)));
       event(`tools/call ${tool.name} answered in ${ms} ms`);
+      // A tool with a UI (MCP Apps): its view opens under the result.
+      onToolUi?.({ client, tool, args, result: res, container: toolResult })
+        .catch((err) => event(`the UI of ${tool.name}: ${describeError(err)}`, "bad"));
     } catch (err) {
       const cancelled = callAbort?.signal.aborted;
       const what = err?.code === TIMEOUT ? `timed out after ${err.data?.timeoutMs ?? timeoutMs} ms; notifications/cancelled sent`
