@@ -14,10 +14,10 @@ pub mod codes;
 pub mod lenient;
 #[path = "methods.rs"]
 pub mod methods;
-#[path = "typescript.rs"]
-pub mod typescript;
 #[path = "rules.rs"]
 pub mod rules;
+#[path = "typescript.rs"]
+pub mod typescript;
 
 pub const COMMAND: &str = "cargo run -p agentwire-gen";
 

@@ -17,7 +17,8 @@ fn key(k: &str) -> String {
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     if ident {
         k.to_string()
     } else {
@@ -178,7 +179,10 @@ fn object(o: &Map<String, Value>, indent: &str) -> String {
     let index = extra.map(|t| format!("{{ [key: string]: {t} }}"));
     match (body, index) {
         (Some(b), Some(i)) if i == "{ [key: string]: unknown }" => {
-            format!("{}{inner}[key: string]: unknown;\n{indent}}}", &b[..b.len() - indent.len() - 1])
+            format!(
+                "{}{inner}[key: string]: unknown;\n{indent}}}",
+                &b[..b.len() - indent.len() - 1]
+            )
         }
         (Some(b), Some(i)) => format!("{b} & {i}"),
         (Some(b), None) => b,
@@ -274,7 +278,10 @@ fn namespace(
         let before = same.len();
         let names: Vec<&str> = same.keys().copied().collect();
         for def in names {
-            let text = &texts.iter().find(|(d, _, _)| d.as_str() == def).map(|t| &t.2);
+            let text = &texts
+                .iter()
+                .find(|(d, _, _)| d.as_str() == def)
+                .map(|t| &t.2);
             let uses_other = text.is_some_and(|t| {
                 identifiers(t).any(|w| w != def && defs.contains_key(w) && !same.contains_key(w))
             });
@@ -296,7 +303,10 @@ fn namespace(
             None => {
                 doc(out, body.get("description"), "    ");
                 out.push_str(text);
-                mine.insert(def.to_string(), (strip_docs(text), format!("{protocol}.{name}")));
+                mine.insert(
+                    def.to_string(),
+                    (strip_docs(text), format!("{protocol}.{name}")),
+                );
             }
         }
     }
@@ -310,7 +320,11 @@ fn namespace(
         let _ = writeln!(
             out,
             "    /** Every {} of this version: who sends it, its params{}. */",
-            if notification { "notification" } else { "request" },
+            if notification {
+                "notification"
+            } else {
+                "request"
+            },
             if notification { "" } else { " and its result" }
         );
         let _ = writeln!(out, "    export interface {iface} {{");
