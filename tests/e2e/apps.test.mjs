@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { ROOT, startRelay, renderInPage } from "./apps-setup.mjs";
 
@@ -228,3 +229,40 @@ test("the playground: a tool with a UI opens it inline, its bridge's frames in t
     await page.click("[data-testid=mcp-tool-ui-close]");
     await page.locator("[data-testid=mcp-tool-ui]").waitFor({ state: "detached" });
   }));
+
+/** A GET with a chosen Host header (fetch cannot set one). */
+function get(url, host) {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    request({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: host ? { host } : {} }, (res) => {
+      let body = "";
+      res.on("data", (c) => { body += c; }).on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
+    }).on("error", reject).end();
+  });
+}
+
+test("the sandbox origin: another port, the view's CSP as a header, framed only by the relay's pages, nothing else served", { timeout: 30_000 }, async () => {
+  const agents = JSON.parse((await get(`${relay.origin}/api/agents?token=${relay.token}`)).body);
+  const sandbox = new URL(agents.sandbox);
+  assert.equal(sandbox.hostname, "127.0.0.1");
+  assert.notEqual(sandbox.port, new URL(relay.origin).port);
+  const csp = encodeURIComponent(JSON.stringify({ connectDomains: ["https://api.example.com", "https://x; script-src *"], frameDomains: ["'unsafe-eval'"] }));
+  const page = await get(`${agents.sandbox}/sandbox.html?host=${encodeURIComponent(relay.origin)}&csp=${csp}`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers["content-type"], /^text\/html/);
+  const policy = page.headers["content-security-policy"];
+  assert.match(policy, /^default-src 'none'; /);
+  assert.match(policy, /connect-src https:\/\/api\.example\.com;/);
+  assert.match(policy, /frame-src 'none';/);
+  assert.doesNotMatch(policy, /unsafe-eval|x; script-src/);
+  assert.match(policy, new RegExp(`frame-ancestors ${relay.origin.replace(/[.]/g, "\\.")}( |$)`));
+  assert.equal(page.headers["origin-agent-cluster"], "?1");
+  assert.equal(page.headers["x-content-type-options"], "nosniff");
+  assert.match(page.body, /sandbox-resource-ready/);
+  // The relay's pages may frame it, and only it.
+  assert.match((await get(relay.url)).headers["content-security-policy"], new RegExp(`frame-src ${agents.sandbox.replace(/[.]/g, "\\.")}$`));
+  assert.equal((await get(`${agents.sandbox}/`)).status, 404);
+  assert.equal((await get(`${agents.sandbox}/pkg/index.js`)).status, 404);
+  assert.equal((await get(`${agents.sandbox}/api/agents?token=${relay.token}`)).status, 404);
+  assert.equal((await get(`${agents.sandbox}/sandbox.html`, "evil.example:80")).status, 403, "another Host (DNS rebinding) is refused");
+});
