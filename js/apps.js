@@ -504,8 +504,8 @@ export class AppView {
         try { url = new URL(params.url); } catch { throw { code: INVALID_PARAMS, message: "url is not a URL" }; }
         if (url.protocol !== "https:" && url.protocol !== "http:") throw { code: INVALID_PARAMS, message: `only http(s) links open, not ${url.protocol}` };
         if (o.onOpenLink) return (await o.onOpenLink(url.href)) ?? {};
-        const w = window.open(url.href, "_blank", "noopener,noreferrer");
-        return w === null ? {} : {};
+        window.open(url.href, "_blank", "noopener,noreferrer");
+        return {};
       }
       case "ui/message":
         if (!o.onMessage) throw { code: METHOD_NOT_FOUND, message: "this host takes no ui/message" };
@@ -515,8 +515,9 @@ export class AppView {
         return (await o.onModelContext(params)) ?? {};
       case "ui/request-display-mode": {
         const available = this.#context.availableDisplayModes ?? ["inline"];
+        // A mode the host does not offer, or no handler to switch: the current mode stays.
         let mode = this.#context.displayMode;
-        if (available.includes(params.mode)) mode = (await o.onDisplayMode?.(params.mode)) ?? (o.onDisplayMode ? mode : mode);
+        if (available.includes(params.mode) && o.onDisplayMode) mode = (await o.onDisplayMode(params.mode)) ?? mode;
         if (mode !== this.#context.displayMode) this.setHostContext({ displayMode: mode });
         return { mode };
       }

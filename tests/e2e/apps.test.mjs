@@ -156,6 +156,28 @@ test("a hostile view: malformed frames, model-only and foreign tools, top naviga
     const appOnly = await attack(page, "app-only");
     assert.equal(appOnly.result?.content?.[0]?.text, "refreshed");
 
+    // Bounds: a flood of calls is served up to the bound and the rest answered with an error; a
+    // frame over 4 MiB is refused unread.
+    const flood = await attack(page, "flood");
+    assert.equal(flood.served + flood.refused.length, 200, "every call answered");
+    assert.ok(flood.served >= 64 && flood.refused.length > 0, `served ${flood.served}, refused ${flood.refused.length}`);
+    assert.ok(flood.refused.every((c) => c === -32603), JSON.stringify(flood.refused.slice(0, 3)));
+    const huge = await attack(page, "huge");
+    assert.equal(huge.error?.code, -32600);
+    assert.deepEqual((await seen(page)).messages, [], "the huge message reached no handler");
+
+    // The other notifications reach the view.
+    await page.evaluate(() => {
+      window.apps.view.toolInputPartial({ attack: "par" });
+      window.apps.view.toolCancelled("user action");
+      window.apps.view.setHostContext({ theme: "dark" });
+    });
+    const logged = await waitSeen(page, () => {
+      const by = (n) => window.apps.seen.logs.find((l) => l.data?.attack === n)?.data.outcome;
+      return by("partial") && by("cancelled") && by("context") ? [by("partial"), by("cancelled"), by("context")] : null;
+    });
+    assert.deepEqual(await logged.jsonValue(), [{ arguments: { attack: "par" } }, { reason: "user action" }, { theme: "dark" }]);
+
     // The sandbox: no top navigation, no fetch outside the CSP, no reach into the host page.
     const url = page.url();
     assert.match(await attack(page, "top"), /^blocked/);

@@ -45,6 +45,14 @@ const ATTACKS = {
   async "model-only"() { return answer(await request("tools/call", { name: "secret", arguments: {} })); },
   async "other-server"() { return answer(await request("tools/call", { name: "get-time", arguments: {} })); },
   async "app-only"() { return answer(await request("tools/call", { name: "refresh", arguments: {} })); },
+  async flood() {
+    // 200 calls at once: the host serves a bounded number and refuses the rest, answering each.
+    const answers = await Promise.all(Array.from({ length: 200 }, () => request("tools/call", { name: "refresh", arguments: {} })));
+    return { served: answers.filter((a) => a.result).length, refused: answers.filter((a) => a.error).map((a) => a.error.code) };
+  },
+  async huge() {
+    return answer(await raw({ jsonrpc: "2.0", id: "big", method: "ui/message", params: { role: "user", content: [{ type: "text", text: "x".repeat(5 * 1024 * 1024) }] } }));
+  },
   async top() {
     try { window.top.location.href = "about:blank#escaped"; return "navigated"; } catch (e) { return "blocked: " + e.name; }
   },
@@ -65,6 +73,9 @@ window.addEventListener("message", async (event) => {
     const run = ATTACKS[attack];
     log(attack, run ? await run(m.params.arguments) : "unknown attack");
   }
+  if (m?.method === "ui/notifications/tool-input-partial") log("partial", m.params);
+  if (m?.method === "ui/notifications/tool-cancelled") log("cancelled", m.params);
+  if (m?.method === "ui/notifications/host-context-changed") log("context", m.params);
   if (m?.method === "ui/resource-teardown") post({ jsonrpc: "2.0", id: m.id, result: {} });
 });
 (async () => {
@@ -85,7 +96,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
 server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
   switch (params.name) {
     case "secret": return { content: [{ type: "text", text: "the model's secret" }] };
-    case "refresh": return { content: [{ type: "text", text: "refreshed" }] };
+    case "refresh": await new Promise((r) => setTimeout(r, 20)); return { content: [{ type: "text", text: "refreshed" }] };
     default: return { content: [{ type: "text", text: `attack ${params.arguments?.attack}` }] };
   }
 });
