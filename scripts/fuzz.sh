@@ -15,7 +15,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 seconds=${1:-20}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jsonrpc_parse schema_validate acp_client acp_agent mcp_client mcp_server)
+[ ${#targets[@]} -gt 0 ] || targets=(jsonrpc_parse schema_validate acp_client acp_agent mcp_client mcp_server apps_bridge)
 
 if ! cargo fuzz --version 2>/dev/null | grep -qF 0.13.2; then
   echo "installing cargo-fuzz 0.13.2"

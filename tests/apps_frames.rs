@@ -523,4 +523,32 @@ fn bounds_hold_against_a_flooding_view() {
         Side::Host,
         json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
     );
+    // What is kept per request is bounded too: a long id is refused (answered with null), and
+    // an extension method's name, however long, is not kept.
+    let mut b = bridge();
+    let long = "i".repeat(agentwire::schema::apps::MAX_ID_BYTES);
+    let r = refused(
+        &mut b,
+        Side::View,
+        json!({"jsonrpc": "2.0", "id": long, "method": "ping"}),
+        -32600,
+        "/id",
+    );
+    assert_eq!(r.id, Some(Value::Null));
+    ok(
+        &mut b,
+        Side::View,
+        json!({"jsonrpc": "2.0", "id": "i".repeat(200), "method": "ping"}),
+    );
+    let ext = format!("_{}", "x".repeat(100_000));
+    ok(
+        &mut b,
+        Side::View,
+        json!({"jsonrpc": "2.0", "id": 7, "method": ext}),
+    );
+    ok(
+        &mut b,
+        Side::Host,
+        json!({"jsonrpc": "2.0", "id": 7, "result": {"anything": true}}),
+    );
 }

@@ -918,7 +918,7 @@ fn mcp_agrees_with_the_official_schemas() {
 }
 
 #[test]
-fn mcp_apps_agrees_with_the_official_schema() {
+fn mcp_apps_agrees_with_the_official_schemas() {
     agreement(Protocol::Apps, APPS_TOLERATED);
 }
 

@@ -84,6 +84,11 @@ const MCP_METHODS: &[(&str, Side, Direction)] = {
 /// floods requests it never waits for, holds at most this much memory here.
 pub const MAX_PENDING: usize = 1024;
 
+/// The longest request id remembered (its JSON text): with `MAX_PENDING`, what requests in
+/// flight can hold is bounded (about 1 MiB a side), whatever size a frame may have. Real ids
+/// are numbers or short strings.
+pub const MAX_ID_BYTES: usize = 256;
+
 /// The JSON-RPC error for a refused frame.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Refusal {
@@ -357,6 +362,19 @@ impl Bridge {
                 value(),
             ));
         }
+        if key.len() > MAX_ID_BYTES {
+            let why = format!(
+                "a request id of {} bytes; at most {MAX_ID_BYTES} are kept in flight",
+                key.len()
+            );
+            return Some(refuse(
+                INVALID_REQUEST,
+                codes::TOO_LARGE,
+                "/id",
+                why,
+                Some(Value::Null),
+            ));
+        }
         if pending.len() >= MAX_PENDING {
             let why = format!("{MAX_PENDING} requests are already in flight from this side");
             return Some(refuse(
@@ -367,6 +385,8 @@ impl Bridge {
                 value(),
             ));
         }
+        // An extension method's answer is not checked: its name (any length) is not kept.
+        let method = if method.starts_with('_') { "_" } else { method };
         pending.push(Pending {
             id: key,
             method: method.to_string(),
