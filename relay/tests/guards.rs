@@ -132,19 +132,41 @@ async fn missing_origin_only_with_the_flag() {
 #[tokio::test]
 async fn the_agent_list_needs_the_token_and_shows_names_only() {
     timeout(TEST_TIMEOUT, async {
-        let relay = Relay::start(&["--agent", "demo=sh -c 'exec cat' --secret-arg", "--agent", "other=cat"]);
-        let (status, headers, body) = http_get(relay.port, &format!("/api/agents?token={TOKEN}"), &[]);
+        let relay = Relay::start(&[
+            "--agent",
+            "demo=sh -c 'exec cat' --secret-arg",
+            "--agent",
+            "other=cat",
+        ]);
+        let (status, headers, body) =
+            http_get(relay.port, &format!("/api/agents?token={TOKEN}"), &[]);
         assert_eq!(status, 200);
         assert_eq!(header(&headers, "content-type"), Some("application/json"));
         let body: Value = serde_json::from_slice(&body).unwrap();
-        assert_eq!(body, json!({"agents": [{"name": "demo", "default": true}, {"name": "other", "default": false}]}));
+        assert_eq!(
+            body["agents"],
+            json!([{"name": "demo", "default": true}, {"name": "other", "default": false}])
+        );
+        // Beside the names, only the MCP Apps sandbox origin (another port of the same host).
+        let sandbox = body["sandbox"].as_str().expect("the sandbox origin");
+        assert!(
+            sandbox.starts_with("http://127.0.0.1:")
+                && !sandbox.ends_with(&format!(":{}", relay.port))
+        );
+        assert_eq!(body.as_object().map(|o| o.len()), Some(2));
 
         let bearer = format!("Bearer {TOKEN}");
-        assert_eq!(http_get(relay.port, "/api/agents", &[("Authorization", &bearer)]).0, 200);
+        assert_eq!(
+            http_get(relay.port, "/api/agents", &[("Authorization", &bearer)]).0,
+            200
+        );
         assert_eq!(http_get(relay.port, "/api/agents", &[]).0, 401);
         assert_eq!(http_get(relay.port, "/api/agents?token=nope", &[]).0, 401);
         let host = [("Host", "rebound.example")];
-        assert_eq!(http_get(relay.port, &format!("/api/agents?token={TOKEN}"), &host).0, 403);
+        assert_eq!(
+            http_get(relay.port, &format!("/api/agents?token={TOKEN}"), &host).0,
+            403
+        );
     })
     .await
     .expect("test timed out");
