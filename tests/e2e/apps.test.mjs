@@ -139,10 +139,13 @@ test("a hostile view: malformed frames, model-only and foreign tools, top naviga
     assert.equal(malformed[4].error?.code, -32600, `the proxy's message from the view → ${JSON.stringify(malformed[4])}`);
     // Valid by the schema, refused by the host: only http(s) links open.
     assert.equal(malformed[5].error?.code, -32602, `javascript: link → ${JSON.stringify(malformed[5])}`);
+    assert.equal(malformed[6].error?.code, -32602, `role assistant → ${JSON.stringify(malformed[6])}`);
+    assert.equal(malformed[7].error?.code, -32602, `an unknown member → ${JSON.stringify(malformed[7])}`);
+    assert.equal(malformed[8].error?.code, -32602, `a text block without text → ${JSON.stringify(malformed[8])}`);
     const s = await seen(page);
     assert.deepEqual(s.links, [], "no refused link reached onOpenLink");
     assert.deepEqual(s.messages, [], "no refused message reached onMessage");
-    for (const id of ["m1", "m2", "m3", "m4", "m5"]) {
+    for (const id of ["m1", "m2", "m3", "m4", "m5", "m7", "m8", "m9"]) {
       assert.ok(s.frames.some((f) => f.direction === "in" && f.id === id && f.error), `${id} is marked refused`);
     }
 
