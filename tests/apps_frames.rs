@@ -552,3 +552,47 @@ fn bounds_hold_against_a_flooding_view() {
         json!({"jsonrpc": "2.0", "id": 7, "result": {"anything": true}}),
     );
 }
+
+#[test]
+fn the_method_table_comes_from_the_schema_and_the_crossing_list() {
+    let b = bridge();
+    let t = b.methods();
+    let row = |m: &str, rules: &str| {
+        t.iter()
+            .find(|r| r.method == m && r.rules == rules)
+            .unwrap_or_else(|| panic!("{m} ({rules}) not in {t:?}"))
+    };
+    // Every definition of the schema whose `method` is a constant, and nothing else.
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/node_modules/@modelcontextprotocol/ext-apps/dist/src/generated/schema.json"
+        ))
+        .expect("the ext-apps package (npm ci)"),
+    )
+    .unwrap();
+    let mut from_schema: Vec<&str> = schema["$defs"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(|d| d["properties"]["method"]["const"].as_str())
+        .collect();
+    from_schema.sort();
+    let mut ours: Vec<&str> = t
+        .iter()
+        .filter(|r| r.rules == "mcp-apps")
+        .map(|r| r.method)
+        .collect();
+    ours.sort();
+    assert_eq!(ours, from_schema);
+    assert_eq!(ours.len(), 17);
+    let init = row("ui/initialize", "mcp-apps");
+    assert_eq!((init.from, init.request), ("view", true));
+    let input = row("ui/notifications/tool-input", "mcp-apps");
+    assert_eq!((input.from, input.request), ("host", false));
+    assert_eq!(row("ui/resource-teardown", "mcp-apps").from, "host");
+    let call = row("tools/call", "mcp");
+    assert_eq!((call.from, call.request), ("both", true));
+    assert_eq!(row("notifications/message", "mcp").from, "view");
+    assert_eq!(row("tools/list", "mcp").from, "host");
+}

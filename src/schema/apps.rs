@@ -89,6 +89,17 @@ pub const MAX_PENDING: usize = 1024;
 /// are numbers or short strings.
 pub const MAX_ID_BYTES: usize = 256;
 
+/// One row of the bridge's method table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BridgeMethod {
+    pub method: &'static str,
+    /// `"view"`, `"host"` or `"both"`.
+    pub from: &'static str,
+    pub request: bool,
+    /// Whose rules judge it: `"mcp-apps"` or `"mcp"` (the version in use).
+    pub rules: &'static str,
+}
+
 /// The JSON-RPC error for a refused frame.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Refusal {
@@ -138,6 +149,45 @@ impl Bridge {
             limits,
             pending: Default::default(),
         })
+    }
+
+    /// The bridge's method table: every `ui/*` message of the rules (as generated from the
+    /// schema, with the overlay's sides) and the MCP messages that cross it, each with who
+    /// sends it and whether it is a request.
+    pub fn methods(&self) -> Vec<BridgeMethod> {
+        let rules = self.apps.rules;
+        let mut out: Vec<BridgeMethod> = self
+            .apps
+            .chain
+            .iter()
+            .flat_map(|p| p.methods.iter())
+            .map(|m| BridgeMethod {
+                method: rules.str(m.name),
+                from: match m.dir {
+                    super::rules::DIR_CLIENT => "view",
+                    super::rules::DIR_SERVER => "host",
+                    _ => "both",
+                },
+                request: m.result != NONE,
+                rules: "mcp-apps",
+            })
+            .collect();
+        for &(method, side, _) in MCP_METHODS {
+            let from = if side == Side::View { "view" } else { "host" };
+            match out
+                .iter_mut()
+                .find(|m| m.method == method && m.rules == "mcp")
+            {
+                Some(m) => m.from = "both",
+                None => out.push(BridgeMethod {
+                    method,
+                    from,
+                    request: !method.starts_with("notifications/"),
+                    rules: "mcp",
+                }),
+            }
+        }
+        out
     }
 
     /// How many requests `side` sent that are not answered yet.

@@ -138,6 +138,12 @@ impl AppsValidator {
         Ok(self.bridge.in_flight(side(&options)?) as u32)
     }
 
+    /// The bridge's methods: `[{ method, from: "view" | "host" | "both", request, rules:
+    /// "mcp-apps" | "mcp" }]`, the `ui/*` ones as generated from the schema.
+    pub fn methods(&self) -> JsValue {
+        super::convert::to_js(&serde_json::to_value(self.bridge.methods()).unwrap_or_default())
+    }
+
     /// Forgets the requests in flight (the View was reloaded or torn down).
     pub fn reset(&mut self) {
         self.bridge.reset();
