@@ -2,7 +2,9 @@
 // the same render flow as tests/e2e/apps.test.mjs for both example servers from the npm
 // registry, through the relay and its sandbox origin, driven over WebDriver: the view renders on
 // the sandbox origin, shows the host's tool result, calls the tool through the host from its
-// own button, sends a message, resizes its frame, and answers the teardown.
+// own button, sends a message, resizes its frame, and answers the teardown. Then the hostile
+// view's attacks that depend on the engine (top navigation, a fetch outside its CSP, the host
+// page's DOM) and a sample of refused frames.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -12,7 +14,7 @@ import { createServer as createTcpServer } from "node:net";
 import { Builder, By, until } from "selenium-webdriver";
 import firefox from "selenium-webdriver/firefox.js";
 import { startRelay, renderInPage } from "../e2e/apps-setup.mjs";
-import { needs } from "./smoke.mjs";
+import { existsSync } from "node:fs";
 
 const FIREFOX = "/usr/bin/firefox-esr";
 const GECKODRIVER = join(homedir(), ".cargo/bin/geckodriver");
@@ -21,8 +23,10 @@ const WAIT = 15_000;
 let relay;
 
 before(async () => {
-  needs([[FIREFOX, "apt-get install firefox-esr"], [GECKODRIVER, "cargo install geckodriver"],
-    [WEBKIT_DRIVER, "apt-get install webkit2gtk-driver"], ["/usr/bin/xvfb-run", "apt-get install xvfb"]]);
+  for (const [path, how] of [[FIREFOX, "apt-get install firefox-esr"], [GECKODRIVER, "cargo install geckodriver"],
+    [WEBKIT_DRIVER, "apt-get install webkit2gtk-driver"], ["/usr/bin/xvfb-run", "apt-get install xvfb"]]) {
+    assert.ok(existsSync(path), `${path} is needed (${how})`);
+  }
   relay = await startRelay();
 });
 after(async () => { await relay?.stop(); });
@@ -83,19 +87,46 @@ async function flow(driver, name) {
   assert.equal(await driver.executeScript(`return document.querySelectorAll("#app-${name} iframe").length`), 0);
 }
 
-test("Firefox: both example servers' views render and complete their flows", { timeout: 120_000 }, async () => {
+/** The hostile view's sandbox and boundary checks that depend on the engine. */
+async function hostile(driver) {
+  await driver.get(relay.url);
+  await driver.manage().setTimeouts({ script: 30_000 });
+  await inPage(driver, renderInPage, ["hostile", "attack", relay.token]);
+  const attack = (name, args = {}) => inPage(driver, async ([n, a]) => {
+    window.apps.view.toolInput({ attack: n, ...a });
+    for (let i = 0; i < 200; i++) {
+      const found = window.apps.seen.logs.find((l) => l.data?.attack === n);
+      if (found) return found.data.outcome;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no outcome for ${n}`);
+  }, [name, args]);
+  const url = await driver.getCurrentUrl();
+  assert.match(await attack("top"), /^blocked/);
+  assert.equal(await driver.getCurrentUrl(), url, "the page was not navigated");
+  assert.match(await attack("fetch", { target: `${relay.origin}/api/agents?token=${relay.token}` }), /^blocked/);
+  assert.match(await attack("parent"), /^blocked/);
+  const malformed = await attack("malformed");
+  assert.deepEqual(malformed.map((a) => a.error?.code), [-32602, -32600, -32600, -32601, -32600, -32602, -32602, -32602, -32602]);
+  assert.equal((await attack("model-only")).error?.code, -32602);
+  assert.deepEqual(await driver.executeScript("return window.apps.seen.messages.length + window.apps.seen.links.length"), 0);
+  await inPage(driver, () => window.apps.view.teardown());
+}
+
+test("Firefox: both example servers' views render and complete their flows; the hostile view is held", { timeout: 120_000 }, async () => {
   const options = new firefox.Options().addArguments("-headless").setBinary(FIREFOX);
   const driver = await new Builder().forBrowser("firefox").setFirefoxOptions(options)
     .setFirefoxService(new firefox.ServiceBuilder(GECKODRIVER)).build();
   try {
     await flow(driver, "vanilla");
     await flow(driver, "preact");
+    await hostile(driver);
   } finally {
     await driver.quit();
   }
 });
 
-test("WebKit: both example servers' views render and complete their flows", { timeout: 120_000 }, async () => {
+test("WebKit: both example servers' views render and complete their flows; the hostile view is held", { timeout: 120_000 }, async () => {
   const port = await freePort();
   const webdriver = spawn("xvfb-run", ["-a", WEBKIT_DRIVER, `--port=${port}`], { stdio: "ignore", detached: true });
   let driver;
@@ -111,6 +142,7 @@ test("WebKit: both example servers' views render and complete their flows", { ti
     }
     await flow(driver, "vanilla");
     await flow(driver, "preact");
+    await hostile(driver);
   } finally {
     await driver?.quit();
     process.kill(-webdriver.pid);
