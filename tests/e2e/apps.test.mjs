@@ -238,6 +238,8 @@ test("the playground: a tool with a UI opens it inline, its bridge's frames in t
     assert.match(returned, /^\d{4}-\d\d-\d\dT/);
     const view = page.frameLocator("[data-testid=mcp-tool-ui] iframe").frameLocator("iframe");
     await view.locator(`code:text-is("${returned}")`).waitFor();
+    // The page's colours went with the host context, and the view applied them.
+    assert.match(await view.locator("html").getAttribute("style"), /--color-background-primary:\s*#ffffff/);
     await view.getByRole("button", { name: "Get Server Time" }).click();
 
     // The bridge's frames: on the app's channel, paired, every one valid.

@@ -5,6 +5,21 @@ import { h } from "../lib/dom.js";
 
 let views = 0;
 
+// The page's colours and fonts, as the MCP Apps style variables a view may apply.
+const STYLE = { "--color-background-primary": "--card", "--color-background-secondary": "--bg", "--color-text-primary": "--fg",
+  "--color-text-secondary": "--muted", "--color-border-primary": "--line", "--color-ring-primary": "--accent", "--font-sans": "--sans", "--font-mono": "--mono" };
+
+function hostStyle() {
+  const css = getComputedStyle(document.documentElement);
+  const variables = {};
+  for (const [name, ours] of Object.entries(STYLE)) {
+    const value = css.getPropertyValue(ours).trim();
+    if (value) variables[name] = value;
+  }
+  const dark = document.documentElement.dataset.theme ? document.documentElement.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+  return { theme: dark ? "dark" : "light", styles: { variables } };
+}
+
 /**
  * Opens the UI of `tool` in `container` after a call, giving it the call's input and result.
  * `addFrame(frame)` is the timeline's; `note(text)` logs what the view asks (messages, links, logs).
@@ -21,7 +36,7 @@ export async function openToolUi({ client, tool, args, result, container, token,
   container.append(box);
   const view = await apps.renderApp(client, tool, {
     sandbox: `${sandbox}/sandbox.html`, container: box,
-    hostInfo: { name: "agentwire-playground", version: "0.1.0" },
+    hostInfo: { name: "agentwire-playground", version: "0.1.0" }, hostContext: hostStyle(),
     onFrame: ({ direction, message }) => addFrame({ direction, text: JSON.stringify(message), time: Date.now(), channel }),
     onMessage: (p) => { note(`app ${tool.name}: ui/message ${JSON.stringify(p.content)}`); return {}; },
     onOpenLink: (url) => { note(`app ${tool.name}: open ${url}`); window.open(url, "_blank", "noopener,noreferrer"); return {}; },
