@@ -197,8 +197,10 @@ export function createMcpPanel(root, { banner, onToolUi = null }) {
         h("details", {}, h("summary", {}, "raw result"), json(res)));
       event(`tools/call ${tool.name} answered in ${ms} ms`);
       // A tool with a UI (MCP Apps): its view opens under the result.
-      onToolUi?.({ client, tool, args, result: res, container: toolResult })
-        .catch((err) => event(`the UI of ${tool.name}: ${describeError(err)}`, "bad"));
+      if (onToolUi && (tool._meta?.ui?.resourceUri ?? tool._meta?.["ui/resourceUri"]) !== undefined) {
+        onToolUi({ client, tool, args, result: res, container: toolResult })
+          .catch((err) => event(`the UI of ${tool.name}: ${describeError(err)}`, "bad"));
+      }
     } catch (err) {
       const cancelled = callAbort?.signal.aborted;
       const what = err?.code === TIMEOUT ? `timed out after ${err.data?.timeoutMs ?? timeoutMs} ms; notifications/cancelled sent`
