@@ -188,6 +188,12 @@ test("a hostile view: malformed frames, model-only and foreign tools, top naviga
     const fetched = await attack(page, "fetch", { target: `${relay.origin}/api/agents?token=${relay.token}` });
     assert.match(fetched, /^blocked: TypeError/);
     assert.match(await attack(page, "parent"), /^blocked: SecurityError/);
+
+    // A view that navigates its frame away is removed by the proxy: nothing of what loads there
+    // can speak for the server's view.
+    assert.equal(await attack(page, "navigate"), "navigating");
+    const proxy = page.frameLocator("#app-hostile iframe");
+    await proxy.locator("iframe").waitFor({ state: "detached" });
     await page.evaluate(() => window.apps.view.teardown());
   }));
 

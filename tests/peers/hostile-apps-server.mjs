@@ -57,6 +57,10 @@ const ATTACKS = {
   async huge() {
     return answer(await raw({ jsonrpc: "2.0", id: "big", method: "ui/message", params: { role: "user", content: [{ type: "text", text: "x".repeat(5 * 1024 * 1024) }] } }));
   },
+  async navigate() {
+    setTimeout(() => { location.href = "about:blank#elsewhere"; }, 50);
+    return "navigating";
+  },
   async top() {
     try { window.top.location.href = "about:blank#escaped"; return "navigated"; } catch (e) { return "blocked: " + e.name; }
   },
