@@ -90,7 +90,7 @@ pub const MAX_PENDING: usize = 1024;
 pub const MAX_ID_BYTES: usize = 256;
 
 /// One row of the bridge's method table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BridgeMethod {
     pub method: &'static str,
     /// `"view"`, `"host"` or `"both"`.
