@@ -19,7 +19,6 @@ use crate::jsonrpc::{
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -107,7 +106,8 @@ pub(crate) struct Session {
     replaying: VecSet<String>,
     /// Agent side: sessions the client cancelled; their pending prompt ends `cancelled`.
     pub(crate) cancelled: VecSet<String>,
-    pub(crate) transcripts: BTreeMap<String, Transcript>,
+    /// Sorted by session id.
+    pub(crate) transcripts: VecMap<String, Transcript>,
     /// Client side: prompts whose turn is not over yet.
     turns: Turns,
 }
@@ -166,7 +166,7 @@ impl Session {
             about_session: VecMap::new(),
             replaying: VecSet::new(),
             cancelled: VecSet::new(),
-            transcripts: BTreeMap::new(),
+            transcripts: VecMap::new(),
             turns: Turns::default(),
         }
     }
@@ -489,7 +489,11 @@ impl Session {
             if self.role == Role::Client && REPLAYING.contains(&method) {
                 self.replaying.insert(s.clone());
                 if method == "session/load" {
-                    self.transcripts.insert(s.clone(), Transcript::new(&s));
+                    // A load starts the transcript over: the replay rebuilds it.
+                    let t = self
+                        .transcripts
+                        .get_or_insert_sorted(s.clone(), |s| Transcript::new(s));
+                    *t = Transcript::new(&s);
                 }
             }
             if self.role == Role::Client && method == "session/prompt" {
@@ -835,8 +839,7 @@ impl Session {
                     .map(Value::take)
                     .unwrap_or(Value::Null);
                 self.transcripts
-                    .entry(session_id.clone())
-                    .or_insert_with(|| Transcript::new(&session_id))
+                    .get_or_insert_sorted(session_id.clone(), |s| Transcript::new(s))
                     .apply(&update);
                 let replay = self.replaying.contains(&session_id);
                 if replay {
@@ -918,8 +921,7 @@ impl Session {
             if let Some(s) = target {
                 let t = self
                     .transcripts
-                    .entry(s.clone())
-                    .or_insert_with(|| Transcript::new(&s));
+                    .get_or_insert_sorted(s.clone(), |s| Transcript::new(s));
                 match method.as_str() {
                     "session/prompt" if self.version.unwrap_or(1) < 2 => {
                         if let Some(reason) = result.get("stopReason") {

@@ -5,7 +5,7 @@
 
 use std::borrow::Borrow;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VecMap<K, V>(Vec<(K, V)>);
 
 impl<K, V> Default for VecMap<K, V> {
@@ -83,6 +83,39 @@ impl<K: PartialEq, V> VecMap<K, V> {
 
     pub fn len(&self) -> usize {
         self.0.len()
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// The value of `key`, made by `make` if absent and then placed in key order: a map
+    /// filled only this way iterates sorted, as a B-tree map would, without its code.
+    pub fn get_or_insert_sorted(&mut self, key: K, make: impl FnOnce(&K) -> V) -> &mut V
+    where
+        K: Ord,
+    {
+        let i = match self.0.iter().position(|(k, _)| *k >= key) {
+            Some(i) if self.0[i].0 == key => i,
+            Some(i) => {
+                let value = make(&key);
+                self.0.insert(i, (key, value));
+                i
+            }
+            None => {
+                let value = make(&key);
+                self.0.push((key, value));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+}
+
+/// Written as a JSON object, in the map's order.
+impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for VecMap<K, V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
     }
 }
 

@@ -3,9 +3,9 @@
 //! A capability the negotiated version does not define counts as absent.
 
 use super::version::{Era, Version};
+use crate::jsonrpc::VecMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// Which party advertises a capability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -113,7 +113,8 @@ pub struct Capabilities {
 #[serde(rename_all = "camelCase")]
 pub struct CapabilityModel {
     pub side: Side,
-    pub features: BTreeMap<&'static str, bool>,
+    /// Sorted by path.
+    pub features: VecMap<&'static str, bool>,
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub experimental: Map<String, Value>,
     #[serde(skip_serializing_if = "Map::is_empty")]
@@ -156,12 +157,12 @@ impl Capabilities {
             Some(Value::Object(m)) if is_defined(self.side, key, version, era) => m.clone(),
             _ => Map::new(),
         };
-        // Inserted one by one: collecting would add a sort to the module.
-        let mut features = BTreeMap::new();
+        // Inserted in order one by one: a sort or a B-tree map would add their code.
+        let mut features = VecMap::new();
         for c in defined(self.side, version, era)
             .filter(|c| c.path != "experimental" && c.path != "extensions")
         {
-            features.insert(c.path, self.has(c.path, version, era));
+            features.get_or_insert_sorted(c.path, |p| self.has(p, version, era));
         }
         CapabilityModel {
             side: self.side,
