@@ -74,8 +74,6 @@ export declare class AppsValidator {
   validateFrame(frame: string | object, options: { from: "view" | "host" }): FrameError | null;
   /** Requests `from` sent that are not answered yet. */
   inFlight(from: "view" | "host"): number;
-  /** The bridge's methods: the `ui/*` ones generated from the ext-apps schema, then the MCP ones that cross it. */
-  methods(): { method: string; from: "view" | "host" | "both"; request: boolean; rules: "mcp-apps" | "mcp" }[];
   /** Forgets the requests in flight (the View was reloaded or torn down). */
   reset(): void;
   readonly version: "2026-01-26";

@@ -138,25 +138,6 @@ impl AppsValidator {
         Ok(self.bridge.in_flight(side(&options)?) as u32)
     }
 
-    /// The bridge's methods: `[{ method, from: "view" | "host" | "both", request, rules:
-    /// "mcp-apps" | "mcp" }]`, the `ui/*` ones as generated from the schema.
-    pub fn methods(&self) -> JsValue {
-        // Written by hand: the names are plain ASCII from the rules, and a serializer of its
-        // own for this one list costs the module more than these lines.
-        let mut json = String::from("[");
-        for (i, m) in self.bridge.methods().iter().enumerate() {
-            if i > 0 {
-                json.push(',');
-            }
-            json.push_str(&format!(
-                r#"{{"method":"{}","from":"{}","request":{},"rules":"{}"}}"#,
-                m.method, m.from, m.request, m.rules
-            ));
-        }
-        json.push(']');
-        js_sys::JSON::parse(&json).unwrap_or(JsValue::NULL)
-    }
-
     /// Forgets the requests in flight (the View was reloaded or torn down).
     pub fn reset(&mut self) {
         self.bridge.reset();

@@ -258,15 +258,6 @@ test("frames that are no JSON text and no plain message are refused, not thrown"
   assert.throws(() => new AppsValidator({ mcpVersion: "1999-01-01" }), /no MCP rules/);
 });
 
-test("the method table: 17 ui/* messages from the schema with their senders, then the MCP ones that cross", () => {
-  const table = new AppsValidator({ mcpVersion: MCP }).methods();
-  const ui = table.filter((m) => m.rules === "mcp-apps");
-  assert.equal(ui.length, 17);
-  assert.deepEqual(ui.find((m) => m.method === "ui/initialize"), { method: "ui/initialize", from: "view", request: true, rules: "mcp-apps" });
-  assert.deepEqual(ui.find((m) => m.method === "ui/notifications/tool-result"), { method: "ui/notifications/tool-result", from: "host", request: false, rules: "mcp-apps" });
-  assert.deepEqual(table.find((m) => m.method === "tools/call"), { method: "tools/call", from: "both", request: true, rules: "mcp" });
-});
-
 test("the stateless Validator knows mcp-apps 2026-01-26 (View → Host is clientToServer)", () => {
   assert.deepEqual(Validator.versions("mcp-apps"), ["2026-01-26"]);
   const v = new Validator({ protocol: "mcp-apps", version: "2026-01-26" });
