@@ -407,10 +407,7 @@ impl Hub {
     ) -> Response {
         let owner = Owner {
             agent: agent.name.clone(),
-            origin: headers
-                .get(header::ORIGIN)
-                .and_then(|o| o.to_str().ok())
-                .map(str::to_ascii_lowercase),
+            origin: mcp_http::asking_origin(&headers),
         };
         let conn = match headers.get(CONNECTION_HEADER) {
             None => None,
@@ -501,7 +498,11 @@ impl Hub {
             .get(key)
             .cloned()?;
         let same: bool = conn.id.as_bytes().ct_eq(id.as_bytes()).into();
-        (same && conn.owner == *owner && !conn.ended.load(Ordering::Relaxed)).then_some(conn)
+        (same
+            && conn.owner.agent == owner.agent
+            && mcp_http::origin_admits(conn.owner.origin.as_deref(), owner.origin.as_deref())
+            && !conn.ended.load(Ordering::Relaxed))
+        .then_some(conn)
     }
 
     /// The body as one JSON-RPC message, or the refusal the RFD names.

@@ -676,6 +676,30 @@ fn check_mirrored_headers(
     }
 }
 
+/// What a browser's same-origin request speaks for when it carries no `Origin`.
+const SAME_ORIGIN: &str = "\0same-origin";
+
+/// The origin a request speaks for: its `Origin`; none for a client that is not a browser.
+/// A browser leaves `Origin` out of a same-origin GET (its event stream) but says
+/// `Sec-Fetch-Site: same-origin`, a header no page can set: such a request comes from a page
+/// of the endpoint's own origin (the relay's, or a server in front of it).
+pub(crate) fn asking_origin(headers: &HeaderMap) -> Option<String> {
+    match headers.get(header::ORIGIN) {
+        Some(o) => o.to_str().ok().map(str::to_ascii_lowercase),
+        None => headers
+            .get("sec-fetch-site")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"same-origin"))
+            .then(|| SAME_ORIGIN.to_string()),
+    }
+}
+
+/// Whether a request speaking for `asking` may use what a request speaking for `made`
+/// started: the same origin, or a browser's same-origin request on what a page made (another
+/// page's request always names its origin, so it cannot pass as this one).
+pub(crate) fn origin_admits(made: Option<&str>, asking: Option<&str>) -> bool {
+    made == asking || (asking == Some(SAME_ORIGIN) && made.is_some())
+}
+
 pub(crate) fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
     let accept = headers
         .get_all(header::ACCEPT)
@@ -779,10 +803,7 @@ impl Hub {
         };
         let owner = Owner {
             endpoint: target.endpoint(),
-            origin: headers
-                .get(header::ORIGIN)
-                .and_then(|o| o.to_str().ok())
-                .map(str::to_ascii_lowercase),
+            origin: asking_origin(&headers),
         };
         let session = match headers
             .get("mcp-session-id")
@@ -855,8 +876,11 @@ impl Hub {
             .get(key)
             .cloned()?;
         let same: bool = session.id.as_bytes().ct_eq(id.as_bytes()).into();
-        (same && session.owner == *owner && !session.ended.load(Ordering::Relaxed))
-            .then_some(session)
+        (same
+            && session.owner.endpoint == owner.endpoint
+            && origin_admits(session.owner.origin.as_deref(), owner.origin.as_deref())
+            && !session.ended.load(Ordering::Relaxed))
+        .then_some(session)
     }
 
     /// The relay-wide places for open event streams, shared with ACP's endpoint.

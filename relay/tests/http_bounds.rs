@@ -717,6 +717,32 @@ fn a_session_belongs_to_whoever_made_it() {
         r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
     );
     assert_eq!(messages(&mine)[0]["id"], 3, "the maker still uses it");
+    // A browser leaves Origin out of a same-origin GET and says so with Sec-Fetch-Site (no
+    // page can set it): the maker's own event stream opens.
+    let mut own_stream = open(
+        relay.port,
+        "GET",
+        &mini_path(),
+        &[
+            SSE,
+            ("mcp-session-id", &id),
+            ("sec-fetch-site", "same-origin"),
+        ],
+        "",
+    );
+    let head = read_until(&mut own_stream, "\r\n\r\n", Duration::from_secs(10));
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    drop(own_stream);
+    // A session a client that is not a browser made is no page's, same-origin or not.
+    let bare = initialize(relay.port, &[]);
+    let stray = request(
+        relay.port,
+        "POST",
+        &mini_path(),
+        &in_session(&bare, &[("sec-fetch-site", "same-origin")]),
+        r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#,
+    );
+    assert_eq!(stray.status, 404, "{}", stray.body);
 
     // A reader still reading its stream is not cut off by a resume from another connection.
     let mut first = open(

@@ -510,59 +510,19 @@ test("reconnect, ACP v2: session/resume with replayFrom start, the replay matche
 
 // ─── through agentwire's relay (/acp/NAME) with stdio agents ─────────────────────────────
 
-/** A stdio ACP v1 agent whose sessions live in files (one JSON line per update), so that the
- * process of a new connection can load a session the process of an old one made. */
-const FILE_AGENT = `
-import { createInterface } from "node:readline";
-import { appendFileSync, readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
-const dir = process.argv[2];
-const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
-const file = (id) => join(dir, id + ".jsonl");
-let made = 0;
-createInterface({ input: process.stdin }).on("line", async (line) => {
-  const m = JSON.parse(line);
-  const p = m.params ?? {};
-  const answer = (result) => send({ jsonrpc: "2.0", id: m.id, result });
-  if (m.method === "initialize") return answer({ protocolVersion: 1, agentCapabilities: { loadSession: true }, authMethods: [] });
-  if (m.method === "session/new") {
-    const id = "f" + process.pid + "_" + ++made;
-    appendFileSync(file(id), "");
-    return answer({ sessionId: id });
-  }
-  if (m.method === "session/load") {
-    if (!existsSync(file(p.sessionId))) return send({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "no such session" } });
-    for (const l of readFileSync(file(p.sessionId), "utf8").split("\\n").filter(Boolean)) {
-      send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: p.sessionId, update: JSON.parse(l) } });
-    }
-    return answer({});
-  }
-  if (m.method === "session/prompt") {
-    const n = Number(/count (\\d+)/.exec(p.prompt[0].text)?.[1] ?? 1);
-    for (let i = 0; i < n; i++) {
-      const update = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: i + " " } };
-      appendFileSync(file(p.sessionId), JSON.stringify(update) + "\\n");
-      send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: p.sessionId, update } });
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return answer({ stopReason: "end_turn" });
-  }
-  if (m.id !== undefined) send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
-});
-`;
 
 let relayStarted;
 /** The release relay with the relay tests' mini agent and the file-backed agent above. */
 async function relayForAcp() {
   relayStarted ??= (async () => {
     const { relayWithMcp } = await import("./http-peers.mjs");
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const dir = mkdtempSync(join(tmpdir(), "acp-http-"));
-    writeFileSync(join(dir, "agent.mjs"), FILE_AGENT);
     const mini = new URL("../../relay/tests/fixtures/mini-acp.mjs", import.meta.url).pathname;
-    const relay = await relayWithMcp(["--agent", `mini=node ${mini}`, "--agent", `files=node ${join(dir, "agent.mjs")} ${dir}`]);
+    const files = new URL("../../relay/tests/fixtures/file-acp.mjs", import.meta.url).pathname;
+    const relay = await relayWithMcp(["--agent", `mini=node ${mini}`, "--agent", `files=node ${files} ${dir}`]);
     return Object.assign(relay, { dir });
   })();
   return relayStarted;
