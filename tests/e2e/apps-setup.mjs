@@ -62,11 +62,8 @@ export async function renderInPage([name, toolName, token]) {
   const apps = await import("/pkg/apps.js");
   const { sandbox } = await (await fetch(`/api/agents?token=${token}`)).json();
   const seen = { logs: [], frames: [], messages: [], links: [], sizes: [], contexts: [] };
-  // The endpoint by its other name (localhost): a browser sends no Origin on a same-origin GET,
-  // and the relay binds an HTTP session to the Origin that opened it, so the page's event stream
-  // would be refused (404) on its own origin.
+  // On the page's own origin: its event stream is a same-origin GET, without an Origin.
   const endpoint = new URL(`/mcp/${name}`, location.href);
-  endpoint.hostname = "localhost";
   const client = await mod.McpClient.connect(endpoint.href, {
     headers: { authorization: `Bearer ${token}` }, clientInfo: { name: "apps-test", version: "1.0.0" }, protocolVersions: ["2025-11-25"],
     capabilities: apps.appsCapability(),
