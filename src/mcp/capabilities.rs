@@ -175,7 +175,9 @@ impl Capabilities {
 
 /// Our own capabilities object as `version` defines it: known capabilities the version
 /// lacks are removed (exact on output); keys MCP does not know are kept, since the
-/// capability objects are open by the schema's word.
+/// capability objects are open by the schema's word. `extensions` is kept in every version:
+/// named by the schema only from 2026-07-28, it is what extensions negotiate with before that
+/// too (MCP Apps 2026-01-26 over 2025-11-25), and the official SDKs send it in every version.
 pub fn trim(side: Side, wire: &Value, version: &Version, era: Era) -> Value {
     fn walk(side: Side, value: &Value, prefix: &str, version: &Version, era: Era) -> Value {
         let Value::Object(m) = value else {
@@ -193,7 +195,7 @@ pub fn trim(side: Side, wire: &Value, version: &Version, era: Era) -> Value {
                 .any(|c| c.side == side && c.path == path);
             if !known {
                 out.insert(k.clone(), v.clone());
-            } else if is_defined(side, &path, version, era) {
+            } else if is_defined(side, &path, version, era) || path == "extensions" {
                 // experimental/extensions hold free-form entries: keep them whole.
                 let leaf = path == "experimental" || path == "extensions";
                 out.insert(
