@@ -211,9 +211,11 @@ export class AppView {
     this.#o = o;
     this.#origin = o.sandboxUrl.origin;
     const container = o.container ?? document.body;
-    // No containerDimensions by default: ext-apps' schema.json (2.0.4) closes each of its
-    // alternatives, so only `{}` validates there; a host may still pass it in hostContext.
+    // The frame takes the container's width; its height follows the view up to maxHeight.
+    const width = Math.round(container.clientWidth);
+    const maxHeight = o.maxHeight ?? 800;
     this.#context = {
+      containerDimensions: width > 0 ? { width, maxHeight } : { maxWidth: innerWidth, maxHeight },
       theme: matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light",
       displayMode: "inline",
       availableDisplayModes: ["inline"],

@@ -65,6 +65,11 @@ async function exampleFlow(page, name) {
   assert.ok(frames.some((f) => f.direction === "out" && f.method === "ui/notifications/tool-input" && !f.error));
   assert.ok(frames.some((f) => f.direction === "out" && f.method === "ui/notifications/tool-result" && !f.error));
 
+  // The host context gave the view its frame's room (the 600 px container, at most 800 px
+  // high), and the answer to ui/initialize carrying it passed the validator.
+  assert.deepEqual(await page.evaluate(() => window.apps.view.hostContext.containerDimensions), { width: 600, maxHeight: 800 });
+  assert.ok(frames.some((f) => f.direction === "out" && !f.method && f.id !== undefined && !f.error));
+
   // The view calls a tool of its server through the host.
   await view.getByRole("button", { name: "Get Server Time" }).click();
   // The call went in, and its answer went back to the view.
