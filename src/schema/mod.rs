@@ -160,15 +160,11 @@ pub fn validate_bytes_by(
     book: Option<Rulebook>,
     limits: &Limits,
 ) -> Report {
-    match std::str::from_utf8(bytes) {
+    match tape::utf8(bytes) {
         Ok(text) => validate_text_by(text, ctx, book, limits),
         // The size limit is reported first, as for text.
         Err(_) if bytes.len() > limits.max_bytes => too_large(bytes.len(), limits),
-        Err(e) => one(
-            codes::INVALID_JSON,
-            "",
-            format!("not UTF-8 at byte {}", e.valid_up_to()),
-        ),
+        Err(at) => one(codes::INVALID_JSON, "", format!("not UTF-8 at byte {at}")),
     }
 }
 

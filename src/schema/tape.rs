@@ -544,6 +544,54 @@ impl Parser<'_> {
     }
 }
 
+/// `bytes` as text, or the offset where they stop being UTF-8 (`Utf8Error::valid_up_to`).
+/// The ASCII run they start with (most of a JSON text, often all of it) is skipped a wide
+/// chunk at a time first; core's check, which goes a word at a time, reads only the rest.
+pub fn utf8(bytes: &[u8]) -> Result<&str, usize> {
+    let ascii = ascii_prefix(bytes);
+    match std::str::from_utf8(bytes.get(ascii..).unwrap_or(&[])) {
+        // SAFETY: bytes[..ascii] are ASCII and bytes[ascii..] were just checked: ASCII ends
+        // on a character boundary, so the whole is UTF-8.
+        Ok(_) => Ok(unsafe { std::str::from_utf8_unchecked(bytes) }),
+        Err(e) => Err(ascii + e.valid_up_to()),
+    }
+}
+
+/// The length of the run of ASCII bytes `b` starts with, rounded down to a chunk of 16
+/// (the rest is left to core's check). With WebAssembly SIMD: two chunks per step.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn ascii_prefix(b: &[u8]) -> usize {
+    use core::arch::wasm32::{i8x16_bitmask, v128_load, v128_or};
+    let mut i = 0;
+    while let Some(pair) = b.get(i..).and_then(|r| r.first_chunk::<32>()) {
+        // SAFETY: `pair` is 32 readable bytes, and `v128_load` needs no alignment.
+        let x = unsafe {
+            v128_or(
+                v128_load(pair.as_ptr().cast()),
+                v128_load(pair.as_ptr().add(16).cast()),
+            )
+        };
+        if i8x16_bitmask(x) != 0 {
+            return i;
+        }
+        i += 32;
+    }
+    i
+}
+
+/// The length of the run of ASCII bytes `b` starts with, rounded down to a word.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn ascii_prefix(b: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(&w) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        if u64::from_le_bytes(w) & 0x8080_8080_8080_8080 != 0 {
+            return i;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Where the JSON whitespace from `i` ends.
 #[inline(never)]
 fn ws_end(b: &[u8], mut i: usize) -> usize {
@@ -798,6 +846,42 @@ mod tests {
                     len,
                     "fill {fill:#x} len {len}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_is_checked_as_core_checks_it() {
+        // Every kind of sequence, valid and not, at every offset after an ASCII run that
+        // spans the wide chunks; cut short at every length.
+        let seqs: [&[u8]; 16] = [
+            b"a",
+            "\u{e9}".as_bytes(),
+            "\u{65e5}".as_bytes(),
+            "\u{1f389}".as_bytes(),
+            b"\x80",
+            b"\xc0\xaf",
+            b"\xc2",
+            b"\xe0\x80\xaf",
+            b"\xed\xa0\x80",
+            b"\xef\xbf",
+            b"\xf0\x8f\xbf\xbf",
+            b"\xf4\x90\x80\x80",
+            b"\xf5\x80\x80\x80",
+            b"\xff",
+            "\u{10ffff}".as_bytes(),
+            "\u{7ff}\u{800}\u{ffff}\u{10000}".as_bytes(),
+        ];
+        for lead in 0..70 {
+            for seq in seqs {
+                let mut b = vec![b'x'; lead];
+                b.extend_from_slice(seq);
+                b.extend_from_slice(b"tail after it, long enough for a chunk or two");
+                for len in 0..=b.len() {
+                    let b = &b[..len];
+                    let core = std::str::from_utf8(b).map_err(|e| e.valid_up_to());
+                    assert_eq!(super::utf8(b), core, "{b:?}");
+                }
             }
         }
     }
