@@ -1,8 +1,10 @@
 // Validation throughput and cold start in Node, side by side (see contenders.mjs).
 //   node bench/validate/node.mjs                       the recorded corpus (record.mjs)
 //   node bench/validate/corpus.mjs /tmp/corpus.json && node bench/validate/node.mjs /tmp/corpus.json
-// Needs `node scripts/build.mjs` (the package in pkg/) and ../shared (official schemas).
+// Needs `node scripts/build.mjs` (the package in pkg/) and ../shared (official schemas);
+// AGENTWIRE_PKG=dir times another build's `node.js` instead (a quick build of the module).
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -19,7 +21,7 @@ const schemas = Object.fromEntries(Object.entries(version).map(([p, v]) => [p, J
 const now = () => performance.now();
 
 // One cold start: loading the module (which instantiates the wasm) and the first validation.
-const entry = new URL("../../pkg/node.js", import.meta.url).href;
+const entry = process.env.AGENTWIRE_PKG ? pathToFileURL(`${process.env.AGENTWIRE_PKG}/node.js`).href : new URL("../../pkg/node.js", import.meta.url).href;
 const cold = await agentwireCold({ load: () => import(entry), message: corpus[0], now });
 const agentwire = await import(entry);
 
