@@ -31,6 +31,22 @@ impl Serialize for Implementation {
     }
 }
 
+impl Implementation {
+    /// As it is serialized (above).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), self.name.as_str().into());
+        if let Some(title) = &self.title {
+            m.insert("title".into(), title.as_str().into());
+        }
+        m.insert("version".into(), self.version.as_str().into());
+        for (k, v) in &self.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+}
+
 impl FromOptions for Implementation {
     fn from_options(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value)?;
@@ -195,3 +211,29 @@ impl FromOptions for AgentConfig {
 }
 
 deserialize_from_options!(Implementation, Common, ClientConfig, AgentConfig);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn implementation_to_value_is_what_serde_writes() {
+        let mut extra = Map::new();
+        extra.insert("_meta".into(), serde_json::json!({"x": 0.1}));
+        let full = Implementation {
+            name: "n".into(),
+            title: Some("T".into()),
+            version: "1".into(),
+            extra,
+        };
+        let bare = Implementation {
+            title: None,
+            extra: Map::new(),
+            ..full.clone()
+        };
+        for info in [full, bare] {
+            let serde = serde_json::to_string(&info).unwrap();
+            assert_eq!(info.to_value().to_string(), serde);
+        }
+    }
+}

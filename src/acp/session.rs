@@ -947,7 +947,7 @@ impl Session {
     /// when v1 is supported too, so a v1-only agent understands it.
     pub(crate) fn initialize_params(&self) -> Value {
         let requested = version::latest(self.supported());
-        let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
+        let info = self.info().to_value();
         let mut p = Map::new();
         p.insert("protocolVersion".into(), requested.into());
         if requested >= 2 {
@@ -1082,7 +1082,7 @@ impl Session {
         self.peer_info = pick_info(&params, "clientInfo");
         let own = self.agent_caps.to_wire_sent(v);
         self.own_wire = Some(own.clone());
-        let info = serde_json::to_value(self.info()).unwrap_or(Value::Null);
+        let info = self.info().to_value();
         let mut result = Map::new();
         result.insert("protocolVersion".into(), v.into());
         if v >= 2 {

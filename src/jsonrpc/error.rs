@@ -23,6 +23,16 @@ impl ProtocolError {
             data: None,
         }
     }
+    /// As it is serialized: `code`, `message`, and `data` when there is some.
+    pub fn to_value(&self) -> Value {
+        let mut m = serde_json::Map::new();
+        m.insert("code".into(), self.code.into());
+        m.insert("message".into(), self.message.as_str().into());
+        if let Some(data) = &self.data {
+            m.insert("data".into(), data.clone());
+        }
+        Value::Object(m)
+    }
     pub fn with_data(mut self, data: Value) -> Self {
         self.data = Some(data);
         self
@@ -78,3 +88,22 @@ impl fmt::Display for ProtocolError {
 }
 
 impl std::error::Error for ProtocolError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn to_value_is_what_serde_writes() {
+        let plain = ProtocolError::new(-32601, "Method not found: x");
+        let data = plain
+            .clone()
+            .with_data(serde_json::json!({"a": [1.5, null]}));
+        let null = plain.clone().with_data(Value::Null);
+        for e in [plain, data, null] {
+            assert_eq!(e.to_value(), serde_json::to_value(&e).unwrap());
+            let text = |v: &Value| v.to_string();
+            assert_eq!(text(&e.to_value()), serde_json::to_string(&e).unwrap());
+        }
+    }
+}

@@ -73,13 +73,21 @@ impl ToJson for &[&str] {
 
 impl ToJson for &ProtocolError {
     fn to_json(self) -> Value {
-        serialized(self)
+        self.to_value()
     }
 }
 
-/// Anything serializable (the derived shapes: events, issues, capability models).
+/// Anything serializable (the derived shapes: issues, phases, eras), through its text: the
+/// module then serializes with one serializer, to text, instead of also carrying serde_json's
+/// serializer to values (4 KB, and every derived shape compiled once more for it). Exact for
+/// what it is used on: strings, integers and booleans. Shapes that hold arbitrary JSON (where
+/// a float could come back rounded by the module's fast float parser) have a `to_value` of
+/// their own.
 pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null)
 }
 
 /// `None` is `null`, as `json!` writes it.

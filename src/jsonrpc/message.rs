@@ -356,10 +356,7 @@ impl Message {
                 m.insert("id".into(), r.id.to_value());
                 match &r.outcome {
                     Ok(result) => m.insert("result".into(), result.clone()),
-                    Err(e) => m.insert(
-                        "error".into(),
-                        serde_json::to_value(e).unwrap_or(Value::Null),
-                    ),
+                    Err(e) => m.insert("error".into(), e.to_value()),
                 };
             }
         }

@@ -121,6 +121,33 @@ pub struct CapabilityModel {
     pub extensions: Map<String, Value>,
 }
 
+impl CapabilityModel {
+    /// As it is serialized (the derive above), by hand: `experimental` and `extensions` hold
+    /// the peer's JSON, which a trip through text could round.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        let side = match self.side {
+            Side::Client => "client",
+            Side::Server => "server",
+        };
+        m.insert("side".into(), side.into());
+        let features = self
+            .features
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()));
+        m.insert("features".into(), Value::Object(features.collect()));
+        for (key, value) in [
+            ("experimental", &self.experimental),
+            ("extensions", &self.extensions),
+        ] {
+            if !value.is_empty() {
+                m.insert(key.into(), Value::Object(value.clone()));
+            }
+        }
+        Value::Object(m)
+    }
+}
+
 impl Capabilities {
     pub fn new(side: Side, wire: Value) -> Self {
         Capabilities { side, wire }
@@ -219,4 +246,24 @@ fn lookup<'a>(wire: &'a Value, path: &str) -> Option<&'a Value> {
 
 fn present(v: Option<&Value>) -> bool {
     !matches!(v, None | Some(Value::Null) | Some(Value::Bool(false)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_to_value_is_what_serde_writes() {
+        let wire = serde_json::json!({
+            "tools": {"listChanged": true},
+            "experimental": {"x": {"ratio": 0.1}},
+            "extensions": {"io.example/y": {}},
+        });
+        for (side, wire) in [(Side::Server, wire), (Side::Client, serde_json::json!({}))] {
+            let era = Era::Stateless;
+            let model = Capabilities::new(side, wire).model(&Version::V2026_07_28, era);
+            let serde = serde_json::to_string(&model).unwrap();
+            assert_eq!(model.to_value().to_string(), serde);
+        }
+    }
 }

@@ -22,6 +22,29 @@ pub struct Implementation {
     pub website_url: Option<String>,
 }
 
+impl Implementation {
+    /// As it is serialized (the derive above), by hand: the module then needs no serializer
+    /// to values.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), self.name.as_str().into());
+        m.insert("version".into(), self.version.as_str().into());
+        let text = [("title", &self.title), ("description", &self.description)];
+        for (key, value) in text {
+            if let Some(v) = value {
+                m.insert(key.into(), v.as_str().into());
+            }
+        }
+        if let Some(icons) = &self.icons {
+            m.insert("icons".into(), Value::Array(icons.clone()));
+        }
+        if let Some(url) = &self.website_url {
+            m.insert("websiteUrl".into(), url.as_str().into());
+        }
+        Value::Object(m)
+    }
+}
+
 impl FromOptions for Implementation {
     fn from_options(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value)?;
@@ -247,3 +270,31 @@ deserialize_from_options!(
     ServerConfig,
     RequestOptions
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn implementation_to_value_is_what_serde_writes() {
+        let full = Implementation {
+            name: "n".into(),
+            version: "1".into(),
+            title: Some("T".into()),
+            description: Some("d".into()),
+            icons: Some(vec![serde_json::json!({"src": "a.png", "w": 1.5})]),
+            website_url: Some("https://example.com".into()),
+        };
+        let bare = Implementation {
+            title: None,
+            description: None,
+            icons: None,
+            website_url: None,
+            ..full.clone()
+        };
+        for info in [full, bare] {
+            let serde = serde_json::to_string(&info).unwrap();
+            assert_eq!(info.to_value().to_string(), serde);
+        }
+    }
+}

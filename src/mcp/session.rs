@@ -489,7 +489,7 @@ impl Session {
 
     /// Our info as the version defines `Implementation`.
     pub(super) fn info_for(&self, version: &Version, era: Era) -> Value {
-        let mut info = serde_json::to_value(&self.info).unwrap_or_else(|_| object! {});
+        let mut info = self.info.to_value();
         if let Value::Object(m) = &mut info {
             if !version.within(era, &Version::V2025_06_18, None) {
                 m.remove("title");

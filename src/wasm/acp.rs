@@ -2,6 +2,7 @@
 
 use super::session::*;
 use crate::acp;
+use crate::acp::capabilities::CapabilityModel;
 use wasm_bindgen::prelude::*;
 
 /// ACP request options: only a per-call timeout is meaningful here (the session's own
@@ -27,8 +28,8 @@ macro_rules! acp_state {
             "phase": serialized(&phase),
             "closed": phase == acp::Phase::Closed,
             "closeError": $s.close_error.as_ref(),
-            "ownCapabilities": serialized(&i.own_capabilities_declared()),
-            "peerCapabilities": serialized(i.peer_capabilities()),
+            "ownCapabilities": i.own_capabilities_declared().to_model(),
+            "peerCapabilities": i.peer_capabilities().to_model(),
             "ownCapabilitiesWire": i.own_capabilities_wire(),
             "peerCapabilitiesWire": i.peer_capabilities_wire(),
             "peerInfo": i.peer_info(),

@@ -2,9 +2,9 @@
 //! outcomes cross as plain objects; the decisions are the core's (`mcp::http`).
 
 use super::convert::{id_value, to_js};
-use crate::jsonrpc::Id;
+use crate::jsonrpc::{object, Id};
 use crate::mcp::http::{End, HttpClient, Item, Plan, Reply};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 /// The most bytes one body or one event may have, unless the driver says otherwise.
@@ -22,7 +22,7 @@ fn plan(p: Plan) -> JsValue {
         .map(|(k, v)| (k.to_string(), Value::from(v)))
         .collect();
     to_js(
-        &json!({ "stream": p.stream, "method": p.method, "url": p.url, "headers": headers, "thenListen": p.then_listen }),
+        &object! { "stream": u64::from(p.stream), "method": p.method, "url": p.url, "headers": Value::Object(headers), "thenListen": p.then_listen },
     )
 }
 
@@ -102,14 +102,14 @@ impl McpHttp {
                     .into_iter()
                     .map(|i| match i {
                         Item::Message { text, event_id } => {
-                            json!({ "text": text, "eventId": event_id })
+                            object! { "text": text, "eventId": event_id }
                         }
-                        Item::Endpoint(url) => json!({ "endpoint": url }),
+                        Item::Endpoint(url) => object! { "endpoint": url },
                     })
                     .collect();
-                json!({ "items": items })
+                object! { "items": items }
             }
-            Err(failed) => json!({ "failed": failed }),
+            Err(failed) => object! { "failed": Value::from(failed) },
         };
         to_js(&value)
     }
@@ -120,9 +120,9 @@ impl McpHttp {
     /// `{}` when done, `{ resumeAfterMs }`, or `{ failed: [answers] }`.
     pub fn end(&mut self, stream: u32, broken: bool) -> JsValue {
         to_js(&match self.inner.end(stream, broken) {
-            End::Done => json!({}),
-            End::Resume { after_ms } => json!({ "resumeAfterMs": after_ms }),
-            End::Failed(answers) => json!({ "failed": answers }),
+            End::Done => object! {},
+            End::Resume { after_ms } => object! { "resumeAfterMs": after_ms },
+            End::Failed(answers) => object! { "failed": Value::from(answers) },
         })
     }
     /// The app gave up on request `id`; true when its stream's HTTP request may be aborted.

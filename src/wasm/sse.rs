@@ -2,8 +2,8 @@
 //! HTTP, js/acp-http.js): the core's decoder, with its limit, and the reconnection floor.
 
 use super::convert::to_js;
+use crate::jsonrpc::object;
 use crate::sse::{SseDecoder, SseError, MIN_RETRY_MS};
-use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 /// The most bytes one event may have, unless the driver says otherwise.
@@ -29,11 +29,11 @@ impl Sse {
             Ok(events) => {
                 let events: Vec<_> = events
                     .into_iter()
-                    .map(|e| json!({ "event": e.event, "data": e.data, "id": e.id }))
+                    .map(|e| object! { "event": e.event, "data": e.data, "id": e.id })
                     .collect();
-                json!({ "events": events })
+                object! { "events": events }
             }
-            Err(SseError::TooLarge { limit }) => json!({ "tooLarge": limit }),
+            Err(SseError::TooLarge { limit }) => object! { "tooLarge": limit as u64 },
         })
     }
     /// The reconnection time the stream asked for with `retry:` (undefined if none).
