@@ -316,9 +316,12 @@ impl<'a> Walker<'a> {
     }
 
     fn any_of(&mut self, v: &[TyId], n: usize, exactly_one: bool) -> bool {
+        let kind = self.bits(n);
+        if !exactly_one && self.plain_match(v, kind) {
+            return true;
+        }
         let mut best: Option<(usize, TyId)> = None;
         let mut passed: Option<(TyId, usize)> = None;
-        let kind = self.bits(n);
         // Alternatives of other JSON types cannot match: when one is left, it is walked
         // once, aloud (type-disjoint unions, e.g. recursive JSON values, stay linear).
         let mut admitting = v.iter().filter(|&&x| self.admits(x, 0) & kind != 0);
@@ -373,6 +376,27 @@ impl<'a> Walker<'a> {
                 })
             }
         }
+    }
+
+    /// Whether a value of JSON types `kind` matches one of the leading alternatives of `v`
+    /// that are only a type (`str|int`, the ids and progress tokens of every message): such
+    /// an alternative holds exactly when it admits the type, and tells nothing. The first of
+    /// them that holds is the one the full walk would accept, since all before it failed.
+    #[inline(always)]
+    fn plain_match(&self, v: &[TyId], kind: u8) -> bool {
+        let r = self.rules;
+        for &x in v {
+            let Ty::Basic(b) = r.ty(x) else { return false };
+            let b = &r.basics[b as usize];
+            if b.ext != 0 || b.nprops != 0 || b.sub != NONE {
+                return false;
+            }
+            // As `basic` tells it: `kind` has `T_NUM` for every number.
+            if b.mask == 0 || b.mask & kind != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     fn literal(&mut self, lits: &'static [u16], n: usize) -> bool {
