@@ -6,7 +6,7 @@ use super::convert::to_js_error;
 use crate::jsonrpc::ProtocolError;
 use crate::schema::apps::{Bridge, Refusal, Side, PARSE_ERROR, VERSION};
 use crate::schema::{codes, Issue, Limits, Severity};
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -52,15 +52,19 @@ fn side(options: &JsValue) -> Result<Side, JsValue> {
 }
 
 fn to_js(r: &Refusal) -> JsValue {
-    let mut error = json!({
-        "code": r.code,
-        "message": r.message,
-        "data": { "issues": r.issues },
-    });
-    if let Some(id) = &r.id {
-        error["id"] = id.clone();
-    }
-    super::convert::to_js(&error)
+    // Written as JSON text and parsed once on the JS side: the issues and the message by the
+    // serializer to text the Validator uses already, the id as it came (no value serializer).
+    let issues = serde_json::to_string(&r.issues).unwrap_or_else(|_| "[]".into());
+    let message = serde_json::to_string(&r.message).unwrap_or_else(|_| "\"\"".into());
+    let id =
+        r.id.as_ref()
+            .map(|v| format!(",\"id\":{v}"))
+            .unwrap_or_default();
+    let text = format!(
+        "{{\"code\":{},\"message\":{message},\"data\":{{\"issues\":{issues}}}{id}}}",
+        r.code
+    );
+    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
 }
 
 #[wasm_bindgen]
