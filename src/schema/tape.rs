@@ -545,11 +545,18 @@ impl Parser<'_> {
 }
 
 /// `bytes` as text, or the offset where they stop being UTF-8 (`Utf8Error::valid_up_to`).
+/// For every input taken as bytes: messages, and the method a response answers.
 /// The ASCII run they start with (most of a JSON text, often all of it) is skipped a wide
 /// chunk at a time first; core's check, which goes a word at a time, reads only the rest.
 pub fn utf8(bytes: &[u8]) -> Result<&str, usize> {
     let ascii = ascii_prefix(bytes);
-    match std::str::from_utf8(bytes.get(ascii..).unwrap_or(&[])) {
+    let rest = bytes.get(ascii..).unwrap_or(&[]);
+    // The common end, a short ASCII tail, is told inline; core's check is a call.
+    if rest.is_ascii() {
+        // SAFETY: ASCII throughout.
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    match std::str::from_utf8(rest) {
         // SAFETY: bytes[..ascii] are ASCII and bytes[ascii..] were just checked: ASCII ends
         // on a character boundary, so the whole is UTF-8.
         Ok(_) => Ok(unsafe { std::str::from_utf8_unchecked(bytes) }),

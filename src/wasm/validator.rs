@@ -92,7 +92,7 @@ impl Validator {
 /// The method is written by encodeInto (UTF-8), so this fails only for a caller that breaks
 /// the contract.
 fn utf8(b: &[u8]) -> Result<&str, JsValue> {
-    std::str::from_utf8(b).map_err(|_| invalid("the input is not UTF-8".into()))
+    schema::utf8(b).map_err(|_| invalid("the input is not UTF-8".into()))
 }
 
 #[wasm_bindgen]
