@@ -364,15 +364,24 @@ fn a_capability_the_version_does_not_define_counts_as_absent() {
 fn extensions_are_declared_in_every_version() {
     // MCP Apps (2026-01-26) negotiates through `extensions` over 2025-11-25, whose schema does
     // not name it (its capability objects are open); the official SDKs send it in every version.
-    let ui = json!({ "io.modelcontextprotocol/ui": { "mimeTypes": ["text/html;profile=mcp-app"] } });
+    let ui =
+        json!({ "io.modelcontextprotocol/ui": { "mimeTypes": ["text/html;profile=mcp-app"] } });
     for version in ["2024-11-05", "2025-06-18", "2025-11-25"] {
         let p = ready(version, json!({ "extensions": ui, "tasks": {} }), json!({}));
         let sent = p.client.own_capabilities();
         assert_eq!(sent["extensions"], ui, "{version}");
         if version != "2025-11-25" {
-            assert_eq!(sent.get("tasks"), None, "{version}: still trimmed otherwise");
+            assert_eq!(
+                sent.get("tasks"),
+                None,
+                "{version}: still trimmed otherwise"
+            );
         }
-        assert_eq!(p.server.peer_capabilities().unwrap()["extensions"], ui, "{version}");
+        assert_eq!(
+            p.server.peer_capabilities().unwrap()["extensions"],
+            ui,
+            "{version}"
+        );
     }
 }
 
