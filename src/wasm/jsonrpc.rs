@@ -2,7 +2,7 @@
 
 use super::convert::{from_js, to_js, to_js_error, to_js_exact_ids};
 use crate::jsonrpc::{
-    self, object, serialized, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError,
+    self, object, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError,
 };
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -102,7 +102,7 @@ fn view(m: &Message) -> Value {
                 }
                 Err(e) => {
                     o.insert("kind".into(), "error".into());
-                    o.insert("error".into(), serialized(e));
+                    o.insert("error".into(), e.to_value());
                 }
             }
         }
