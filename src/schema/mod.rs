@@ -641,8 +641,9 @@ fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static st
 
 /// Extension methods (`_`-prefixed) carry whatever they like.
 fn is_extension(method: &str) -> bool {
-    // A byte compared: `starts_with('_')` encodes the char first, a call at `opt-level = "z"`.
-    method.as_bytes().first() == Some(&b'_')
+    // A byte compared: `starts_with('_')` encodes the char first, and an `Option`'s `==` is
+    // a call at `opt-level = "z"`.
+    matches!(method.as_bytes().first(), Some(b'_'))
 }
 
 /// One JSON-RPC message: the envelope, then the method's params, result or error.
