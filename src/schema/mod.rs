@@ -460,108 +460,12 @@ fn rules(protocol: Protocol) -> Option<&'static Rules> {
 /// turn (ACP: the newest published schema, then the repository snapshot for the unstable
 /// methods the newest dropped).
 #[derive(Clone, Copy)]
-struct Chain {
-    first: &'static Profile,
-    then: Option<&'static Profile>,
-    /// The method index of each (`method_index`), found with the chain, once per `Rulebook`.
-    index: (&'static [u16], &'static [u16]),
-}
+struct Chain(&'static Profile, Option<&'static Profile>);
 
 impl Chain {
-    fn new(
-        rules: &'static Rules,
-        first: &'static Profile,
-        then: Option<&'static Profile>,
-    ) -> Chain {
-        let index = (
-            method_index(rules, first),
-            then.map_or(&[][..], |p| method_index(rules, p)),
-        );
-        Chain { first, then, index }
-    }
-
     fn iter(self) -> impl Iterator<Item = &'static Profile> {
-        std::iter::once(self.first).chain(self.then)
+        std::iter::once(self.0).chain(self.1)
     }
-
-    /// The profiles with their method indexes.
-    fn indexed(self) -> impl Iterator<Item = (&'static Profile, &'static [u16])> {
-        let then = self.then.map(|p| (p, self.index.1));
-        std::iter::once((self.first, self.index.0)).chain(then)
-    }
-}
-
-/// The rules of `method` in profile `p` (empty when it has none), found through the
-/// profile's method index: one or two names compared, where `Rules::methods` compares them
-/// all in turn (a few dozen: ~400 instructions a message).
-fn methods_of(
-    rules: &'static Rules,
-    p: &'static Profile,
-    index: &[u16],
-    method: &[u8],
-) -> &'static [Method] {
-    let mask = index.len().wrapping_sub(1);
-    let m = p.methods;
-    let mut slot = name_hash(method) & mask;
-    loop {
-        let Some(lo) = index.get(slot).and_then(|&at| (at as usize).checked_sub(1)) else {
-            return &[];
-        };
-        let Some(first) = m.get(lo) else { return &[] };
-        if rules.is(first.name, method) {
-            let n = m[lo..].iter().take_while(|r| r.name == first.name).count();
-            return &m[lo..lo + n];
-        }
-        slot = (slot + 1) & mask;
-    }
-}
-
-/// A hash of a method name from its length and three of its bytes: enough to tell apart
-/// the few dozen names of a profile (`tasks/list` and `tools/list` differ in the second).
-#[inline(always)]
-fn name_hash(name: &[u8]) -> usize {
-    let at = |i: usize| usize::from(name.get(i).copied().unwrap_or(0));
-    let len = name.len();
-    let h = len.wrapping_mul(0x9E5)
-        ^ at(1).wrapping_mul(0x2F)
-        ^ at(len / 2).wrapping_mul(0x1F3)
-        ^ at(len.wrapping_sub(1)).wrapping_mul(0x7);
-    h ^ (h >> 6)
-}
-
-thread_local! {
-    /// The method index of each profile used so far, by the profile's address: built once
-    /// and kept (profiles are static: at most one index each, a bounded once-only cost).
-    static METHOD_INDEXES: std::cell::RefCell<Vec<(usize, &'static [u16])>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The slots of profile `p`'s method index: open addressing with linear probing, each slot
-/// 0 (free) or 1 + the position of a name's first rule in `p.methods`; a power of two at
-/// least four times the number of names, so probes stay short and a free slot ends them.
-fn method_index(rules: &'static Rules, p: &'static Profile) -> &'static [u16] {
-    let key = std::ptr::from_ref(p) as usize;
-    METHOD_INDEXES.with_borrow_mut(|all| {
-        if let Some(&(_, index)) = all.iter().find(|&&(k, _)| k == key) {
-            return index;
-        }
-        let m = p.methods;
-        let firsts: Vec<usize> = (0..m.len())
-            .filter(|&i| i == 0 || m[i].name != m[i - 1].name)
-            .collect();
-        let mut slots = vec![0u16; (firsts.len() * 4).next_power_of_two().max(16)];
-        let mask = slots.len() - 1;
-        for i in firsts {
-            let mut slot = name_hash(rules.name(m[i].name)) & mask;
-            while slots[slot] != 0 {
-                slot = (slot + 1) & mask;
-            }
-            slots[slot] = u16::try_from(i + 1).unwrap_or(0);
-        }
-        let index: &'static [u16] = Box::leak(slots.into_boxed_slice());
-        all.push((key, index));
-        index
-    })
 }
 
 fn profiles(protocol: Protocol, version: &str) -> Option<Chain> {
@@ -574,11 +478,7 @@ fn profiles(protocol: Protocol, version: &str) -> Option<Chain> {
         (Protocol::Apps, v) => (v, None),
     };
     let r = rules(protocol)?;
-    Some(Chain::new(
-        r,
-        r.profile(first)?,
-        then.and_then(|n| r.profile(n)),
-    ))
+    Some(Chain(r.profile(first)?, then.and_then(|n| r.profile(n))))
 }
 
 /// The protocol versions there are rules for (none for a protocol this build leaves out).
@@ -607,7 +507,7 @@ fn check_tape(
     found: Vec<u32>,
 ) -> (Vec<Issue>, Vec<u32>) {
     let (chain, batch_ok) = (book.chain, book.batches);
-    let mut w = Walker::new(book.rules, chain.first, tape, found);
+    let mut w = Walker::new(book.rules, chain.0, tape, found);
     match tape.node(0).kind {
         Kind::Arr if batch_ok && tape.node(0).start > 0 => {
             for n in tape.items(0) {
@@ -798,8 +698,8 @@ fn find(
     let at = if response { None } else { Some("method") };
     let rules = w.rules;
     let Some((prof, all)) = chain
-        .indexed()
-        .map(|(p, index)| (p, methods_of(rules, p, index, method.as_bytes())))
+        .iter()
+        .map(|p| (p, rules.methods(p, method)))
         .find(|(_, m)| !m.is_empty())
     else {
         let m = method.to_string();
@@ -851,33 +751,4 @@ fn find(
         });
     }
     Some((prof, rule))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_method_index_finds_what_the_scan_finds() {
-        let all = [
-            #[cfg(feature = "acp")]
-            &super::ACP,
-            #[cfg(feature = "mcp")]
-            &super::MCP,
-            #[cfg(feature = "apps")]
-            &super::APPS,
-        ];
-        for rules in all {
-            for p in rules.profiles {
-                let index = super::method_index(rules, p);
-                let find = |name: &str| super::methods_of(rules, p, index, name.as_bytes());
-                for r in p.methods {
-                    let name = rules.str(r.name);
-                    assert_eq!(find(name), rules.methods(p, name), "{} {name}", p.name);
-                    assert!(!find(name).is_empty());
-                }
-                for name in ["", "x", "tools/lis", "tools/listx", "_tools/list", "ping "] {
-                    assert!(find(name).is_empty(), "{} {name}", p.name);
-                }
-            }
-        }
-    }
 }
