@@ -53,6 +53,7 @@ test("in Chromium: agentwire reaches a stdio agent through the relay over HTTP; 
       // Forwarded to the relay as it came, but for the Host the relay answers to.
       const up = request(`${relay.base}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(relay.base).host } }, (r) => {
         res.writeHead(r.statusCode, r.headers);
+        res.flushHeaders(); // an event stream's head goes on at once, as the relay sent it
         r.pipe(res);
       });
       upstream.add(up);
