@@ -31,7 +31,7 @@ test("the official SDK's createHttpStream drives the SDK's example agent through
   const stream = createHttpStream(`${relay.base}/acp/example`, { headers: auth });
   const updates = [];
   let asked;
-  const { initialized, session, result } = await acp
+  const { initialized, session, result, processes } = await acp
     .client({ name: "relay-test" })
     .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
       asked = ctx.params;
@@ -44,7 +44,8 @@ test("the official SDK's createHttpStream drives the SDK's example agent through
       const initialized = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       const session = await ctx.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
       const result = await ctx.request(acp.methods.agent.session.prompt, { sessionId: session.sessionId, prompt: [{ type: "text", text: "Hello over HTTP" }] });
-      return { initialized, session, result };
+      // Counted while the connection is open: connectWith closes it (DELETE) once this returns.
+      return { initialized, session, result, processes: relay.pids().length };
     });
   assert.equal(initialized.protocolVersion, 1);
   assert.match(initialized.connectionId, /^[0-9a-f]{64}$/, "the RFD's initialize answer names the connection");
@@ -55,7 +56,7 @@ test("the official SDK's createHttpStream drives the SDK's example agent through
   assert.ok(updates.some((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_2" && u.status === "completed"),
     "the agent saw the permission granted");
   assert.match(updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join(""), /successfully updated the configuration/);
-  assert.equal(relay.pids().length, 1, "one process for the connection");
+  assert.equal(processes, 1, "one process for the connection");
   // connectWith closed the stream when its work was done: DELETE.
   await until("the connection's process ended", () => relay.pids().length === 0);
 });
