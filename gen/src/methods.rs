@@ -42,8 +42,8 @@ pub fn generate(s: &Sources) -> Result<Vec<(String, String)>, String> {
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{OVERLAY}: {e}"))?;
     let lines = overlay(&text)?;
     Ok(vec![
-        ("src/acp/method_table.rs".to_string(), acp(s, &lines)?),
-        ("src/mcp/method_table.rs".to_string(), mcp(s, &lines)?),
+        ("src/acp/methods/table.rs".to_string(), acp(s, &lines)?),
+        ("src/mcp/methods/table.rs".to_string(), mcp(s, &lines)?),
     ])
 }
 
@@ -169,7 +169,7 @@ fn acp(s: &Sources, lines: &[Line]) -> Result<String, String> {
          v2 and ../shared/spec/acp/v1, v2: schema.json = stable, schema.unstable.json = unstable) and {OVERLAY} (gates, \
          order). Do not edit.\n\
          //! Every ACP method of v1 and v2 (`proxy/*` left out: it belongs to proxy chains).\n\n\
-         use super::methods::{{Availability, Gate, Kind, MethodSpec, Server}};\n\n\
+         use super::{{Availability, Gate, Kind, MethodSpec, Server}};\n\n\
          pub const METHODS: &[MethodSpec] = &[\n{rows}];\n",
         super::COMMAND
     ))
@@ -283,9 +283,9 @@ fn mcp(s: &Sources, lines: &[Line]) -> Result<String, String> {
          ServerNotification unions of ../shared/spec/mcp/*/schema.json and {OVERLAY} (gates, order). \
          Do not edit.\n\
          //! Every MCP method, which way it goes, since (and until) which version, and its gate.\n\n\
-         use super::capabilities::Side;\n\
-         use super::methods::{{Gate, Kind, MethodSpec}};\n\
-         use super::version::Version;\n\
+         use super::{{Gate, Kind, MethodSpec}};\n\
+         use crate::mcp::capabilities::Side;\n\
+         use crate::mcp::version::Version;\n\
          use crate::schema::Direction;\n\n\
          pub const METHODS: &[MethodSpec] = &[\n{rows}];\n",
         super::COMMAND

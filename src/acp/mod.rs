@@ -11,8 +11,6 @@ mod event;
 mod lenient;
 #[rustfmt::skip]
 mod lenient_table;
-#[rustfmt::skip]
-mod method_table;
 pub mod methods;
 mod session;
 pub mod transcript;

@@ -7,8 +7,6 @@ mod client;
 pub mod config;
 pub mod event;
 pub mod http;
-#[rustfmt::skip]
-mod method_table;
 pub mod methods;
 mod server;
 mod session;

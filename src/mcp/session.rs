@@ -16,6 +16,9 @@ use crate::schema::{self, Direction, Issue, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+mod lifecycle;
+use lifecycle::Lifecycle;
+
 /// The `_meta` keys of the stateless era.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
@@ -866,13 +869,13 @@ impl Session {
         );
         if self.side == Side::Server {
             match self.serve_lifecycle(&r, events) {
-                super::server::Lifecycle::Handled => return,
-                super::server::Lifecycle::Stateless => {
+                Lifecycle::Handled => return,
+                Lifecycle::Stateless => {
                     if let Some(s) = self.serving.get_mut(&r.id) {
                         s.stateless = true;
                     }
                 }
-                super::server::Lifecycle::Continue => {}
+                Lifecycle::Continue => {}
             }
         }
         if r.method == "ping" && self.screen_request("ping", None).is_none() {
