@@ -165,9 +165,10 @@ fn refs(body: &str) -> Vec<String> {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        if c == b'"' {
+        // Strings: literals, patterns, and a verdict's code and message (in `'`).
+        if c == b'"' || c == b'\'' {
             i += 1;
-            while i < b.len() && b[i] != b'"' {
+            while i < b.len() && b[i] != c {
                 i += 1;
             }
             i += 1;
@@ -200,7 +201,9 @@ fn refs(body: &str) -> Vec<String> {
             );
             let member = matches!(after, Some(b':' | b'?' | b'@'));
             let tag_key = body[..st].ends_with("tag(");
-            if !keyword && !member && !tag_key && before != b'/' && before != b'@' {
+            // `tag(k=v)`: `v` is a variant, not a name.
+            let tag_default = before == b'=';
+            if !keyword && !member && !tag_key && !tag_default && before != b'/' && before != b'@' {
                 out.push(w.to_string());
             }
             continue;
@@ -1172,19 +1175,35 @@ fn method_lines(
         Methods::Unions => listed_methods(defs),
         Methods::Consts => const_methods(defs),
     };
+    let mut checks = Vec::new();
     for (ps, ls) in &o.methods {
         if ps.iter().any(|x| x == profile) {
             for l in ls {
-                // `DIR method` alone: who sends the schema's method (of either kind).
-                if let [dir, method] = l.split_whitespace().collect::<Vec<_>>()[..] {
-                    for kind in [false, true] {
-                        if let Some(line) = lines.get_mut(&(method.to_string(), kind)) {
-                            line.replace_range(..1, dir);
+                match l.split_whitespace().collect::<Vec<_>>()[..] {
+                    // `DIR method` alone: who sends the schema's method (of either kind).
+                    [dir, method] => {
+                        for kind in [false, true] {
+                            if let Some(line) = lines.get_mut(&(method.to_string(), kind)) {
+                                line.replace_range(..1, dir);
+                            }
                         }
                     }
-                    continue;
+                    // `DIR method +Check`: a check added to the method's line, once every
+                    // line the overlay replaces is in.
+                    [_, method, check] if check.starts_with('+') => checks.push((method, check)),
+                    _ => {
+                        lines.insert(method_key(l), l.clone());
+                    }
                 }
-                lines.insert(method_key(l), l.clone());
+            }
+        }
+    }
+    for (method, check) in checks {
+        if let Some(line) = lines.get_mut(&(method.to_string(), false)) {
+            // Before a quoted warning, which ends the line.
+            match line.find('"') {
+                Some(q) => line.insert_str(q, &format!("{check} ")),
+                None => *line = format!("{line} {check}"),
             }
         }
     }

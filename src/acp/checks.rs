@@ -1,90 +1,9 @@
-//! ACP's own rules on request parameters, beyond what a JSON Schema says: absolute paths,
-//! MCP server entries field by field, and which parameters need which capability.
+//! ACP's rules on request parameters that are not validation: which parameters need which
+//! capability of the agent. What a session's setup must hold beyond the schema (absolute
+//! paths, MCP server entries field by field) is in the rules' overlay
+//! (`src/schema/rules/acp.overlay.rules`), checked by the validator.
 
-use crate::schema::{Issue, Severity};
 use serde_json::Value;
-
-/// Absolute in POSIX (`/home/u`) or Windows form (`C:\x`, `C:/x`, `\\server\share`).
-pub fn is_absolute_path(p: &str) -> bool {
-    let b = p.as_bytes();
-    p.starts_with('/')
-        || p.starts_with("\\\\")
-        || (b.len() >= 3
-            && b[0].is_ascii_alphabetic()
-            && b[1] == b':'
-            && (b[2] == b'\\' || b[2] == b'/'))
-}
-
-fn issue(path: String, code: &'static str, message: String) -> Issue {
-    Issue {
-        path,
-        code,
-        message,
-        severity: Severity::Error,
-    }
-}
-
-/// Structural checks of a request's params. `base` is the JSON pointer of the params
-/// within the message (`/params`).
-pub fn check_params(method: &str, params: Option<&Value>, base: &str) -> Vec<Issue> {
-    let mut out = Vec::new();
-    let Some(Value::Object(p)) = params else {
-        return out;
-    };
-    if matches!(
-        method,
-        "session/new" | "session/load" | "session/resume" | "session/fork"
-    ) {
-        match p.get("cwd") {
-            Some(Value::String(cwd)) if is_absolute_path(cwd) => {}
-            Some(Value::String(cwd)) => out.push(issue(
-                format!("{base}/cwd"),
-                "acp.cwd.notAbsolute",
-                format!("cwd must be an absolute path, not {cwd:?}"),
-            )),
-            Some(_) => out.push(issue(
-                format!("{base}/cwd"),
-                "acp.cwd.type",
-                "cwd must be a string".into(),
-            )),
-            None if method == "session/fork" => {}
-            None => out.push(issue(
-                format!("{base}/cwd"),
-                crate::schema::codes::MISSING_REQUIRED,
-                "cwd is required".into(),
-            )),
-        }
-        if let Some(Value::Array(dirs)) = p.get("additionalDirectories") {
-            for (i, d) in dirs.iter().enumerate() {
-                if !d.as_str().is_some_and(is_absolute_path) {
-                    out.push(issue(
-                        format!("{base}/additionalDirectories/{i}"),
-                        "acp.additionalDirectories.notAbsolute",
-                        "additional directories must be absolute paths".into(),
-                    ));
-                }
-            }
-        }
-        match p.get("mcpServers") {
-            None if method == "session/new" || method == "session/load" => {
-                // Required in v1 (`session/new`, `session/load`), optional in the v2 draft:
-                // left to the schema validator, which knows the version.
-            }
-            None => {}
-            Some(Value::Array(servers)) => {
-                for (i, s) in servers.iter().enumerate() {
-                    check_mcp_server(s, &format!("{base}/mcpServers/{i}"), &mut out);
-                }
-            }
-            Some(_) => out.push(issue(
-                format!("{base}/mcpServers"),
-                "acp.mcpServers.type",
-                "mcpServers must be an array".into(),
-            )),
-        }
-    }
-    out
-}
 
 /// The transport of an MCP server entry: `type` "http"/"sse"/"stdio"/"acp", none = stdio (v1).
 pub fn mcp_transport(entry: &Value) -> Option<&str> {
@@ -95,98 +14,23 @@ pub fn mcp_transport(entry: &Value) -> Option<&str> {
     }
 }
 
-/// An MCP server entry, field by field (seed 002 shapes).
-pub fn check_mcp_server(entry: &Value, at: &str, out: &mut Vec<Issue>) {
-    let Value::Object(e) = entry else {
-        out.push(issue(
-            at.into(),
-            "acp.mcpServer.type",
-            "an MCP server entry must be an object".into(),
-        ));
-        return;
-    };
-    let need_string = |key: &str, out: &mut Vec<Issue>| {
-        if !matches!(e.get(key), Some(Value::String(s)) if !s.is_empty()) {
-            out.push(issue(
-                format!("{at}/{key}"),
-                "acp.mcpServer.field",
-                format!("\"{key}\" must be a non-empty string"),
-            ));
-        }
-    };
-    match mcp_transport(entry) {
-        Some("stdio") => {
-            need_string("name", out);
-            need_string("command", out);
-            if let Some(Value::String(c)) = e.get("command") {
-                // The seed asks for an absolute path; the schema allows any string, and
-                // `npx` is how most MCP servers are configured: warned about, and sent.
-                if !c.is_empty() && !is_absolute_path(c) {
-                    out.push(Issue {
-                        path: format!("{at}/command"),
-                        code: "acp.mcpServer.command",
-                        message: format!(
-                            "command should be an absolute path, not {c:?}; the agent resolves it"
-                        ),
-                        severity: Severity::Warning,
-                    });
-                }
-            }
-            match e.get("args") {
-                None => {}
-                Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
-                Some(_) => out.push(issue(
-                    format!("{at}/args"),
-                    "acp.mcpServer.args",
-                    "args must be an array of strings".into(),
-                )),
-            }
-            check_pairs(e.get("env"), &format!("{at}/env"), "env", out);
-        }
-        Some("http") | Some("sse") => {
-            need_string("name", out);
-            need_string("url", out);
-            check_pairs(e.get("headers"), &format!("{at}/headers"), "headers", out);
-        }
-        // MCP over ACP (unstable): the server is the client's own, reached by `serverId`.
-        Some("acp") => {
-            need_string("name", out);
-            need_string("serverId", out);
-        }
-        Some(other) => out.push(Issue {
-            path: format!("{at}/type"),
-            code: "acp.mcpServer.unknownType",
-            message: format!("unknown MCP server transport {other:?}"),
-            severity: Severity::Warning,
-        }),
-        None => out.push(issue(
-            format!("{at}/type"),
-            "acp.mcpServer.type",
-            "\"type\" must be a string".into(),
-        )),
-    }
-}
-
-/// `env` and `headers`: a list of `{name, value}` string pairs (not a map).
-fn check_pairs(v: Option<&Value>, at: &str, what: &str, out: &mut Vec<Issue>) {
-    let Some(v) = v else { return };
-    let Value::Array(items) = v else {
-        out.push(issue(
-            at.into(),
-            "acp.mcpServer.pairs",
-            format!("{what} must be an array of {{name, value}} objects"),
-        ));
-        return;
-    };
-    for (i, item) in items.iter().enumerate() {
-        let ok = item.get("name").is_some_and(Value::is_string)
-            && item.get("value").is_some_and(Value::is_string);
-        if !ok {
-            out.push(issue(
-                format!("{at}/{i}"),
-                "acp.mcpServer.pair",
-                format!("{what} entries need string \"name\" and \"value\""),
-            ));
+/// An MCP server entry, field by field (seed 002 shapes): the overlay's `McpServerCheck`, its
+/// issues at `at` (one a place, as the validator tells them).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn check_mcp_server(entry: &Value, at: &str, out: &mut Vec<crate::schema::Issue>) {
+    use crate::schema::{validate_definition, Limits, Protocol};
+    let report = validate_definition(
+        entry,
+        Protocol::Acp,
+        "1",
+        "McpServerCheck",
+        &Limits::default(),
+    );
+    let start = out.len();
+    for mut i in report.issues {
+        i.path.insert_str(0, at);
+        if !out[start..].iter().any(|j| j.path == i.path) {
+            out.push(i);
         }
     }
 }
@@ -237,7 +81,28 @@ pub fn required_flags(method: &str, params: Option<&Value>) -> Vec<(&'static str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::{validate_text, Context, Direction, Issue, Limits, Protocol, Severity};
     use serde_json::json;
+
+    /// The validator's issues for a client's request in ACP `version`.
+    fn issues(version: &str, method: &str, params: Value) -> Vec<Issue> {
+        let ctx = Context {
+            protocol: Protocol::Acp,
+            version,
+            direction: Direction::ClientToServer,
+            in_reply_to: None,
+        };
+        let text = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        validate_text(&text.to_string(), &ctx, &Limits::default()).issues
+    }
+
+    fn acp_codes(version: &str, method: &str, params: Value) -> Vec<&'static str> {
+        issues(version, method, params)
+            .into_iter()
+            .map(|i| i.code)
+            .filter(|c| c.starts_with("acp."))
+            .collect()
+    }
 
     #[test]
     fn an_mcp_server_over_acp_names_itself_and_needs_the_agents_mcp_acp() {
@@ -270,30 +135,42 @@ mod tests {
             "\\\\server\\share",
             "\\\\?\\C:\\x",
         ] {
-            assert!(is_absolute_path(p), "{p}");
+            for v in ["1", "2"] {
+                let got = acp_codes(v, "session/new", json!({"cwd": p, "mcpServers": []}));
+                assert!(got.is_empty(), "{p}: {got:?}");
+            }
         }
         for p in ["", "home", "./x", "C:", "C:x", "~/x", "1:\\x"] {
-            assert!(!is_absolute_path(p), "{p}");
+            for v in ["1", "2"] {
+                let got = issues(v, "session/new", json!({"cwd": p, "mcpServers": []}));
+                assert_eq!(got.len(), 1, "{p}: {got:?}");
+                assert_eq!(got[0].code, "acp.cwd.notAbsolute");
+                assert_eq!(got[0].path, "/params/cwd");
+                assert_eq!(
+                    got[0].message,
+                    format!("cwd must be an absolute path, not {p:?}")
+                );
+            }
         }
     }
 
     #[test]
     fn params_of_session_new() {
-        let codes = |p: Value| -> Vec<&'static str> {
-            check_params("session/new", Some(&p), "/params")
-                .into_iter()
-                .map(|i| i.code)
-                .collect()
-        };
+        let codes = |p: Value| acp_codes("1", "session/new", p);
         assert!(codes(json!({"cwd": "/p", "mcpServers": []})).is_empty());
         assert_eq!(
             codes(json!({"cwd": "p", "mcpServers": []})),
             ["acp.cwd.notAbsolute"]
         );
-        assert_eq!(codes(json!({"mcpServers": []})), ["missing_required"]);
         assert_eq!(
-            codes(json!({"cwd": "/p", "mcpServers": {}})),
-            ["acp.mcpServers.type"]
+            codes(json!({"cwd": "/p", "additionalDirectories": ["/a", "b"], "mcpServers": []})),
+            ["acp.additionalDirectories.notAbsolute"]
+        );
+        // Where the schema already tells an issue, the check's is left out.
+        let all = issues("1", "session/new", json!({"mcpServers": []}));
+        assert_eq!(
+            all.iter().map(|i| i.code).collect::<Vec<_>>(),
+            ["missing_required"]
         );
         assert_eq!(
             codes(
@@ -311,6 +188,90 @@ mod tests {
             ),
             ["acp.mcpServer.field", "acp.mcpServer.pair"]
         );
+        let warned = issues(
+            "2",
+            "session/new",
+            json!({"cwd": "/p", "mcpServers": [{"type": "stdio", "name": "a", "command": "npx"}, {"type": "ws", "name": "b"}]}),
+        );
+        let warned: Vec<_> = warned
+            .iter()
+            .filter(|i| i.code.starts_with("acp."))
+            .map(|i| (i.path.as_str(), i.code, i.message.as_str(), i.severity))
+            .collect();
+        assert_eq!(
+            warned,
+            [
+                (
+                    "/params/mcpServers/0/command",
+                    "acp.mcpServer.command",
+                    "command should be an absolute path, not \"npx\"; the agent resolves it",
+                    Severity::Warning
+                ),
+                (
+                    "/params/mcpServers/1/type",
+                    "acp.mcpServer.unknownType",
+                    "unknown MCP server transport \"ws\"",
+                    Severity::Warning
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_checks_cover_the_requests_that_set_up_a_session() {
+        let bad = json!({"sessionId": "s", "cwd": "rel", "mcpServers": []});
+        for m in [
+            "session/new",
+            "session/load",
+            "session/resume",
+            "session/fork",
+        ] {
+            for v in ["1", "2"] {
+                assert_eq!(
+                    acp_codes(v, m, bad.clone()),
+                    ["acp.cwd.notAbsolute"],
+                    "{m} v{v}"
+                );
+            }
+        }
+        assert!(acp_codes(
+            "1",
+            "session/prompt",
+            json!({"sessionId": "s", "cwd": "rel", "prompt": []})
+        )
+        .is_empty());
+        // Only what a client sends: an agent sending it is told that, not the paths.
+        let ctx = Context {
+            protocol: Protocol::Acp,
+            version: "1",
+            direction: Direction::ServerToClient,
+            in_reply_to: None,
+        };
+        let text = json!({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": bad});
+        let r = validate_text(&text.to_string(), &ctx, &Limits::default());
+        assert!(
+            r.issues.iter().all(|i| !i.code.starts_with("acp.")),
+            "{r:?}"
+        );
+    }
+
+    /// A request with thousands of bad MCP server entries: at most as many issues as the
+    /// schema's own walk tells (64), told at once (each check's issue was compared with every
+    /// earlier one: quadratic, and unbounded).
+    #[test]
+    fn the_checks_issues_are_bounded() {
+        let servers: Vec<Value> = (0..20_000)
+            .map(|_| json!({"name": "", "command": ""}))
+            .collect();
+        let started = std::time::Instant::now();
+        let got = issues(
+            "1",
+            "session/new",
+            json!({"cwd": "/p", "mcpServers": servers}),
+        );
+        assert!(got.len() <= 128, "{} issues", got.len());
+        assert!(got.iter().any(|i| i.code == "acp.mcpServer.field"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]

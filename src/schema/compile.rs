@@ -15,6 +15,7 @@ pub enum Format {
     None,
     Uri,
     DateTime,
+    AbsolutePath,
 }
 
 /// JSON type bits for `Basic::mask`: the tables' own (one definition for both sides).
@@ -70,10 +71,19 @@ pub enum Ty {
         key: Box<str>,
         variants: Vec<(Box<str>, TyId)>,
         other: Option<TyId>,
+        /// The type of an object without `key` (`tag(k=v)`: variant `v`); none: required.
+        absent: Option<TyId>,
     },
     Ref(Sym),
     /// The first type; if it fails but the second holds, a tolerated deviation (warning).
     Tolerate(TyId, TyId),
+    /// `T ! 'code' 'message'` (`?`: a warning): one issue of the overlay's own in place of T's.
+    Verdict {
+        ty: TyId,
+        code: Box<str>,
+        message: Box<str>,
+        warning: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +106,8 @@ pub struct MethodRule {
     pub result: Option<TyId>,
     /// A tolerated name: every use is reported with this warning.
     pub warning: Option<Box<str>>,
+    /// `+Check`: the overlay's rules on the params beyond the schema's.
+    pub check: Option<TyId>,
 }
 
 #[derive(Debug, Default)]
@@ -197,8 +209,13 @@ impl Rules {
             None => (rest, None),
         };
         let f: Vec<&str> = head.split_whitespace().collect();
-        let [name, params, result] = f[..] else {
-            return Err("expected `dir method params result`".into());
+        let (name, params, result, check) = match f[..] {
+            [name, params, result] => (name, params, result, None),
+            [name, params, result, check] => match check.strip_prefix('+') {
+                Some(c) => (name, params, result, Some(self.expr_text(c)?)),
+                None => return Err("expected `+Check` after the result".into()),
+            },
+            _ => return Err("expected `dir method params result [+Check]`".into()),
         };
         let (params_optional, params) = match params.strip_prefix('?') {
             Some(p) => (true, p),
@@ -227,18 +244,31 @@ impl Rules {
                 params_empty_ok,
                 result,
                 warning,
+                check,
             },
         ))
     }
 
-    // expr := alt ('~' alt)?
+    // expr := alt ('~' alt)? (('!' | '?') string string)?
     fn expr(&mut self, p: &mut Cursor) -> Result<TyId, String> {
-        let a = self.alt(p)?;
+        let mut a = self.alt(p)?;
         if p.eat(b'~') {
             let b = self.alt(p)?;
-            return Ok(self.push(Ty::Tolerate(a, b)));
+            a = self.push(Ty::Tolerate(a, b));
         }
-        Ok(a)
+        let warning = match p.peek() {
+            Some(b'!') => false,
+            Some(b'?') => true,
+            _ => return Ok(a),
+        };
+        p.i += 1;
+        let (code, message) = (p.string()?, p.string()?);
+        Ok(self.push(Ty::Verdict {
+            ty: a,
+            code: code.into(),
+            message: message.into(),
+            warning,
+        }))
     }
 
     // alt := one ('|' one)*
@@ -378,11 +408,24 @@ impl Rules {
                     Some(b'[') => self.array(p, &mut b)?,
                     _ => {}
                 }
+                // `any[T]`: the items of an array; any other value holds. (A typeless basic's
+                // `items` would also type an object's members: an array or not an array.)
+                if w == "any" && b.items.is_some() {
+                    b.mask = T_ARR;
+                    let items = self.push(Ty::Basic(Box::new(b)));
+                    let other = Basic {
+                        mask: T_NULL | T_BOOL | T_NUM | T_STR | T_OBJ,
+                        ..Basic::default()
+                    };
+                    let other = self.push(Ty::Basic(Box::new(other)));
+                    return Ok(self.push(Ty::AnyOf(vec![items, other])));
+                }
                 if w == "any"
                     && b.props.is_empty()
                     && b.rest.is_none()
                     && b.items.is_none()
                     && p.peek() != Some(b'(')
+                    && !matches!(p.peek_raw(), Some(b'/' | b'%'))
                 {
                     return Ok(0);
                 }
@@ -425,6 +468,7 @@ impl Rules {
                     b.format = Some(match p.word() {
                         "uri" => Format::Uri,
                         "date-time" => Format::DateTime,
+                        "absolute-path" => Format::AbsolutePath,
                         _ => Format::None, // annotations only (uri-template, regex, byte, email)
                     });
                 }
@@ -491,6 +535,11 @@ impl Rules {
     fn tag(&mut self, p: &mut Cursor) -> Result<TyId, String> {
         p.expect(b'(')?;
         let key: Box<str> = p.word().into();
+        let absent = if p.eat(b'=') {
+            Some(p.word_with(true).to_string())
+        } else {
+            None
+        };
         p.expect(b')')?;
         p.expect(b'{')?;
         let (mut variants, mut other) = (Vec::new(), None);
@@ -513,10 +562,21 @@ impl Rules {
             let at = variants.partition_point(|(v, _): &(Box<str>, TyId)| **v <= *value);
             variants.insert(at, (value.into_boxed_str(), self.expr(p)?));
         }
+        let absent = match absent {
+            Some(v) => Some(
+                variants
+                    .iter()
+                    .find(|(x, _)| **x == *v)
+                    .map(|&(_, t)| t)
+                    .ok_or_else(|| format!("`tag({key}={v})` names no variant"))?,
+            ),
+            None => None,
+        };
         Ok(self.push(Ty::Tag {
             key,
             variants,
             other,
+            absent,
         }))
     }
 }
@@ -611,16 +671,20 @@ impl<'s> Cursor<'s> {
             .filter(|x| x.is_finite())
             .ok_or_else(|| format!("bad number `{t}`"))
     }
-    /// A JSON string literal.
+    /// A string literal, in `"` or `'` (a message that holds `"`), without escapes.
     fn string(&mut self) -> Result<String, String> {
         self.ws();
         let st = self.i;
+        let quote = match self.s.get(st) {
+            Some(&q @ (b'"' | b'\'')) => q,
+            _ => return Err(format!("expected a string at `{}`", self.rest())),
+        };
         self.i += 1;
         while let Some(&c) = self.s.get(self.i) {
             self.i += 1;
             match c {
                 b'\\' => return Err("no escapes in rules strings".into()),
-                b'"' => {
+                c if c == quote => {
                     let inner = std::str::from_utf8(&self.s[st + 1..self.i - 1])
                         .map_err(|e| e.to_string())?;
                     return Ok(inner.to_string());
@@ -683,6 +747,7 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
             .collect();
         rules.sort_by_key(|(n, _)| *n); // stable: the rules of one name keep their order
         let mut methods = Vec::new();
+        let mut checks = Vec::new();
         for (n, m) in rules {
             methods.push(rt::Method {
                 name: e.str(n)?,
@@ -704,9 +769,17 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
                 result: e.opt(&r, m.result)?,
                 warning: m.warning.as_deref().map_or(Ok(rt::NONE), |w| e.str(w))?,
             });
+            if let (Some(t), Some(last)) = (m.check, methods.last()) {
+                checks.push(rt::Check {
+                    method: last.name,
+                    dir: last.dir,
+                    ty: e.ty(&r, t)?,
+                });
+            }
         }
-        out_profiles +=
-            &format!("Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?} }},\n");
+        out_profiles += &format!(
+            "Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?}, checks: &{checks:?} }},\n"
+        );
     }
     let tys: Vec<String> = e.tys.iter().map(|t| format!("Ty::{t:?}")).collect();
     Ok(format!(
@@ -800,6 +873,10 @@ impl Emitter {
                     all.push(key);
                     all.extend(variants.iter().map(|(v, _)| &**v));
                 }
+                Ty::Verdict { code, message, .. } => {
+                    all.push(code);
+                    all.push(message);
+                }
                 _ => {}
             }
         }
@@ -885,6 +962,7 @@ impl Emitter {
                 key,
                 variants,
                 other,
+                absent,
             } => {
                 let key = self.str(key)?;
                 let mut vs = Vec::new();
@@ -896,11 +974,22 @@ impl Emitter {
                     at: intern(&mut self.seen, &mut self.variants, "tag", &vs)?,
                     n: index(vs.len())?,
                     other: self.opt(r, *other)?,
+                    absent: self.opt(r, *absent)?,
                 };
                 rt::Ty::Tag(intern(&mut self.seen, &mut self.tags, "tag", &[tag])?)
             }
             Ty::Ref(s) => rt::Ty::Ref(self.sym_of[*s as usize]),
             Ty::Tolerate(a, b) => rt::Ty::Tolerate(self.list(r, &[*a, *b])?),
+            Ty::Verdict {
+                ty,
+                code,
+                message,
+                warning,
+            } => {
+                let ty = self.ty(r, *ty)?;
+                let run = [self.str(code)?, self.str(message)?, u16::from(*warning), ty];
+                rt::Ty::Verdict(self.run(&run)?)
+            }
         };
         let id = self.push(compiled)?;
         self.memo.insert(t, id);
@@ -929,6 +1018,7 @@ impl Emitter {
         let format = match b.format {
             Some(Format::Uri) => rt::F_URI,
             Some(Format::DateTime) => rt::F_DATE_TIME,
+            Some(Format::AbsolutePath) => rt::F_ABSOLUTE_PATH,
             _ => 0,
         };
         let pattern = b.pattern.as_deref().map_or(Ok(rt::NONE), |p| self.str(p))?;

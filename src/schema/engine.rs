@@ -4,8 +4,8 @@
 //! to describe it, so valid messages cost no allocation.
 
 use super::rules::{
-    Basic, Lit, Profile, Prop, Rules, Str, Ty, TyId, F_DATE_TIME, F_URI, NONE, REQUIRED, T_ARR,
-    T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+    Basic, Lit, Profile, Prop, Rules, Str, Tag, Ty, TyId, F_ABSOLUTE_PATH, F_DATE_TIME, F_URI,
+    NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
 use super::tape::{Kind, Tape};
 use super::{codes, Issue, Severity};
@@ -210,6 +210,7 @@ impl<'a> Walker<'a> {
                 .iter()
                 .fold(0, |m, &x| m | self.admits(x, depth + 1)),
             Ty::Older(v) => r.run(v).get(1).map_or(ALL, |&x| self.admits(x, depth + 1)),
+            Ty::Verdict(v) => r.run(v).get(3).map_or(ALL, |&x| self.admits(x, depth + 1)),
             _ => ALL,
         };
         if m == 0 {
@@ -245,6 +246,10 @@ impl<'a> Walker<'a> {
             Ty::Older(v) => r
                 .run(v)
                 .get(1)
+                .is_some_and(|&x| self.declares_a_member(x, n, depth + 1)),
+            Ty::Verdict(v) => r
+                .run(v)
+                .get(3)
                 .is_some_and(|&x| self.declares_a_member(x, n, depth + 1)),
             _ => false,
         }
@@ -294,7 +299,17 @@ impl<'a> Walker<'a> {
                     .variants
                     .get(tag.at as usize..tag.at as usize + tag.n as usize)
                     .unwrap_or(&[]);
-                self.tag(tag.key, variants, tag.other, n)
+                self.tag(tag, variants, n)
+            }
+            Ty::Verdict(v) => {
+                let &[code, message, warning, x] = rules.run(v) else {
+                    return true;
+                };
+                let (ok, _, w) = self.trial(x, n);
+                if ok {
+                    return self.accept(x, n, w);
+                }
+                self.verdict(code, message, warning, n, None)
             }
             Ty::Tolerate(v) => {
                 let &[a, b] = rules.run(v) else { return true };
@@ -428,7 +443,53 @@ impl<'a> Walker<'a> {
         })
     }
 
-    fn tag(&mut self, key: Str, variants: &'static [(Str, TyId)], other: TyId, n: usize) -> bool {
+    /// Tells a verdict's issue at node `n` (member `at` of it, missing, if given): `{}` in
+    /// its message is the value, a string as Rust's `Debug` writes it. A warning holds.
+    fn verdict(
+        &mut self,
+        code: Str,
+        message: Str,
+        warning: u16,
+        n: usize,
+        at: Option<&str>,
+    ) -> bool {
+        let (rules, tape) = (self.rules, self.tape);
+        let severity = if warning == 1 {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        self.report(n, severity, rules.str(code), at, || {
+            let text = rules.str(message);
+            if !text.contains("{}") {
+                return text.to_string();
+            }
+            let node = tape.node(n);
+            let value = match (at, node.kind) {
+                (Some(_), _) => "nothing".to_string(),
+                (None, Kind::Str) => format!("{:?}", tape.str(node)),
+                (None, _) => tape.raw(node).to_string(),
+            };
+            text.replace("{}", &value)
+        });
+        warning == 1
+    }
+
+    /// The verdict a member's type gives when the member is missing, if it is one.
+    fn verdict_of(&self, mut t: TyId) -> Option<&'static [u16]> {
+        let rules = self.rules;
+        for _ in 0..16 {
+            match rules.ty(t) {
+                Ty::Ref(s) => t = self.prof.def(s)?,
+                Ty::Verdict(v) => return Some(rules.run(v)),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    fn tag(&mut self, tag: &'static Tag, variants: &'static [(Str, TyId)], n: usize) -> bool {
+        let (key, other) = (tag.key, tag.other);
         let (tape, rules) = (self.tape, self.rules);
         if tape.node(n).kind != Kind::Obj {
             let found = self.kind_name(n);
@@ -437,6 +498,9 @@ impl<'a> Walker<'a> {
             });
         }
         let Some(v) = tape.get(n, rules.name(key)) else {
+            if tag.absent != NONE {
+                return self.check(tag.absent, n);
+            }
             let key = rules.str(key);
             return self.error(n, codes::MISSING_REQUIRED, Some(key), || {
                 format!("`{key}` is required")
@@ -555,6 +619,11 @@ impl<'a> Walker<'a> {
                     "expected an RFC 3339 date-time".into()
                 })
             }
+            F_ABSOLUTE_PATH if !is_absolute_path(&tape.str(node)) => {
+                return self.error(n, codes::FORMAT, None, || {
+                    "expected an absolute path".into()
+                })
+            }
             _ => {}
         }
         if ext.pattern != NONE {
@@ -630,10 +699,18 @@ impl<'a> Walker<'a> {
                                 && self.found.as_slice()[base + j] != ABSENT
                         });
                     if !by_alias {
-                        let name = name();
-                        ok = self.error(n, codes::MISSING_REQUIRED, Some(name), || {
-                            format!("`{name}` is required")
-                        }) && ok;
+                        ok = match self.verdict_of(p.ty) {
+                            // A member the overlay checks: its verdict tells the absence.
+                            Some(&[code, message, warning, _]) => {
+                                self.verdict(code, message, warning, n, Some(name()))
+                            }
+                            _ => {
+                                let name = name();
+                                self.error(n, codes::MISSING_REQUIRED, Some(name), || {
+                                    format!("`{name}` is required")
+                                })
+                            }
+                        } && ok;
                     }
                 }
                 continue;
@@ -655,6 +732,17 @@ impl<'a> Walker<'a> {
         self.found.truncate(base);
         ok
     }
+}
+
+/// Absolute in POSIX (`/home/u`) or Windows form (`C:\x`, `C:/x`, `\\server\share`).
+pub fn is_absolute_path(p: &str) -> bool {
+    let b = p.as_bytes();
+    p.starts_with('/')
+        || p.starts_with("\\\\")
+        || (b.len() >= 3
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && (b[2] == b'\\' || b[2] == b'/'))
 }
 
 /// Appends one JSON-pointer segment (`~` and `/` escaped).

@@ -228,10 +228,8 @@ pub fn validate_text_by(
             format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version),
         );
     };
-    #[allow(unused_mut)]
     let (mut issues, found) = check_tape(&tape, book, ctx, scratch.found);
-    #[cfg(feature = "acp")]
-    acp_path_rules(text, &tape, ctx, &mut issues);
+    overlay_checks(&tape, book, ctx, &mut issues);
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
         let kept = Scratch {
@@ -243,33 +241,39 @@ pub fn validate_text_by(
     Report::of(issues)
 }
 
-/// ACP's rules beyond its schema (absolute `cwd`, MCP server entries) for the requests
-/// that set up a session: the same verdict from the standalone validator as from a session.
-#[cfg(feature = "acp")]
-fn acp_path_rules(text: &str, tape: &Tape, ctx: &Context, issues: &mut Vec<Issue>) {
-    if ctx.protocol != Protocol::Acp
-        || ctx.direction != Direction::ClientToServer
-        || tape.node(0).kind != tape::Kind::Obj
-    {
+/// The overlay's checks of a request's params (a `+Check` on its method line: ACP's absolute
+/// paths and MCP server entries, which the schemas do not state), told after the schema's
+/// issues, one issue a place: where the schema or an earlier check told one, the check's is
+/// left out. Whatever else the message gets wrong (its envelope, its kind), they are told.
+fn overlay_checks(tape: &Tape, book: Rulebook, ctx: &Context, issues: &mut Vec<Issue>) {
+    let (chain, rules) = (book.chain, book.rules);
+    if chain.iter().all(|p| p.checks.is_empty()) || tape.node(0).kind != Kind::Obj {
         return;
     }
-    let method = tape
-        .get(0, b"method")
-        .filter(|&m| tape.node(m).kind == tape::Kind::Str)
-        .map(|m| tape.str(tape.node(m)));
-    let Some(method) = method.filter(|m| {
-        matches!(
-            m.as_ref(),
-            "session/new" | "session/load" | "session/resume" | "session/fork"
-        )
-    }) else {
+    let (Some(method), Some(params)) = (tape.get(0, b"method"), tape.get(0, b"params")) else {
         return;
     };
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+    if tape.node(method).kind != Kind::Str || tape.node(params).kind != Kind::Obj {
+        return;
+    }
+    let dir = match ctx.direction {
+        Direction::ClientToServer => rules::DIR_CLIENT,
+        Direction::ServerToClient => rules::DIR_SERVER,
+    };
+    let check = tape.with_bytes(tape.node(method), |name| {
+        chain.iter().find_map(|p| {
+            p.checks
+                .iter()
+                .find(|c| rules.is(c.method, name) && (c.dir == dir || c.dir == rules::DIR_BOTH))
+                .map(|c| (p, c.ty))
+        })
+    });
+    let Some((prof, ty)) = check else {
         return;
     };
-    for i in crate::acp::checks::check_params(&method, value.get("params"), "/params") {
-        // One issue a place: the schema's, when it already found one there.
+    let mut w = Walker::new(rules, prof, tape, Vec::new());
+    w.check(ty, params);
+    for i in w.issues {
         if !issues.iter().any(|j| j.path == i.path) {
             issues.push(i);
         }

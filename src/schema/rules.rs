@@ -29,6 +29,8 @@ pub const T_OBJ: u8 = 64;
 /// `Ext::format` values (other formats are annotations).
 pub const F_URI: u8 = 1;
 pub const F_DATE_TIME: u8 = 2;
+/// An absolute path, POSIX (`/home/u`) or Windows (`C:\x`, `C:/x`, `\\server\share`).
+pub const F_ABSOLUTE_PATH: u8 = 3;
 
 /// `Method::flags`: `params` may be omitted; may be omitted where `{}` would be valid.
 pub const PARAMS_OPTIONAL: u8 = 1;
@@ -68,6 +70,10 @@ pub enum Ty {
     Tolerate(u16),
     /// Run [name, T]: a member holding T that is a tolerated older name of member `name`.
     Older(u16),
+    /// Run [T, code, message, warning]: T; when it does not hold (or a member typed so is
+    /// missing), one issue with this code and message (`{}` = the value) instead of T's; a
+    /// warning when the last is 1.
+    Verdict(u16),
 }
 
 /// Keyword constraints of one schema, each applying only to values of its own type (as in
@@ -111,6 +117,8 @@ pub struct Tag {
     pub at: u16,
     pub n: u16,
     pub other: TyId,
+    /// The type of an object without `key` (`tag(k=v)`: variant `v`), or `NONE`: required.
+    pub absent: TyId,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +134,15 @@ pub struct Method {
     pub warning: Str,
 }
 
+/// Rules the schemas do not state, on a method's params (the overlay's `+Check` field): told
+/// after the schema's issues, where the schema found nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub method: Str,
+    pub dir: u8,
+    pub ty: TyId,
+}
+
 #[derive(Debug)]
 pub struct Profile {
     pub name: &'static str,
@@ -133,6 +150,8 @@ pub struct Profile {
     pub defs: &'static [TyId],
     /// Sorted by name; the rules of one name (request, notification, directions) adjacent.
     pub methods: &'static [Method],
+    /// The methods' checks, in name order.
+    pub checks: &'static [Check],
 }
 
 #[derive(Debug)]
