@@ -5,6 +5,10 @@
 
 use serde_json::Value;
 
+/// Absolute in POSIX (`/home/u`) or Windows form (`C:\x`, `C:/x`, `\\server\share`): the
+/// validator's `absolute-path` format.
+pub use crate::schema::is_absolute_path;
+
 /// The transport of an MCP server entry: `type` "http"/"sse"/"stdio"/"acp", none = stdio (v1).
 pub fn mcp_transport(entry: &Value) -> Option<&str> {
     match entry.get("type") {
