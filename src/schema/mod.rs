@@ -13,12 +13,12 @@ mod rules;
 mod tape;
 
 use crate::jsonrpc::{Message, Response};
+pub use engine::is_absolute_path;
 use engine::Walker;
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
-pub use engine::is_absolute_path;
 pub use tape::utf8;
 use tape::{Kind, Tape, TapeError};
 
