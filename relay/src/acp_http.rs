@@ -26,8 +26,8 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentwire::jsonrpc::{parse_value, Id, Incoming, Message, ParseOptions};
@@ -36,17 +36,19 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
-use subtle::ConstantTimeEq;
 use tokio::io::BufReader;
 use tokio::process::ChildStdout;
 use tokio::sync::{oneshot, Notify, OwnedSemaphorePermit, Semaphore};
-use tokio::time::Instant;
 
 use crate::accept::Lasting;
 use crate::cli::Agent;
+use crate::hub::{self, Entry, Owner, Record, Registry};
 use crate::lines::{read_line, Line, Overflow};
-use crate::mcp_http::{self, accepts, refused, Refused, Waiting};
+use crate::permits::Permits;
+use crate::pipes::{self, Stdin};
 use crate::process;
+use crate::refusal::{refused, Refused};
+use crate::request::{accepts, read_bounded};
 
 pub const CONNECTION_HEADER: &str = "acp-connection-id";
 pub const SESSION_HEADER: &str = "acp-session-id";
@@ -58,8 +60,6 @@ pub const MAX_ID: usize = MAX_SESSION_ID;
 /// A comment on every open stream this often: a reader that is gone is noticed (its stream
 /// is freed for the next GET) and proxies do not time the stream out.
 pub const KEEPALIVE: Duration = Duration::from_secs(15);
-/// A connection id is looked up by its first characters, then compared whole in constant time.
-const KEY_LEN: usize = 16;
 /// How long a client may take none of a full connection's output before it is ended.
 pub const STALL_LIMIT: Duration = Duration::from_secs(60);
 /// Requests of either side one connection tracks while they wait for their answer: past it
@@ -123,36 +123,38 @@ pub struct Hub(Arc<Shared>);
 
 struct Shared {
     bounds: Bounds,
-    /// By the first `KEY_LEN` characters of the id.
-    conns: Mutex<HashMap<String, Arc<Conn>>>,
-    /// Open streams across the relay, shared with the MCP endpoints.
-    streams: Arc<Semaphore>,
-}
-
-/// Who made a connection: the agent's name and the page's `Origin` (none for a client that
-/// is not a browser). To anyone else its id means nothing (404).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Owner {
-    agent: String,
-    origin: Option<String>,
+    /// Its owner is the agent's name and the page's origin.
+    conns: Registry<Conn>,
+    /// Open streams and bodies held, across the relay (shared with the MCP endpoints).
+    permits: Permits,
 }
 
 struct Conn {
-    id: String,
-    owner: Owner,
-    stdin: mcp_http::Stdin,
+    record: Record,
+    stdin: Stdin,
     pgid: u32,
     mark: String,
     slot: Mutex<Option<OwnedSemaphorePermit>>,
     state: Mutex<State>,
     /// A reader took output: the pump may read the agent's stdout again.
     progress: Notify,
-    last_active: Mutex<Instant>,
-    /// Readers (response bodies) alive now.
-    readers: AtomicUsize,
-    /// Requests whose message waits to be written to the agent.
-    waiting: Arc<AtomicUsize>,
-    ended: AtomicBool,
+}
+
+impl Entry for Conn {
+    fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// A stream open, or an `initialize` waiting for its answer.
+    fn busy(&self) -> bool {
+        self.record.streaming()
+            || self
+                .state
+                .lock()
+                .expect("not poisoned")
+                .initialize
+                .is_some()
+    }
 }
 
 /// Where the answer to a request goes, or which session a request of the agent's belongs to.
@@ -357,8 +359,8 @@ impl Drop for Reader {
             }
         }
         drop(state);
-        self.conn.readers.fetch_sub(1, Ordering::Relaxed);
-        *self.conn.last_active.lock().expect("not poisoned") = Instant::now();
+        self.conn.record.readers.fetch_sub(1, Ordering::Relaxed);
+        self.conn.record.touch();
     }
 }
 
@@ -379,11 +381,11 @@ impl Drop for EndUnlessKept {
 }
 
 impl Hub {
-    pub fn new(bounds: Bounds, streams: Arc<Semaphore>) -> Self {
+    pub fn new(bounds: Bounds, permits: Permits) -> Self {
         Hub(Arc::new(Shared {
             bounds,
-            conns: Mutex::new(HashMap::new()),
-            streams,
+            conns: Registry::default(),
+            permits,
         }))
     }
 
@@ -399,40 +401,27 @@ impl Hub {
         &self,
         agent: &Agent,
         slots: &Arc<Semaphore>,
-        mcp: &mcp_http::Hub,
         method: Method,
         headers: HeaderMap,
         body: Body,
         lasting: Option<Lasting>,
     ) -> Response {
-        let owner = Owner {
-            agent: agent.name.clone(),
-            origin: mcp_http::asking_origin(&headers),
+        let owner = Owner::asking(agent.name.clone(), &headers);
+        let Ok(conn) = self.0.conns.named(&headers, CONNECTION_HEADER, &owner) else {
+            return refuse(
+                StatusCode::NOT_FOUND,
+                -32600,
+                "Not Found: no such ACP connection (it ended or never was)",
+            );
         };
-        let conn = match headers.get(CONNECTION_HEADER) {
-            None => None,
-            Some(id) => match self.find(id.to_str().unwrap_or(""), &owner) {
-                Some(c) => Some(c),
-                None => {
-                    return refuse(
-                        StatusCode::NOT_FOUND,
-                        -32600,
-                        "Not Found: no such ACP connection (it ended or never was)",
-                    )
-                }
-            },
-        };
-        if let Some(c) = &conn {
-            *c.last_active.lock().expect("not poisoned") = Instant::now();
-        }
         match method {
             Method::POST => {
-                let _waiting = match conn.as_ref().map(|c| Waiting::take(&c.waiting)).transpose() {
-                    Ok(w) => w,
+                // Held until the message was written: bodies waiting on a slow agent count.
+                let waiting = conn.as_ref().map(|c| &c.record.waiting);
+                let _held = match self.0.permits.hold_post(waiting).await {
+                    Ok(held) => held,
                     Err(r) => return r,
                 };
-                // Held until the message was written: bodies waiting on a slow agent count.
-                let _held = mcp.hold_body().await;
                 let json_body = headers
                     .get(header::CONTENT_TYPE)
                     .and_then(|v| v.to_str().ok())
@@ -446,7 +435,7 @@ impl Hub {
                     );
                 }
                 let limit = self.0.bounds.max_message_bytes;
-                let text = match mcp_http::read_bounded(&headers, body, limit).await {
+                let text = match read_bounded(&headers, body, limit).await {
                     Ok(text) => text,
                     Err(r) => return r,
                 };
@@ -485,24 +474,6 @@ impl Hub {
             },
             _ => refused(StatusCode::METHOD_NOT_ALLOWED, "POST, GET or DELETE"),
         }
-    }
-
-    /// The connection `id` names, if `owner` made it. Ids are compared whole in constant time.
-    fn find(&self, id: &str, owner: &Owner) -> Option<Arc<Conn>> {
-        let key = id.get(..KEY_LEN)?;
-        let conn = self
-            .0
-            .conns
-            .lock()
-            .expect("not poisoned")
-            .get(key)
-            .cloned()?;
-        let same: bool = conn.id.as_bytes().ct_eq(id.as_bytes()).into();
-        (same
-            && conn.owner.agent == owner.agent
-            && mcp_http::origin_admits(conn.owner.origin.as_deref(), owner.origin.as_deref())
-            && !conn.ended.load(Ordering::Relaxed))
-        .then_some(conn)
     }
 
     /// The body as one JSON-RPC message, or the refusal the RFD names.
@@ -597,7 +568,7 @@ impl Hub {
         // The RFD's initialize answer names the connection in its body too.
         result
             .entry("connectionId")
-            .or_insert_with(|| Value::String(conn.id.clone()));
+            .or_insert_with(|| Value::String(conn.record.id.clone()));
         guard.0 = None;
         let mut r = (StatusCode::OK, value.to_string()).into_response();
         let h = r.headers_mut();
@@ -605,7 +576,7 @@ impl Hub {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        if let Ok(v) = HeaderValue::from_str(&conn.id) {
+        if let Ok(v) = HeaderValue::from_str(&conn.record.id) {
             h.insert(CONNECTION_HEADER, v);
         }
         r
@@ -757,7 +728,7 @@ impl Hub {
                 )
             }
         };
-        let Ok(permit) = self.0.streams.clone().try_acquire_owned() else {
+        let Some(permit) = self.0.permits.stream() else {
             return refuse(
                 StatusCode::SERVICE_UNAVAILABLE,
                 -32600,
@@ -798,7 +769,7 @@ impl Hub {
         }
         outbox.reader = Some(lease);
         drop(state);
-        conn.readers.fetch_add(1, Ordering::Relaxed);
+        conn.record.readers.fetch_add(1, Ordering::Relaxed);
         let reader = Reader {
             conn,
             route,
@@ -837,23 +808,21 @@ impl Hub {
                 "Service Unavailable: too many connections",
             )
         };
-        let slot = match slots.clone().try_acquire_owned() {
-            Ok(slot) => slot,
-            // Clients often leave without DELETE: when every slot is taken, the connection
-            // idle longest with no stream open (a client of the RFD keeps its connection's
-            // stream open) makes room.
-            Err(_) => match self.idlest() {
-                Some(victim) => {
-                    self.end(
-                        &victim,
-                        "every slot is taken and it was idle longest, with no stream open",
-                    )
-                    .await;
-                    slots.clone().try_acquire_owned().map_err(|_| full())?
-                }
-                None => return Err(full()),
-            },
-        };
+        // When every slot is taken, the connection idle longest with no stream open (a
+        // client of the RFD keeps its connection's stream open) makes room.
+        let slot = self
+            .0
+            .conns
+            .slot(
+                slots,
+                |_| true,
+                |victim| async move {
+                    let why = "every slot is taken and it was idle longest, with no stream open";
+                    self.end(&victim, why).await
+                },
+            )
+            .await
+            .ok_or_else(full)?;
         let mark = process::session_mark();
         let mut child = process::spawn(agent, &mark).map_err(|e| {
             eprintln!("agentwire-relay: cannot start agent {:?}: {e}", agent.name);
@@ -866,143 +835,60 @@ impl Hub {
         let pgid = child.id().unwrap_or(0);
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        let mut conns = self.0.conns.lock().expect("not poisoned");
-        let id = loop {
-            let Ok(id) = crate::cli::random_token() else {
-                drop(child); // killed on drop
-                return Err(refuse(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    -32603,
-                    "no randomness for a connection id",
-                ));
-            };
-            if !conns.contains_key(&id[..KEY_LEN]) {
-                break id;
-            }
-        };
-        let conn = Arc::new(Conn {
-            id: id.clone(),
-            owner,
-            stdin: Arc::new(tokio::sync::Mutex::new(stdin)),
+        let made = self.0.conns.insert(owner, |record| Conn {
+            record,
+            stdin: pipes::shared(stdin),
             pgid,
             mark,
             slot: Mutex::new(Some(slot)),
             state: Mutex::new(State::default()),
             progress: Notify::new(),
-            last_active: Mutex::new(Instant::now()),
-            readers: AtomicUsize::new(0),
-            waiting: Arc::new(AtomicUsize::new(0)),
-            ended: AtomicBool::new(false),
         });
-        conns.insert(id[..KEY_LEN].to_string(), conn.clone());
+        let Ok((conn, open)) = made else {
+            drop(child); // killed on drop
+            return Err(refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                -32603,
+                "no randomness for a connection id",
+            ));
+        };
         eprintln!(
-            "agentwire-relay: started agent {:?} (pid {pgid}) for an ACP connection over HTTP; {} open",
+            "agentwire-relay: started agent {:?} (pid {pgid}) for an ACP connection over HTTP; {open} open",
             agent.name,
-            conns.len()
         );
-        drop(conns);
-        let waiter = process::wait_in_background(child);
+        process::log_ending(process::wait_in_background(child), "agent", pgid);
         tokio::spawn(pump(self.clone(), conn.clone(), stdout));
-        tokio::spawn(mcp_http::log_stderr(stderr, agent.name.clone()));
-        tokio::spawn(self.clone().watch_idle(Arc::downgrade(&conn)));
-        tokio::spawn(async move {
-            let status = waiter.await.ok().and_then(Result::ok);
-            let (code, signal) = process::describe(status);
-            eprintln!(
-                "agentwire-relay: agent (pid {pgid}) ended: {}",
-                process::ending_words(code, signal.map(crate::frames::signal_name).as_deref())
-            );
-        });
+        tokio::spawn(pipes::log_stderr(stderr, agent.name.clone()));
+        let (hub, idle) = (self.clone(), self.0.bounds.idle);
+        tokio::spawn(hub::watch_idle(
+            Arc::downgrade(&conn),
+            idle,
+            move |c, why| {
+                let hub = hub.clone();
+                async move { hub.end(&c, &why).await }
+            },
+        ));
         Ok(conn)
     }
 
     /// Ends a connection: it leaves the hub, its streams end once drained, its process group
     /// and everything it started end, its slot is free. Once only.
     async fn end(&self, conn: &Arc<Conn>, why: &str) {
-        if conn.ended.swap(true, Ordering::Relaxed) {
+        let Some(open) = self.0.conns.remove(conn) else {
             return;
-        }
-        let open = {
-            let mut conns = self.0.conns.lock().expect("not poisoned");
-            if conns
-                .get(&conn.id[..KEY_LEN])
-                .is_some_and(|c| Arc::ptr_eq(c, conn))
-            {
-                conns.remove(&conn.id[..KEY_LEN]);
-            }
-            conns.len()
         };
         eprintln!("agentwire-relay: ACP connection over HTTP ended ({why}); {open} open");
         conn.state.lock().expect("not poisoned").end();
         conn.progress.notify_one();
-        mcp_http::close_stdin(&conn.stdin);
+        pipes::close_stdin(&conn.stdin);
         process::end_session(conn.pgid, &conn.mark, self.0.bounds.grace).await;
         conn.slot.lock().expect("not poisoned").take();
     }
 
-    /// The connection with no open stream and no `initialize` waiting that was used least
-    /// recently.
-    fn idlest(&self) -> Option<Arc<Conn>> {
-        let conns = self.0.conns.lock().expect("not poisoned");
-        conns
-            .values()
-            .filter(|c| {
-                c.readers.load(Ordering::Relaxed) == 0
-                    && c.state.lock().expect("not poisoned").initialize.is_none()
-            })
-            .min_by_key(|c| *c.last_active.lock().expect("not poisoned"))
-            .cloned()
-    }
-
     /// Ends every connection (the relay shuts down).
     pub async fn end_all(&self) {
-        let all: Vec<Arc<Conn>> = self
-            .0
-            .conns
-            .lock()
-            .expect("not poisoned")
-            .values()
-            .cloned()
-            .collect();
-        for c in all {
+        for c in self.0.conns.select(|_| true) {
             self.end(&c, "the relay shuts down").await;
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.conns.lock().expect("not poisoned").len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Ends a connection nobody uses: no request for the idle limit and no stream open.
-    async fn watch_idle(self, conn: Weak<Conn>) {
-        let idle = self.0.bounds.idle;
-        loop {
-            tokio::time::sleep((idle / 10).max(Duration::from_millis(10))).await;
-            let Some(conn) = conn.upgrade() else {
-                return;
-            };
-            if conn.ended.load(Ordering::Relaxed) {
-                return;
-            }
-            // A connection still waiting for its initialize answer is not idle.
-            let initializing = conn
-                .state
-                .lock()
-                .expect("not poisoned")
-                .initialize
-                .is_some();
-            if conn.readers.load(Ordering::Relaxed) == 0
-                && !initializing
-                && conn.last_active.lock().expect("not poisoned").elapsed() >= idle
-            {
-                self.end(&conn, &format!("idle for {} ms", idle.as_millis()))
-                    .await;
-                return;
-            }
         }
     }
 }
@@ -1010,7 +896,7 @@ impl Hub {
 impl Conn {
     /// One message to the agent, a line on its stdin; false when it is gone.
     async fn write(&self, text: &str) -> bool {
-        mcp_http::write_line(&self.stdin, text).await
+        pipes::write_line(&self.stdin, text).await
     }
 
     fn buffered(&self) -> usize {
@@ -1031,7 +917,7 @@ async fn pump(hub: Hub, conn: Arc<Conn>, stdout: Option<ChildStdout>) {
         let mut buf = Vec::new();
         loop {
             while conn.buffered() >= bounds.buffered_bytes {
-                if conn.ended.load(Ordering::Relaxed) {
+                if conn.record.ended() {
                     break 'read "it was ended".to_string();
                 }
                 if tokio::time::timeout(bounds.stall, conn.progress.notified())

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
-use crate::server::constant_time_eq;
+use crate::secret::constant_time_eq;
 
 /// Hosted servers one page connection may open.
 pub const PER_CONNECTION: usize = 8;

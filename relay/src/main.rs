@@ -73,7 +73,10 @@ async fn main() {
     match tokio::net::TcpListener::bind((config.host, 0)).await {
         Ok(sandbox) => {
             let port = sandbox.local_addr().map(|a| a.port()).unwrap_or(0);
-            let origin = format!("http://{}", server::host_port(config.host, port));
+            let origin = format!(
+                "http://{}",
+                agentwire_relay::address::host_port(config.host, port)
+            );
             let mut ancestors = vec![relay.base_url()];
             if config.host.is_loopback() {
                 ancestors.push(format!("http://localhost:{}", addr.port()));
@@ -94,7 +97,7 @@ async fn main() {
         }
         Err(e) => eprintln!("agentwire-relay: no MCP Apps sandbox origin: {e}"),
     }
-    let url_host = server::host_port(config.host, addr.port());
+    let url_host = agentwire_relay::address::host_port(config.host, addr.port());
     println!("http://{url_host}/?token={}", config.token);
     let _ = std::io::stdout().flush();
 

@@ -25,8 +25,8 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentwire::jsonrpc::codes;
@@ -39,17 +39,20 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
-use subtle::ConstantTimeEq;
-use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::process::{ChildStdin, ChildStdout};
+use tokio::io::BufReader;
+use tokio::process::ChildStdout;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
-use tokio::time::Instant;
 
 use crate::accept::Lasting;
 use crate::cli::Agent;
 use crate::hosting::{self, Host};
+use crate::hub::{self, Entry, Owner, Record, Registry};
 use crate::lines::{read_line, Line, Overflow};
+use crate::permits::Permits;
+use crate::pipes::{self, Stdin};
 use crate::process;
+use crate::refusal::{refused, Refused};
+use crate::request::{accepts, read_bounded, too_big, too_long};
 
 /// What a client is told to wait before resuming a stream (`retry`). The relay never passes
 /// on a `retry` of its own servers' (they speak stdio or WebSocket), and this is its floor.
@@ -61,19 +64,6 @@ const FINISHED_KEPT: usize = 16;
 /// Open streams (readers) one session may have; with the relay's 8 slots for processes,
 /// sessions of processes alone can never take every stream.
 pub const STREAMS_PER_SESSION: usize = 16;
-/// Open streams across all sessions (hung POSTs, GET streams, resumes), unless the open
-/// files allow fewer (main.rs).
-pub const STREAMS_TOTAL: usize = 128;
-/// Request bodies held at once across the endpoints, from before they are read until their
-/// message was handed on (written to the process, or queued for the page); each at most the
-/// message limit. More wait (within the request's deadline).
-const BODIES_AT_ONCE: usize = 16;
-/// Requests of one session waiting for its server to take their message (a server that does
-/// not read its stdin, a page that does not read its WebSocket); more get 503, so one stuck
-/// server holds at most this many of the bodies above.
-const WAITING_PER_SESSION: usize = 4;
-/// A session id is looked up by its first characters, then compared whole in constant time.
-const KEY_LEN: usize = 16;
 /// A session with no request and no open stream for this long ends.
 pub const IDLE_LIMIT: Duration = Duration::from_secs(15 * 60);
 
@@ -89,19 +79,13 @@ pub struct Bounds {
     pub replay_session_bytes: usize,
     pub replay_total_bytes: usize,
     pub streams_per_session: usize,
-    pub streams_total: usize,
     /// A session with no request and no open stream for this long ends.
     pub idle: Duration,
     pub grace: Duration,
 }
 
 impl Bounds {
-    pub fn new(
-        max_message_bytes: usize,
-        streams_total: usize,
-        idle: Duration,
-        grace: Duration,
-    ) -> Self {
+    pub fn new(max_message_bytes: usize, idle: Duration, grace: Duration) -> Self {
         // One message and its event framing always fit.
         let unit = max_message_bytes.max(1 << 20) + 64 * 1024;
         Bounds {
@@ -111,7 +95,6 @@ impl Bounds {
             replay_session_bytes: 2 * unit,
             replay_total_bytes: 16 * unit,
             streams_per_session: STREAMS_PER_SESSION,
-            streams_total,
             idle,
             grace,
         }
@@ -124,34 +107,24 @@ pub struct Hub(Arc<Shared>);
 
 struct Shared {
     bounds: Bounds,
-    /// By the first `KEY_LEN` characters of the id.
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// Its owner is the endpoint (`agent NAME`, `host ID`) and the page's origin.
+    sessions: Registry<Session>,
     replay_bytes: AtomicUsize,
     live_bytes: AtomicUsize,
-    streams: Arc<Semaphore>,
-    bodies: Semaphore,
+    /// Open streams and bodies held, across the relay (shared with ACP's endpoint).
+    permits: Permits,
 }
 
 struct Session {
-    id: String,
-    owner: Owner,
+    record: Record,
     backend: Backend,
     routes: Mutex<Routes>,
-    last_active: Mutex<Instant>,
-    /// Requests whose message waits to be handed on to the server.
-    waiting: Arc<AtomicUsize>,
-    /// Readers (response bodies) of this session's streams alive now.
-    readers: Arc<AtomicUsize>,
-    ended: AtomicBool,
 }
 
-/// Who made a session: the endpoint (`agent NAME`, `host ID`) and the page's `Origin` (none
-/// for a client that is not a browser). Only the same may use it; to anyone else its id
-/// means nothing (404).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Owner {
-    endpoint: String,
-    origin: Option<String>,
+impl Entry for Session {
+    fn record(&self) -> &Record {
+        &self.record
+    }
 }
 
 /// Where a session's server runs.
@@ -301,45 +274,6 @@ impl Drop for Place {
             readers.fetch_sub(1, Ordering::Relaxed);
         }
     }
-}
-
-/// One of a session's `WAITING_PER_SESSION` places for a request whose message waits to be
-/// handed on; given back when dropped.
-pub(crate) struct Waiting(Arc<AtomicUsize>);
-
-impl Waiting {
-    pub(crate) fn take(count: &Arc<AtomicUsize>) -> Result<Waiting, Response> {
-        count
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < WAITING_PER_SESSION).then_some(n + 1))
-            .map_err(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable: this session's server has not taken the messages before; try again later"))?;
-        Ok(Waiting(count.clone()))
-    }
-}
-
-impl Drop for Waiting {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// Why a request is refused: the status and a JSON-RPC error (id null) as the body.
-pub struct Refused(pub StatusCode, pub i64, pub String);
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        // No `id`: MCP's RequestId is never null; an error about no request in particular has none.
-        let body = json!({ "jsonrpc": "2.0", "error": { "code": self.1, "message": self.2 } });
-        let mut r = (self.0, body.to_string()).into_response();
-        r.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        r
-    }
-}
-
-pub(crate) fn refused(status: StatusCode, message: impl Into<String>) -> Response {
-    Refused(status, -32600, message.into()).into_response()
 }
 
 impl Routes {
@@ -676,84 +610,6 @@ fn check_mirrored_headers(
     }
 }
 
-/// What a browser's same-origin request speaks for when it carries no `Origin`.
-const SAME_ORIGIN: &str = "\0same-origin";
-
-/// The origin a request speaks for: its `Origin`; none for a client that is not a browser.
-/// A browser leaves `Origin` out of a same-origin GET (its event stream) but says
-/// `Sec-Fetch-Site: same-origin`, a header no page can set: such a request comes from a page
-/// of the endpoint's own origin (the relay's, or a server in front of it).
-pub(crate) fn asking_origin(headers: &HeaderMap) -> Option<String> {
-    match headers.get(header::ORIGIN) {
-        Some(o) => o.to_str().ok().map(str::to_ascii_lowercase),
-        None => headers
-            .get("sec-fetch-site")
-            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"same-origin"))
-            .then(|| SAME_ORIGIN.to_string()),
-    }
-}
-
-/// Whether a request speaking for `asking` may use what a request speaking for `made`
-/// started: the same origin, or a browser's same-origin request on what a page made (another
-/// page's request always names its origin, so it cannot pass as this one).
-pub(crate) fn origin_admits(made: Option<&str>, asking: Option<&str>) -> bool {
-    made == asking || (asking == Some(SAME_ORIGIN) && made.is_some())
-}
-
-pub(crate) fn accepts(headers: &HeaderMap, kinds: &[&str]) -> bool {
-    let accept = headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect::<Vec<_>>()
-        .join(",")
-        .to_ascii_lowercase();
-    kinds
-        .iter()
-        .all(|k| accept.contains(k) || accept.contains("*/*"))
-}
-
-fn too_big(limit: usize) -> Response {
-    Refused(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        -32600,
-        format!("Payload Too Large: a body may hold at most {limit} bytes"),
-    )
-    .into_response()
-}
-
-/// Whether the body's announced length is over `limit`.
-fn too_long(headers: &HeaderMap, limit: usize) -> bool {
-    headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .is_some_and(|n| n > limit as u64)
-}
-
-/// A request body as text, at most `limit` bytes: refused (413) as soon as its announced
-/// length or the bytes read pass it, so no more than `limit` is ever held.
-pub(crate) async fn read_bounded(
-    headers: &HeaderMap,
-    body: Body,
-    limit: usize,
-) -> Result<String, Response> {
-    if too_long(headers, limit) {
-        return Err(too_big(limit));
-    }
-    let bytes = axum::body::to_bytes(body, limit)
-        .await
-        .map_err(|_| too_big(limit))?;
-    String::from_utf8(bytes.into()).map_err(|_| {
-        Refused(
-            StatusCode::BAD_REQUEST,
-            -32700,
-            "Parse error: the body is not UTF-8".into(),
-        )
-        .into_response()
-    })
-}
-
 /// Batches were part of MCP 2025-03-26 only.
 fn takes_batches(version: &Version) -> bool {
     version
@@ -762,14 +618,13 @@ fn takes_batches(version: &Version) -> bool {
 }
 
 impl Hub {
-    pub fn new(bounds: Bounds) -> Self {
+    pub fn new(bounds: Bounds, permits: Permits) -> Self {
         Hub(Arc::new(Shared {
             bounds,
-            sessions: Mutex::new(HashMap::new()),
+            sessions: Registry::default(),
             replay_bytes: AtomicUsize::new(0),
             live_bytes: AtomicUsize::new(0),
-            streams: Arc::new(Semaphore::new(bounds.streams_total)),
-            bodies: Semaphore::new(BODIES_AT_ONCE),
+            permits,
         }))
     }
 
@@ -801,40 +656,21 @@ impl Hub {
                 }
             },
         };
-        let owner = Owner {
-            endpoint: target.endpoint(),
-            origin: asking_origin(&headers),
+        let owner = Owner::asking(target.endpoint(), &headers);
+        let Ok(session) = self.0.sessions.named(&headers, "mcp-session-id", &owner) else {
+            return refused(
+                StatusCode::NOT_FOUND,
+                "Not Found: no such MCP session (it ended or never was)",
+            );
         };
-        let session = match headers
-            .get("mcp-session-id")
-            .map(|v| v.to_str().unwrap_or(""))
-        {
-            None => None,
-            Some(id) => match self.find(id, &owner) {
-                Some(s) => Some(s),
-                None => {
-                    return refused(
-                        StatusCode::NOT_FOUND,
-                        "Not Found: no such MCP session (it ended or never was)",
-                    )
-                }
-            },
-        };
-        if let Some(s) = &session {
-            *s.last_active.lock().expect("not poisoned") = Instant::now();
-        }
         match method {
             Method::POST => {
                 // Held until the message is handed on: bodies waiting on a slow server count.
-                let _waiting = match session
-                    .as_ref()
-                    .map(|s| Waiting::take(&s.waiting))
-                    .transpose()
-                {
-                    Ok(w) => w,
+                let waiting = session.as_ref().map(|s| &s.record.waiting);
+                let _held = match self.0.permits.hold_post(waiting).await {
+                    Ok(held) => held,
                     Err(r) => return r,
                 };
-                let _held = self.0.bodies.acquire().await;
                 let text = match self.read_body(&headers, body).await {
                     Ok(text) => text,
                     Err(r) => return r,
@@ -863,34 +699,6 @@ impl Hub {
             },
             _ => refused(StatusCode::METHOD_NOT_ALLOWED, "POST, GET or DELETE"),
         }
-    }
-
-    /// The session `id` names, if `owner` made it. Ids are compared whole in constant time.
-    fn find(&self, id: &str, owner: &Owner) -> Option<Arc<Session>> {
-        let key = id.get(..KEY_LEN)?;
-        let session = self
-            .0
-            .sessions
-            .lock()
-            .expect("not poisoned")
-            .get(key)
-            .cloned()?;
-        let same: bool = session.id.as_bytes().ct_eq(id.as_bytes()).into();
-        (same
-            && session.owner.endpoint == owner.endpoint
-            && origin_admits(session.owner.origin.as_deref(), owner.origin.as_deref())
-            && !session.ended.load(Ordering::Relaxed))
-        .then_some(session)
-    }
-
-    /// The relay-wide places for open event streams, shared with ACP's endpoint.
-    pub(crate) fn streams(&self) -> Arc<Semaphore> {
-        self.0.streams.clone()
-    }
-
-    /// One of the relay-wide places for a body being read and handed on (more wait).
-    pub(crate) async fn hold_body(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
-        self.0.bodies.acquire().await.ok()
     }
 
     /// The body, at most the message limit.
@@ -924,7 +732,7 @@ impl Hub {
         let stream = if first {
             None
         } else {
-            Some(self.0.streams.clone().try_acquire_owned().map_err(|_| {
+            Some(self.0.permits.stream().ok_or_else(|| {
                 refused(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "Service Unavailable: too many open streams; try again later",
@@ -932,6 +740,7 @@ impl Hub {
             })?)
         };
         session
+            .record
             .readers
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
                 (n < bounds.streams_per_session).then_some(n + 1)
@@ -944,7 +753,7 @@ impl Hub {
             })?;
         Ok(Place {
             stream,
-            readers: Some(session.readers.clone()),
+            readers: Some(session.record.readers.clone()),
         })
     }
 
@@ -1100,7 +909,11 @@ impl Hub {
             );
         }
         match stream {
-            Some(reader) => sse(reader, initialize.then_some(session.id.as_str()), lasting),
+            Some(reader) => sse(
+                reader,
+                initialize.then_some(session.record.id.as_str()),
+                lasting,
+            ),
             None => StatusCode::ACCEPTED.into_response(),
         }
     }
@@ -1212,29 +1025,26 @@ impl Hub {
         slots: &Arc<Semaphore>,
         owner: Owner,
     ) -> Result<Arc<Session>, Response> {
-        let slot = match slots.clone().try_acquire_owned() {
-            Ok(slot) => slot,
-            // Clients often leave without DELETE: when every slot is taken, the session idle
-            // longest (no open stream) makes room.
-            Err(_) => match self.idlest() {
-                Some(victim) => {
+        // When every slot is taken, the session of a process idle longest (no open stream)
+        // makes room.
+        let slot = self
+            .0
+            .sessions
+            .slot(
+                slots,
+                |s| matches!(s.backend, Backend::Process { .. }),
+                |victim| async move {
                     self.end(&victim, "every slot is taken and it was idle longest")
-                        .await;
-                    slots.clone().try_acquire_owned().map_err(|_| {
-                        refused(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            "Service Unavailable: too many sessions",
-                        )
-                    })?
-                }
-                None => {
-                    return Err(refused(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "Service Unavailable: too many sessions",
-                    ))
-                }
-            },
-        };
+                        .await
+                },
+            )
+            .await
+            .ok_or_else(|| {
+                refused(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Service Unavailable: too many sessions",
+                )
+            })?;
         let mark = process::session_mark();
         let mut child = process::spawn(agent, &mark).map_err(|e| {
             eprintln!(
@@ -1254,7 +1064,7 @@ impl Hub {
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let backend = Backend::Process {
-            stdin: Arc::new(tokio::sync::Mutex::new(stdin)),
+            stdin: pipes::shared(stdin),
             pgid,
             mark,
             slot: Mutex::new(Some(slot)),
@@ -1266,50 +1076,30 @@ impl Hub {
                 return Err(r);
             }
         };
-        let waiter = process::wait_in_background(child);
+        process::log_ending(process::wait_in_background(child), "MCP server", pgid);
         tokio::spawn(pump(self.clone(), session.clone(), stdout));
-        tokio::spawn(log_stderr(stderr, agent.name.clone()));
-        tokio::spawn(self.clone().watch_idle(Arc::downgrade(&session)));
-        tokio::spawn(async move {
-            let status = waiter.await.ok().and_then(Result::ok);
-            let (code, signal) = process::describe(status);
-            eprintln!(
-                "agentwire-relay: MCP server (pid {pgid}) ended: {}",
-                process::ending_words(code, signal.map(crate::frames::signal_name).as_deref())
-            );
-        });
+        tokio::spawn(pipes::log_stderr(stderr, agent.name.clone()));
+        self.watch_idle(&session);
         Ok(session)
     }
 
     /// A session with a fresh id (256 random bits), in the hub.
     fn insert(&self, owner: Owner, backend: Backend) -> Result<Arc<Session>, Response> {
-        let mut sessions = self.0.sessions.lock().expect("not poisoned");
-        let id = loop {
-            let id = crate::cli::random_token().map_err(|_| {
+        let (session, open) = self
+            .0
+            .sessions
+            .insert(owner, |record| Session {
+                record,
+                backend,
+                routes: Mutex::new(Routes::default()),
+            })
+            .map_err(|_| {
                 refused(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "no randomness for a session id",
                 )
             })?;
-            if !sessions.contains_key(&id[..KEY_LEN]) {
-                break id;
-            }
-        };
-        let session = Arc::new(Session {
-            id: id.clone(),
-            owner,
-            backend,
-            routes: Mutex::new(Routes::default()),
-            last_active: Mutex::new(Instant::now()),
-            readers: Arc::new(AtomicUsize::new(0)),
-            waiting: Arc::new(AtomicUsize::new(0)),
-            ended: AtomicBool::new(false),
-        });
-        sessions.insert(id[..KEY_LEN].to_string(), session.clone());
-        eprintln!(
-            "agentwire-relay: MCP session started; {} open",
-            sessions.len()
-        );
+        eprintln!("agentwire-relay: MCP session started; {open} open");
         Ok(session)
     }
 
@@ -1318,11 +1108,8 @@ impl Hub {
         let mine = self
             .0
             .sessions
-            .lock()
-            .expect("not poisoned")
-            .values()
-            .filter(|s| s.owner.endpoint == owner.endpoint)
-            .count();
+            .select(|s| s.record.owner.endpoint == owner.endpoint)
+            .len();
         if mine >= hosting::SESSIONS_PER_HOST {
             return Err(refused(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -1330,26 +1117,28 @@ impl Hub {
             ));
         }
         let session = self.insert(owner, Backend::Page(host))?;
-        tokio::spawn(self.clone().watch_idle(Arc::downgrade(&session)));
+        self.watch_idle(&session);
         Ok(session)
+    }
+
+    /// Ends `session` once nobody used it for the idle limit.
+    fn watch_idle(&self, session: &Arc<Session>) {
+        let (hub, idle) = (self.clone(), self.0.bounds.idle);
+        tokio::spawn(hub::watch_idle(
+            Arc::downgrade(session),
+            idle,
+            move |s, why| {
+                let hub = hub.clone();
+                async move { hub.end(&s, &why).await }
+            },
+        ));
     }
 
     /// A message (or batch) from the page hosting session `id`'s server, routed to the agent's
     /// streams; refused when that session is not one of connection `conn`'s.
     pub fn from_page(&self, conn: u64, id: &str, text: &str) -> Result<(), &'static str> {
-        let session = id.get(..KEY_LEN).and_then(|key| {
-            self.0
-                .sessions
-                .lock()
-                .expect("not poisoned")
-                .get(key)
-                .cloned()
-        });
-        match session {
-            Some(s)
-                if bool::from(s.id.as_bytes().ct_eq(id.as_bytes()))
-                    && matches!(&s.backend, Backend::Page(h) if h.conn == conn) =>
-            {
+        match self.0.sessions.lookup(id) {
+            Some(s) if matches!(&s.backend, Backend::Page(h) if h.conn == conn) => {
                 let mut routes = s.routes.lock().expect("not poisoned");
                 if routes.ended {
                     return Err("that MCP session has ended; message not delivered");
@@ -1367,15 +1156,10 @@ impl Hub {
             .iter()
             .map(|h| Target::Hosted(h.clone()).endpoint())
             .collect();
-        let gone: Vec<Arc<Session>> = self
+        let gone = self
             .0
             .sessions
-            .lock()
-            .expect("not poisoned")
-            .values()
-            .filter(|s| endpoints.contains(&s.owner.endpoint))
-            .cloned()
-            .collect();
+            .select(|s| endpoints.contains(&s.record.owner.endpoint));
         for s in gone {
             self.end(&s, "the page hosting it left").await;
         }
@@ -1384,54 +1168,18 @@ impl Hub {
     /// Ends a session: it leaves the hub (what it kept is given back), its process group and
     /// everything it started end. Once only.
     async fn end(&self, session: &Arc<Session>, why: &str) {
-        if session.ended.swap(true, Ordering::Relaxed) {
+        let Some(open) = self.0.sessions.remove(session) else {
             return;
-        }
-        let open = {
-            let mut sessions = self.0.sessions.lock().expect("not poisoned");
-            if sessions
-                .get(&session.id[..KEY_LEN])
-                .is_some_and(|s| Arc::ptr_eq(s, session))
-            {
-                sessions.remove(&session.id[..KEY_LEN]);
-            }
-            sessions.len()
         };
         eprintln!("agentwire-relay: MCP session ended ({why}); {open} open");
         session.finish(&self.0).await;
     }
 
-    /// The session with no open stream that was used least recently.
-    fn idlest(&self) -> Option<Arc<Session>> {
-        let sessions = self.0.sessions.lock().expect("not poisoned");
-        sessions
-            .values()
-            .filter(|s| matches!(s.backend, Backend::Process { .. }) && !s.streaming())
-            .min_by_key(|s| *s.last_active.lock().expect("not poisoned"))
-            .cloned()
-    }
-
     /// Ends every session (the relay shuts down).
     pub async fn end_all(&self) {
-        let all: Vec<Arc<Session>> = self
-            .0
-            .sessions
-            .lock()
-            .expect("not poisoned")
-            .values()
-            .cloned()
-            .collect();
-        for s in all {
+        for s in self.0.sessions.select(|_| true) {
             self.end(&s, "the relay shuts down").await;
         }
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.sessions.lock().expect("not poisoned").len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Bytes kept for replay and queued for readers, across sessions.
@@ -1440,27 +1188,6 @@ impl Hub {
             self.0.replay_bytes.load(Ordering::Relaxed),
             self.0.live_bytes.load(Ordering::Relaxed),
         )
-    }
-
-    /// Ends a session nobody uses: no request for the idle limit and no stream open.
-    async fn watch_idle(self, session: Weak<Session>) {
-        let idle = self.0.bounds.idle;
-        loop {
-            tokio::time::sleep((idle / 10).max(Duration::from_millis(10))).await;
-            let Some(session) = session.upgrade() else {
-                return;
-            };
-            if session.ended.load(Ordering::Relaxed) {
-                return;
-            }
-            if session.last_active.lock().expect("not poisoned").elapsed() >= idle
-                && !session.streaming()
-            {
-                self.end(&session, &format!("idle for {} ms", idle.as_millis()))
-                    .await;
-                return;
-            }
-        }
     }
 }
 
@@ -1480,20 +1207,15 @@ impl Session {
                 mark,
                 slot,
             } => {
-                close_stdin(stdin);
+                pipes::close_stdin(stdin);
                 process::end_session(*pgid, mark, hub.bounds.grace).await;
                 slot.lock().expect("not poisoned").take();
             }
             Backend::Page(host) => host.notify(
-                json!({ "relay": { "event": "mcpEnded", "host": host.name, "session": self.id } })
+                json!({ "relay": { "event": "mcpEnded", "host": host.name, "session": self.record.id } })
                     .to_string(),
             ),
         }
-    }
-
-    /// Whether a client is reading one of its streams now.
-    fn streaming(&self) -> bool {
-        self.readers.load(Ordering::Relaxed) > 0
     }
 
     /// One message (or batch) to the server: a line on the process's stdin, or a frame to the
@@ -1506,52 +1228,12 @@ impl Session {
                 let frame = format!(
                     r#"{{"relay":{{"event":"mcp","host":{},"session":{},"message":{text}}}}}"#,
                     json!(host.name),
-                    json!(self.id)
+                    json!(self.record.id)
                 );
                 return host.send(frame).await;
             }
         };
-        write_line(stdin, text).await
-    }
-}
-
-/// A process's stdin, shared by the requests writing to it (one line at a time).
-pub(crate) type Stdin = Arc<tokio::sync::Mutex<Option<ChildStdin>>>;
-
-/// One JSON text as a line on a process's stdin; false when it is gone (the pipe is then
-/// dropped, so later writes fail at once). Lines go in the order their writers took the
-/// pipe. Once begun, a line is written whole even if its writer gives up (a request cut off
-/// at its deadline while the process does not read): a half line would run into the next.
-pub(crate) async fn write_line(stdin: &Stdin, text: &str) -> bool {
-    let mut stdin = stdin.clone().lock_owned().await;
-    if stdin.is_none() {
-        return false;
-    }
-    // JSON text has no raw newline except as whitespace, which may be dropped.
-    let mut line = if text.contains(['\n', '\r']) {
-        text.replace(['\n', '\r'], " ")
-    } else {
-        text.to_string()
-    };
-    line.push('\n');
-    let write = tokio::spawn(async move {
-        let Some(pipe) = stdin.as_mut() else {
-            return false;
-        };
-        let ok = pipe.write_all(line.as_bytes()).await.is_ok() && pipe.flush().await.is_ok();
-        if !ok {
-            stdin.take();
-        }
-        ok
-    });
-    write.await.unwrap_or(false)
-}
-
-/// Closes a process's stdin (it reads its end), unless a line is being written to it: that
-/// write ends when the process does, which follows.
-pub(crate) fn close_stdin(stdin: &Stdin) {
-    if let Ok(mut pipe) = stdin.try_lock() {
-        pipe.take();
+        pipes::write_line(stdin, text).await
     }
 }
 
@@ -1576,18 +1258,4 @@ async fn pump(hub: Hub, session: Arc<Session>, stdout: Option<ChildStdout>) {
     // The process is gone (or closed its output): the session is over, its slot free, what
     // it left behind ended.
     hub.end(&session, "its process exited").await;
-}
-
-pub(crate) async fn log_stderr(stderr: Option<tokio::process::ChildStderr>, name: String) {
-    let Some(stderr) = stderr else { return };
-    let mut reader = BufReader::new(stderr);
-    let mut buf = Vec::new();
-    while let Ok(Line::Full | Line::Last) =
-        read_line(&mut reader, &mut buf, 16 * 1024, Overflow::Split).await
-    {
-        eprintln!(
-            "agentwire-relay: [{name}] {}",
-            String::from_utf8_lossy(&buf).trim_end()
-        );
-    }
 }

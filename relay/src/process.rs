@@ -258,6 +258,19 @@ pub fn ending_words(code: Option<i32>, signal: Option<&str>) -> String {
     }
 }
 
+/// Logs how the process `waiter` waits for ended, once it has: "`what` (pid N) ended: …".
+pub fn log_ending(waiter: Waiter, what: &'static str, pid: u32) {
+    tokio::spawn(async move {
+        let status = waiter.await.ok().and_then(Result::ok);
+        let (code, signal) = describe(status);
+        let signal = signal.map(crate::frames::signal_name);
+        eprintln!(
+            "agentwire-relay: {what} (pid {pid}) ended: {}",
+            ending_words(code, signal.as_deref())
+        );
+    });
+}
+
 /// `(code, signal)` of an exit status, as the side channel reports it.
 pub fn describe(status: Option<ExitStatus>) -> (Option<i32>, Option<i32>) {
     use std::os::unix::process::ExitStatusExt;

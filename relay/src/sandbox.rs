@@ -27,7 +27,7 @@ pub struct Sandbox {
 impl Sandbox {
     /// The sandbox on `ip:port`, framed by `ancestors` (the relay's page origins).
     pub fn new(ip: IpAddr, port: u16, ancestors: Vec<String>) -> Self {
-        let mut hosts = vec![crate::server::host_port(ip, port)];
+        let mut hosts = vec![crate::address::host_port(ip, port)];
         if ip.is_loopback() || ip.is_unspecified() {
             hosts.push(format!("localhost:{port}"));
             hosts.push(format!("127.0.0.1:{port}"));

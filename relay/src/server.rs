@@ -1,6 +1,6 @@
 //! HTTP: the guards (Host, token, Origin), the WebSocket upgrade, the agent list and the files.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,11 +16,15 @@ use axum::Router;
 use tokio::sync::{watch, Semaphore};
 
 use crate::accept::Lasting;
+use crate::address::{host_port, ip_literal_with_port};
 use crate::cli::{Agent, Config};
 use crate::files::{self, Refusal};
 use crate::frames;
 use crate::hosting::Hosts;
 use crate::mcp_http::{Bounds, Hub, Target};
+use crate::permits::Permits;
+use crate::refusal::Refused;
+use crate::secret::constant_time_eq;
 use crate::session::{self, Limits};
 
 /// Everything a request handler needs, shared by all connections.
@@ -45,7 +49,7 @@ pub struct Relay {
     /// What the accept loop may hold (main.rs shares the open files out).
     pub accept: crate::accept::Limits,
     /// The MCP servers pages host for their agents.
-    pub hosted: Hosts,
+    pub hosted: Arc<Hosts>,
     /// The ACP connections of `/acp/<agent>` over HTTP.
     pub acp: crate::acp_http::Hub,
     /// The MCP Apps sandbox origin (`http://HOST:PORT`), told to pages in `/api/agents`.
@@ -89,15 +93,14 @@ impl Relay {
             files,
             config.max_pending,
             config.max_connections,
-            crate::mcp_http::STREAMS_TOTAL,
+            crate::permits::STREAMS_TOTAL,
         );
-        let mcp = Hub::new(Bounds::new(
-            config.max_message_bytes,
-            streams,
-            config.session_idle,
-            config.grace,
-        ));
-        // ACP's event streams count toward the same cap as MCP's.
+        // ACP's event streams count toward the same cap as MCP's, its bodies likewise.
+        let permits = Permits::new(streams);
+        let mcp = Hub::new(
+            Bounds::new(config.max_message_bytes, config.session_idle, config.grace),
+            permits.clone(),
+        );
         let acp = crate::acp_http::Hub::new(
             crate::acp_http::Bounds::new(
                 config.max_message_bytes,
@@ -105,7 +108,7 @@ impl Relay {
                 config.request_timeout,
                 config.grace,
             ),
-            mcp.streams(),
+            permits,
         );
         Self {
             agents: config.agents.clone(),
@@ -130,7 +133,7 @@ impl Relay {
                 max_pending,
                 max_open,
             },
-            hosted: Hosts::default(),
+            hosted: Arc::default(),
             acp,
             sandbox: std::sync::OnceLock::new(),
         }
@@ -279,14 +282,19 @@ fn bridge(
     };
     let limits = relay.limits;
     let shutdown = relay.shutdown.subscribe();
-    let relay = relay.clone();
+    let context = session::Context {
+        limits,
+        hosted: relay.hosted.clone(),
+        mcp: relay.mcp.clone(),
+        base_url: relay.base_url(),
+    };
     ws.max_message_size(limits.max_message_bytes)
         .max_frame_size(limits.max_message_bytes)
         // Each read zeroes the part of this buffer it may fill (tungstenite): the default
         // 128 KiB cost a 128 KiB memset per read, 7 % of the relay's time under load.
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| {
-            session::run(socket, agent, binary, events, relay, shutdown, slot)
+            session::run(socket, agent, binary, events, context, shutdown, slot)
         })
         .into_response()
 }
@@ -500,7 +508,6 @@ async fn acp(
             .serve(
                 &agent,
                 &relay.slots,
-                &relay.mcp,
                 method,
                 headers,
                 body,
@@ -514,7 +521,7 @@ async fn acp(
 
 /// A JSON-RPC error body (id null) with an HTTP status: how the MCP endpoints refuse.
 fn deny(status: StatusCode, why: &str) -> Response {
-    crate::mcp_http::Refused(status, -32600, why.to_string()).into_response()
+    Refused(status, -32600, why.to_string()).into_response()
 }
 
 /// What every MCP endpoint checks first: one `Host` and `Origin` each, and the `Host` ours.
@@ -719,28 +726,10 @@ impl From<QueryPairs> for Params {
     }
 }
 
-/// `127.0.0.1:8765`, `[::1]:8765`.
-pub fn host_port(ip: IpAddr, port: u16) -> String {
-    match ip {
-        IpAddr::V4(v4) => format!("{v4}:{port}"),
-        IpAddr::V6(v6) => format!("[{v6}]:{port}"),
-    }
-}
-
-fn ip_literal_with_port(host: &str, port: u16) -> bool {
-    host.parse::<SocketAddr>().is_ok_and(|a| a.port() == port)
-}
-
-/// Compares in constant time (`subtle`), so the time taken does not tell how much of a guess
-/// matched; only the length may show.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    use subtle::ConstantTimeEq;
-    a.ct_eq(b).into()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::IpAddr;
 
     fn relay(host: &str, extra_origins: &[&str], allow_missing: bool) -> Relay {
         let mut args: Vec<String> = [

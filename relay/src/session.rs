@@ -23,16 +23,27 @@ use tokio::time::timeout;
 
 use crate::cli::Agent;
 use crate::frames::{self, Command, Event};
-use crate::hosting::ToPage;
+use crate::hosting::{Hosts, ToPage};
 use crate::lines::{read_line, Line, Overflow};
+use crate::mcp_http;
 use crate::process::{self, Waiter};
-use crate::server::Relay;
 
 /// Limits that apply to every session.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub max_message_bytes: usize,
     pub grace: Duration,
+}
+
+/// What a session uses of the relay: its limits and, for the MCP servers its page hosts, the
+/// hosted servers, their sessions and the relay's own address.
+#[derive(Clone)]
+pub struct Context {
+    pub limits: Limits,
+    pub hosted: Arc<Hosts>,
+    pub mcp: mcp_http::Hub,
+    /// `http://HOST:PORT`, the start of a hosted server's URL.
+    pub base_url: String,
 }
 
 /// Stderr is forwarded in pieces of at most this many bytes.
@@ -158,7 +169,7 @@ pub async fn run(
     agent: Agent,
     binary: bool,
     events: bool,
-    relay: Arc<Relay>,
+    relay: Context,
     mut shutdown: watch::Receiver<bool>,
     _slot: OwnedSemaphorePermit,
 ) {
@@ -306,7 +317,7 @@ async fn finish(
 
 /// The page's side of hosting: its connection's number and how frames reach it.
 struct Page {
-    relay: Arc<Relay>,
+    relay: Context,
     conn: u64,
     to_page: ToPage,
 }
@@ -322,7 +333,7 @@ impl Page {
                     .open(self.conn, &name, self.to_page.clone())
                 {
                     Ok(host) => {
-                        let url = format!("{}/hosted/{}", self.relay.base_url(), host.id);
+                        let url = format!("{}/hosted/{}", self.relay.base_url, host.id);
                         eprintln!("agentwire-relay: a page hosts the MCP server {name:?}");
                         outbox
                             .event(Event::Hosted {
