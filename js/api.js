@@ -8,6 +8,7 @@ import { Connection, idKey } from "./connection.js";
 import { openTransport } from "./transport.js";
 import { ProtocolError, codes } from "./errors.js";
 import { inputWriter } from "./input.js";
+import { Transcripts } from "./transcript.js";
 
 // wasm-bindgen copies a string argument into wasm memory without checking its type: a number
 // or an object there traps inside the module ("memory access out of bounds"). These are the
@@ -86,6 +87,41 @@ function receivingBytes(Class) {
   };
 }
 
+/**
+ * An `AcpClient` keeps each session's transcript (js/transcript.js) from what it sends and the
+ * events its calls return; `transcript(sessionId)` and `sessionIds()` read them.
+ */
+function keepingTranscripts(Class) {
+  if (!Class) return;
+  const models = new WeakMap();
+  const model = (session) => {
+    let m = models.get(session);
+    if (!m) models.set(session, (m = new Transcripts(idKey)));
+    return m;
+  };
+  const proto = Class.prototype;
+  for (const name of ["receive", "tick", "close"]) {
+    const call = proto[name];
+    proto[name] = function (...args) {
+      const events = call.apply(this, args);
+      model(this).received(events);
+      return events;
+    };
+  }
+  const request = proto.request;
+  proto.request = function (method, params, options) {
+    const out = request.call(this, method, params, options);
+    model(this).sent(method, params, out);
+    return out;
+  };
+  proto.transcript = guarded(function (sessionId) {
+    return model(this).get(sessionId);
+  }, "transcript", 1);
+  proto.sessionIds = function sessionIds() {
+    return model(this).ids();
+  };
+}
+
 /** A web entry's `init()` (loads the .wasm: a URL, Response, bytes or WebAssembly.Module) and `initSync()`. */
 export function webLoaders(initWasm, wasm) {
   return {
@@ -111,6 +147,7 @@ export function createApi(wasm) {
   wasm = { ...wasm };
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator", "AppsValidator"]) wasm[name] = guardedClass(wasm[name]);
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer"]) receivingBytes(wasm[name]);
+  keepingTranscripts(wasm.AcpClient);
   class Connected {
     constructor(connection) {
       this.connection = connection;

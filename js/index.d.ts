@@ -544,7 +544,10 @@ export declare class AcpClient extends SansIoSession<AcpEvent, number> {
   constructor(options?: AcpClientOptions);
   static connect(transport: Transport, options?: AcpClientOptions & ConnectOptions & AcpHttpOptions): Promise<AcpConnection>;
   initialize(): Outbound;
+  /** The session's transcript (a copy), kept from the events this client's calls returned. */
   transcript(sessionId: string): Transcript | undefined;
+  /** The sessions this client keeps a transcript of, sorted. */
+  sessionIds(): string[];
 }
 export declare class AcpAgent extends SansIoSession<AcpEvent, number> {
   constructor(options?: AcpAgentOptions);

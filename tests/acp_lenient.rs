@@ -56,7 +56,7 @@ fn update(c: &mut AcpClient, u: Value) -> (Value, Vec<agentwire::schema::Issue>)
     for e in events {
         match e {
             Event::Violation { issues: i, .. } => issues.extend(i),
-            Event::SessionUpdate { update, .. } => got = update,
+            Event::SessionUpdate { update, .. } => got = update.value(),
             _ => {}
         }
     }

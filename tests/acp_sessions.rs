@@ -996,7 +996,7 @@ fn malformed_and_out_of_order_input() {
 fn events_serialize_flat_and_camel_case() {
     let e = Event::SessionUpdate {
         session_id: "s".into(),
-        update: json!({}),
+        update: json!({}).into(),
         replay: true,
     };
     assert_eq!(
@@ -1300,4 +1300,49 @@ fn a_v2_initialize_has_no_fs_even_when_fs_carries_meta() {
         json!({ "protocolVersions": [2] }),
     );
     assert_eq!(c.own_capabilities_wire().expect("sent").get("fs"), None);
+}
+
+/// What the WebAssembly binding hands to JS: the same JSON as `Serialize` writes, a session
+/// update's `update` being the text it came in (escapes and spacing kept).
+#[test]
+fn a_session_update_is_written_with_the_text_it_came_in() {
+    let (mut c, mut a) = pair(
+        json!({"protocolVersions": [2]}),
+        json!({"protocolVersions": [2]}),
+    );
+    let out = c
+        .new_session(json!({"cwd": "/work", "mcpServers": []}), 1)
+        .expect("session/new");
+    let (id, _, _) = request_of(&to_agent(&mut a, &mut c, &out, &mut Vec::new()));
+    let reply = a
+        .respond(&id, Ok(json!({"sessionId": "s1"})))
+        .expect("respond");
+    c.receive(&reply.text, 1);
+    let s = "s1";
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{s}","update": {{ "sessionUpdate":"agent_message_chunk","messageId":"m","content":{{"type":"text","text":"\u00e9 \"q\" }}]"}} }} }}}}"#
+    );
+    let events = c.receive(&frame, 10);
+    let [Event::SessionUpdate { update, .. }] = &events[..] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(
+        update.as_str(),
+        r#"{ "sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":"\u00e9 \"q\" }]"} }"#
+    );
+    let mut text = String::new();
+    events[0].write_json(&mut text);
+    let written: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(written, serde_json::to_value(&events[0]).expect("json"));
+    assert_eq!(written["update"]["content"]["text"], "é \"q\" }]");
+    // An update with a schema error takes the general path (read leniently, then reported):
+    // the same event, its update written out again.
+    let bad = format!(
+        r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{s}","update":{{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{{"type":"text","text":7}}}}}}}}"#
+    );
+    let events = c.receive(&bad, 11);
+    assert!(
+        matches!(&events[..], [Event::Violation { .. }, Event::SessionUpdate { update, .. }] if update.value()["content"]["text"] == 7),
+        "{events:?}"
+    );
 }

@@ -7,7 +7,8 @@
 // 2. The playground through the relay: connect (v2), load the session, and time from the
 //    load's answer arriving on the WebSocket to the last entry shown in the transcript (in the
 //    DOM and scrolled into view). Median of 5 runs, each in a fresh page.
-// Needs `node scripts/build.mjs` (pkg/) and the release relay and demo agent.
+// Needs `node scripts/build.mjs` (pkg/, or the package in AGENTWIRE_PKG for the model) and the
+// release relay and demo agent.
 import { createServer } from "node:http";
 import { spawn } from "node:child_process";
 import { readFileSync, existsSync, rmSync } from "node:fs";
@@ -18,7 +19,8 @@ import { root, DEMO_AGENT, SESSION_ID, LAST_WORDS, dataDir, recordReplay } from 
 const count = Number(process.argv[2] ?? 10_000);
 const MODEL_RUNS = Number(process.env.MODEL_RUNS ?? 9), PAGE_RUNS = Number(process.env.PAGE_RUNS ?? 5);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-for (const need of [join(root, "pkg/index.js"), DEMO_AGENT, join(root, "target/release/agentwire-relay")]) {
+const pkg = process.env.AGENTWIRE_PKG ?? join(root, "pkg");
+for (const need of [join(pkg, "index.js"), DEMO_AGENT, join(root, "target/release/agentwire-relay")]) {
   if (!existsSync(need)) throw new Error(`${need} is missing: run node scripts/build.mjs and cargo build --release`);
 }
 
@@ -31,7 +33,7 @@ const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "applic
 const server = createServer((req, res) => {
   const url = new URL(req.url, "http://x").pathname;
   if (url === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>replay</title>");
-  const path = join(root, url);
+  const path = join(pkg, url.slice("/pkg".length));
   if (!url.startsWith("/pkg/") || !existsSync(path)) return res.writeHead(404).end();
   res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(readFileSync(path));
 });

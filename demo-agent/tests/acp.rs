@@ -107,7 +107,7 @@ fn updates(events: &[Event]) -> Vec<Value> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::SessionUpdate { update, .. } => Some(update.clone()),
+            Event::SessionUpdate { update, .. } => Some(update.value()),
             _ => None,
         })
         .collect()
@@ -440,7 +440,7 @@ fn cancel_stops_a_slow_prompt_promptly() {
         let p = agent.send(c.prompt(&s, json!([{ "type": "text", "text": "slow" }]), now));
         let mut chunks = 0;
         agent.until(&mut c, |e| {
-            chunks += usize::from(matches!(e, Event::SessionUpdate { update, .. } if update["sessionUpdate"] == "agent_message_chunk"));
+            chunks += usize::from(matches!(e, Event::SessionUpdate { update, .. } if update.value()["sessionUpdate"] == "agent_message_chunk"));
             chunks == 3
         });
         for out in c.cancel(&s).expect("cancel") {
@@ -490,14 +490,14 @@ fn load_replays_the_conversation_after_a_restart() {
         ));
         let (seen, result) = response(&mut second, &mut c, &out.id.expect("id"));
         assert_eq!(result.expect("loaded"), Value::Null, "{record}->{load}");
-        let replayed: Vec<&Value> = seen
+        let replayed: Vec<Value> = seen
             .iter()
             .filter_map(|e| match e {
                 Event::SessionUpdate {
                     update,
                     replay: true,
                     ..
-                } => Some(update),
+                } => Some(update.value()),
                 _ => None,
             })
             .collect();

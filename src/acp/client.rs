@@ -3,6 +3,7 @@
 use super::capabilities::{AgentCapabilities, ClientCapabilities};
 use super::config::ClientConfig;
 use super::session::{Role, Session};
+#[cfg(feature = "transcript")]
 use super::transcript::Transcript;
 use super::version::NegotiationRule;
 use crate::jsonrpc::{object, Outbound, ProtocolError};
@@ -137,10 +138,12 @@ impl AcpClient {
     }
 
     /// The conversation of one session as built from its updates.
+    #[cfg(feature = "transcript")]
     pub fn transcript(&self, session_id: &str) -> Option<&Transcript> {
         self.session.transcripts.get(session_id)
     }
 
+    #[cfg(feature = "transcript")]
     pub fn session_ids(&self) -> Vec<&str> {
         self.session
             .transcripts

@@ -1,6 +1,6 @@
 //! What a session reports: one flat, serializable stream for both roles.
 
-use crate::jsonrpc::{Flow, Id, ProtocolError};
+use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
@@ -56,9 +56,10 @@ pub enum Event {
     },
     /// A `session/update` (client side), already applied to the session's transcript.
     /// `replay` is set while a `session/load` or `session/resume` of that session is pending.
+    /// `update` is the JSON text it came in (repaired, when read leniently).
     SessionUpdate {
         session_id: String,
-        update: Value,
+        update: RawJson,
         replay: bool,
     },
     /// A prompt turn is over (client side): in v1 with the `session/prompt` response, in v2
@@ -103,4 +104,32 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<ProtocolError>,
     },
+}
+
+impl Event {
+    /// The event as JSON text, as `Serialize` writes it, but a session update's `update` is
+    /// spliced in as the text it came in: the frame's bytes reach JS unparsed, and JS parses
+    /// them once.
+    pub fn write_json(&self, out: &mut String) {
+        let Event::SessionUpdate {
+            session_id,
+            update,
+            replay,
+        } = self
+        else {
+            if let Ok(text) = serde_json::to_string(self) {
+                out.push_str(&text);
+            }
+            return;
+        };
+        out.push_str("{\"type\":\"sessionUpdate\",\"sessionId\":");
+        out.push_str(&serde_json::to_string(session_id).unwrap_or_default());
+        out.push_str(",\"update\":");
+        out.push_str(update.as_str());
+        out.push_str(if *replay {
+            ",\"replay\":true}"
+        } else {
+            ",\"replay\":false}"
+        });
+    }
 }

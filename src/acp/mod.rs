@@ -13,6 +13,7 @@ mod lenient;
 mod lenient_table;
 pub mod methods;
 mod session;
+#[cfg(feature = "transcript")]
 pub mod transcript;
 mod turns;
 pub mod version;
@@ -24,6 +25,7 @@ pub use config::{AgentConfig, ClientConfig, Common, Implementation};
 pub use event::Event;
 pub use methods::{MethodSpec, MethodStatus, METHODS};
 pub use session::{Phase, Role};
+#[cfg(feature = "transcript")]
 pub use transcript::{Entry, Transcript};
 pub use version::NegotiationRule;
 

@@ -9,12 +9,13 @@ use super::event::Event;
 use super::methods::{
     self, direction, Availability, Gate, Kind, MethodSpec, MethodStatus, Server, METHODS,
 };
+#[cfg(feature = "transcript")]
 use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
     codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, ParseOptions,
-    ProtocolError, Received, Request, Timeout, VecMap, VecSet,
+    ProtocolError, RawJson, Received, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
@@ -107,6 +108,7 @@ pub(crate) struct Session {
     /// Agent side: sessions the client cancelled; their pending prompt ends `cancelled`.
     pub(crate) cancelled: VecSet<String>,
     /// Sorted by session id.
+    #[cfg(feature = "transcript")]
     pub(crate) transcripts: VecMap<String, Transcript>,
     /// Client side: prompts whose turn is not over yet.
     turns: Turns,
@@ -166,6 +168,7 @@ impl Session {
             about_session: VecMap::new(),
             replaying: VecSet::new(),
             cancelled: VecSet::new(),
+            #[cfg(feature = "transcript")]
             transcripts: VecMap::new(),
             turns: Turns::default(),
         }
@@ -488,6 +491,7 @@ impl Session {
         if let Some(s) = session_id {
             if self.role == Role::Client && REPLAYING.contains(&method) {
                 self.replaying.insert(s.clone());
+                #[cfg(feature = "transcript")]
                 if method == "session/load" {
                     // A load starts the transcript over: the replay rebuilds it.
                     let t = self
@@ -614,6 +618,11 @@ impl Session {
             }];
         }
         let mut events = Vec::new();
+        if let Ok(text) = frame {
+            if self.update_read_in_place(text, now_ms, &mut events) {
+                return events;
+            }
+        }
         let received = match frame {
             Ok(text) => {
                 // A frame of one message is validated as it came (a batch is refused by the endpoint).
@@ -627,6 +636,98 @@ impl Session {
         }
         self.wire = None;
         events
+    }
+
+    /// A `session/update` to the client, read from the parse that validated it (the bulk of
+    /// any conversation, and all of a replay): no tree of values, the update handed on as the
+    /// text it came in. Anything else, or an update with an error (repaired or reported by
+    /// the general path), is left to `dispatch` (false).
+    fn update_read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
+        if self.role != Role::Client || self.phase != Phase::Ready {
+            return false;
+        }
+        let ctx = Context {
+            protocol: Protocol::Acp,
+            version: if self.version.unwrap_or(1) >= 2 {
+                "2"
+            } else {
+                "1"
+            },
+            direction: self.role.receiving(),
+            in_reply_to: None,
+        };
+        let read = schema::validate_and_read(text, &ctx, |root| {
+            if root.get("id").is_some() || root.get("method")?.as_str()? != "session/update" {
+                return None;
+            }
+            let params = root.get("params")?;
+            let update = params.get("update").filter(schema::Item::is_object)?;
+            let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
+            Some((
+                params.get("sessionId")?.as_str()?.into_owned(),
+                RawJson::from_parsed(update.raw()),
+                kind.is_some_and(|k| k == "state_update"),
+            ))
+        });
+        let Some((issues, (session_id, update, state))) = read else {
+            return false;
+        };
+        if schema::has_errors(&issues)
+            || self
+                .gate_incoming("session/update", None, Kind::Notification)
+                .is_err()
+        {
+            return false;
+        }
+        if !issues.is_empty() {
+            events.push(Event::Violation {
+                id: None,
+                method: Some("session/update".into()),
+                direction: Flow::In,
+                issues,
+            });
+        }
+        self.on_update(session_id, update, state, now_ms, events);
+        true
+    }
+
+    /// An update applied (transcript, turns, a replay's deadline) and handed to the app.
+    fn on_update(
+        &mut self,
+        session_id: String,
+        update: RawJson,
+        state_update: bool,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
+        #[cfg(feature = "transcript")]
+        self.transcripts
+            .get_or_insert_sorted(session_id.clone(), |s| Transcript::new(s))
+            .apply(&update.value());
+        let replay = self.replaying.contains(&session_id);
+        if replay {
+            // A long replay is progress: it pushes the load's deadline out.
+            let loads: Vec<Id> = self
+                .about_session
+                .iter()
+                .filter(|(_, s)| **s == session_id)
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in loads {
+                self.endpoint.pending_mut().touch(&id, now_ms);
+            }
+        }
+        let ended = if state_update && !replay {
+            self.turns.on_state(&session_id, &update.value())
+        } else {
+            Vec::new()
+        };
+        events.push(Event::SessionUpdate {
+            session_id,
+            update,
+            replay,
+        });
+        push_ended(ended, events);
     }
 
     fn dispatch(&mut self, received: Received, now_ms: u64, events: &mut Vec<Event>) {
@@ -810,7 +911,7 @@ impl Session {
     fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
         let mut message = Message::Notification(n);
         self.report(&mut message, None, events);
-        let Message::Notification(mut n) = message else {
+        let Message::Notification(n) = message else {
             return;
         };
         if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
@@ -831,39 +932,11 @@ impl Session {
             }
             "session/update" if self.role == Role::Client => {
                 let session_id = session_id_of(params).unwrap_or_default();
-                // Taken, not copied: the params go no further than this event.
-                let update = n
-                    .params
-                    .as_mut()
-                    .and_then(|p| p.get_mut("update"))
-                    .map(Value::take)
-                    .unwrap_or(Value::Null);
-                self.transcripts
-                    .get_or_insert_sorted(session_id.clone(), |s| Transcript::new(s))
-                    .apply(&update);
-                let replay = self.replaying.contains(&session_id);
-                if replay {
-                    // A long replay is progress: it pushes the load's deadline out.
-                    let loads: Vec<Id> = self
-                        .about_session
-                        .iter()
-                        .filter(|(_, s)| **s == session_id)
-                        .map(|(id, _)| id.clone())
-                        .collect();
-                    for id in loads {
-                        self.endpoint.pending_mut().touch(&id, now_ms);
-                    }
-                }
-                let ended = match update.get("sessionUpdate").and_then(Value::as_str) {
-                    Some("state_update") if !replay => self.turns.on_state(&session_id, &update),
-                    _ => Vec::new(),
-                };
-                events.push(Event::SessionUpdate {
-                    session_id,
-                    update,
-                    replay,
-                });
-                push_ended(ended, events);
+                let update = params.and_then(|p| p.get("update")).unwrap_or(&Value::Null);
+                let state =
+                    update.get("sessionUpdate").and_then(Value::as_str) == Some("state_update");
+                let update = RawJson::from_value(update);
+                self.on_update(session_id, update, state, now_ms, events);
             }
             "session/cancel" if self.role == Role::Agent => {
                 if let Some(s) = session_id_of(params) {
@@ -910,6 +983,7 @@ impl Session {
                 .on_response(&id, &result, self.version.unwrap_or(1)),
             _ => Vec::new(),
         };
+        #[cfg(feature = "transcript")]
         if self.role == Role::Client {
             let target = match method.as_str() {
                 "session/new" | "session/fork" => result

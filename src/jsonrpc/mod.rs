@@ -8,6 +8,7 @@ mod id;
 pub(crate) mod json_object;
 mod message;
 mod pending;
+mod raw;
 mod vec_map;
 
 pub use endpoint::{Endpoint, Outbound, Received};
@@ -21,6 +22,7 @@ pub use message::{
     Message, Notification, ParseFailure, ParseOptions, Request, Response,
 };
 pub use pending::{DuplicateId, Matched, Outgoing, PendingTable, Timeout};
+pub use raw::RawJson;
 pub(crate) use vec_map::{VecMap, VecSet};
 
 /// Whether a message came in or went out, from the session's side (`violation` events).

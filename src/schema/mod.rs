@@ -8,6 +8,7 @@
 #[cfg(feature = "apps")]
 pub mod apps;
 mod engine;
+mod frame;
 mod pattern;
 mod rules;
 mod tape;
@@ -15,6 +16,7 @@ mod tape;
 use crate::jsonrpc::{Message, Response};
 pub use engine::is_absolute_path;
 use engine::Walker;
+pub use frame::{has_errors, validate_and_read, Item};
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;

@@ -612,7 +612,7 @@ fn ws_end(b: &[u8], mut i: usize) -> usize {
 /// character, or the end of the text. Sixteen bytes at a time with WebAssembly SIMD.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
-fn plain_end(b: &[u8], mut i: usize) -> usize {
+pub(super) fn plain_end(b: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = b.get(i..).and_then(|r| r.first_chunk::<16>()) {
         let hits = specials(chunk);
         if hits != 0 {
@@ -657,7 +657,7 @@ fn specials(chunk: &[u8; 16]) -> u16 {
 /// character, or the end of the text. Eight bytes at a time (SWAR), then one at a time for
 /// the last few bytes of the text.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn plain_end(b: &[u8], mut i: usize) -> usize {
+pub(super) fn plain_end(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     while let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {

@@ -92,18 +92,6 @@ impl AcpClient {
         let out = self.inner.cancel_request(&id_from(&id)?).map_err(fail)?;
         Ok(sent(out.text))
     }
-    /// The transcript of one session, built from its updates (live or replayed).
-    pub fn transcript(&self, session_id: &str) -> JsValue {
-        self.inner
-            .transcript(session_id)
-            .map(js)
-            .unwrap_or(JsValue::UNDEFINED)
-    }
-    /// Ids of the sessions this client has seen.
-    #[wasm_bindgen(js_name = sessionIds)]
-    pub fn session_ids(&self) -> JsValue {
-        js(&self.inner.session_ids())
-    }
     /// The negotiated version, both sides' capabilities (model and wire), peer info.
     pub fn state(&self) -> JsValue {
         acp_state!(self)
@@ -161,6 +149,12 @@ impl AcpAgent {
     }
     pub fn state(&self) -> JsValue {
         acp_state!(self)
+    }
+}
+
+impl WriteEvent for acp::Event {
+    fn write(&self, out: &mut String) {
+        self.write_json(out)
     }
 }
 

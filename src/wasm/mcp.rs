@@ -108,6 +108,8 @@ impl McpServer {
     }
 }
 
+impl WriteEvent for mcp::Event {}
+
 session_class!(McpClient, "McpClient", note_close_mcp);
 session_class!(McpServer, "McpServer", note_close_mcp);
 mcp_class!(McpClient, "McpClient");

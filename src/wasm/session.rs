@@ -17,13 +17,40 @@ pub(super) fn now() -> u64 {
 /// Events and results as JS values: written straight to text, unless the text holds a number
 /// long enough to be an id past 2^53 (then the ids are made exact, see `to_js_exact_ids`).
 pub(super) fn js<T: Serialize>(value: &T) -> JsValue {
-    let Ok(text) = serde_json::to_string(value) else {
-        return JsValue::NULL;
-    };
-    if !may_hold_big_integer(&text) {
-        return js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL);
+    match serde_json::to_string(value) {
+        Ok(text) => js_text(&text),
+        Err(_) => JsValue::NULL,
     }
-    serde_json::from_str::<Value>(&text)
+}
+
+/// An event, written as JSON text for JS to parse.
+pub(super) trait WriteEvent: Serialize + Sized {
+    fn write(&self, out: &mut String) {
+        if let Ok(text) = serde_json::to_string(self) {
+            out.push_str(&text);
+        }
+    }
+}
+
+/// A session's events as one JS array, parsed by JS from one text.
+pub(super) fn events_js<E: WriteEvent>(list: &[E]) -> JsValue {
+    let mut text = String::from("[");
+    for (i, e) in list.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        e.write(&mut text);
+    }
+    text.push(']');
+    js_text(&text)
+}
+
+/// JSON text as a JS value (ids past 2^53 kept exact).
+fn js_text(text: &str) -> JsValue {
+    if !may_hold_big_integer(text) {
+        return js_sys::JSON::parse(text).unwrap_or(JsValue::NULL);
+    }
+    serde_json::from_str::<Value>(text)
         .map(|v| to_js_exact_ids(&v))
         .unwrap_or(JsValue::NULL)
 }
@@ -104,22 +131,22 @@ macro_rules! session_class {
             pub fn receive(&mut self, text: &str) -> JsValue {
                 let events = self.inner.receive(text, now());
                 $note_close(&events, &mut self.close_error);
-                js(&events)
+                events_js(&events)
             }
             /// Feeds one incoming frame as bytes (UTF-8; anything else is a parse error, -32700).
             #[wasm_bindgen(js_name = receiveBytes)]
             pub fn receive_bytes(&mut self, bytes: &[u8]) -> JsValue {
                 let events = self.inner.receive_bytes(bytes, now());
                 $note_close(&events, &mut self.close_error);
-                js(&events)
+                events_js(&events)
             }
             /// Reports requests past their deadline.
             pub fn tick(&mut self) -> JsValue {
-                js(&self.inner.tick(now()))
+                events_js(&self.inner.tick(now()))
             }
             /// The transport closed: every pending request fails.
             pub fn close(&mut self) -> JsValue {
-                js(&self.inner.close())
+                events_js(&self.inner.close())
             }
             /// When `tick` should next run (ms since the epoch), if anything waits.
             #[wasm_bindgen(js_name = nextDeadline)]
