@@ -8,7 +8,6 @@ import { Connection, idKey } from "./connection.js";
 import { openTransport } from "./transport.js";
 import { ProtocolError, codes } from "./errors.js";
 import { inputWriter } from "./input.js";
-import { Transcripts } from "./transcript.js";
 
 // wasm-bindgen copies a string argument into wasm memory without checking its type: a number
 // or an object there traps inside the module ("memory access out of bounds"). These are the
@@ -91,8 +90,8 @@ function receivingBytes(Class) {
  * An `AcpClient` keeps each session's transcript (js/transcript.js) from what it sends and the
  * events its calls return; `transcript(sessionId)` and `sessionIds()` read them.
  */
-function keepingTranscripts(Class) {
-  if (!Class) return;
+function keepingTranscripts(Class, Transcripts) {
+  if (!Class || !Transcripts) return;
   const models = new WeakMap();
   const model = (session) => {
     let m = models.get(session);
@@ -143,11 +142,12 @@ function withFallback(answer, fallback) {
   return answer;
 }
 
-export function createApi(wasm) {
+/** The public classes over a module's exports; `Transcripts` (transcript.js) for an entry with ACP's client. */
+export function createApi(wasm, { Transcripts } = {}) {
   wasm = { ...wasm };
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer", "Validator", "AppsValidator"]) wasm[name] = guardedClass(wasm[name]);
   for (const name of ["AcpClient", "AcpAgent", "McpClient", "McpServer"]) receivingBytes(wasm[name]);
-  keepingTranscripts(wasm.AcpClient);
+  keepingTranscripts(wasm.AcpClient, Transcripts);
   class Connected {
     constructor(connection) {
       this.connection = connection;

@@ -63,12 +63,17 @@ else rmSync(out, { recursive: true, force: true });
 /** The entry's modules: `index.js`/`node.js` for the full package, `<name>.js`/`<name>-node.js` for the others. */
 const modules = (entry) => (entry.dir === "" ? { web: "index.js", node: "node.js" } : { web: `${entry.name}.js`, node: `${entry.name}-node.js` });
 
+/** An entry with ACP's client keeps its transcripts in JS (transcript.js); the others never load it. */
+const keepsTranscripts = (entry) => entry.exports.includes("AcpClient");
+const transcriptImport = (entry) => (keepsTranscripts(entry) ? 'import { Transcripts } from "./transcript.js";\n' : "");
+const apiArguments = (entry) => (keepsTranscripts(entry) ? ", { Transcripts }" : "");
+
 function webModule(entry, glue) {
   return `// Browser and bundler entry (${entry.name}): call \`await init()\` once; it loads the .wasm beside its glue.
 import initWasm, * as wasm from "./${glue}";
 import { createApi, webLoaders } from "./api.js";
-
-const api = createApi(wasm);
+${transcriptImport(entry)}
+const api = createApi(wasm${apiArguments(entry)});
 const { init, initSync } = webLoaders(initWasm, wasm);
 export { init as default, initSync };
 export const { ${entry.exports.join(", ")} } = api;
@@ -80,8 +85,8 @@ function nodeModule(entry, glue) {
   return `// Node entry (${entry.name}): the module is loaded synchronously at import; \`init()\` exists for symmetry.
 import { createRequire } from "node:module";
 import { createApi } from "./api.js";
-
-const api = createApi(createRequire(import.meta.url)("./${glue}"));
+${transcriptImport(entry)}
+const api = createApi(createRequire(import.meta.url)("./${glue}")${apiArguments(entry)});
 export default async function init() {}
 export function initSync() {}
 export const { ${entry.exports.join(", ")} } = api;
@@ -121,10 +126,14 @@ for (const entry of wasmCurrent ? [] : entries) {
     writeFileSync(glue, patched);
     rmSync(copy);
   }
-  const glue = (target) => relative(out, join(dirOf(target), `${name}.js`));
+}
+
+// The entry modules, written with every build (their templates are in this file).
+for (const entry of entries) {
+  const glue = (targetName) => relative(out, join(out, entry.dir, config.target.find((t) => t.name === targetName).dir, `${name}.js`));
   const { web, node } = modules(entry);
-  writeFileSync(join(out, web), webModule(entry, glue(config.target.find((t) => t.name === "web"))));
-  writeFileSync(join(out, node), nodeModule(entry, glue(config.target.find((t) => t.name === "nodejs"))));
+  writeFileSync(join(out, web), webModule(entry, glue("web")));
+  writeFileSync(join(out, node), nodeModule(entry, glue("nodejs")));
 }
 
 // The hand-written JS layer, types and manifest (js/) complete the package. api.js and the
@@ -134,9 +143,10 @@ for (const entry of wasmCurrent ? [] : entries) {
 // own module, shared with the entries (one ProtocolError class), with the generated code table
 // (codes.js) inlined; `ws` is an optional peer, and auth.js (OAuth), hosting.js (a page's
 // MCP server for its agent), acp-http.js (ACP over HTTP) and reconnect.js (ACP's reconnect and
-// resume) modules of their own, all imported only when used.
+// resume) modules of their own, all imported only when used; transcript.js (ACP's transcript
+// model) is imported by the entries with ACP's client only.
 const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
-  external: ["./errors.js", "./auth.js", "./hosting.js", "./acp-http.js", "./reconnect.js", "ws"], outfile: join(out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+  external: ["./errors.js", "./auth.js", "./hosting.js", "./acp-http.js", "./reconnect.js", "./transcript.js", "ws"], outfile: join(out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const errors = await esbuild({ entryPoints: [join(root, "js/errors.js")], bundle: true, format: "esm", target: "es2022",
   outfile: join(out, "errors.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
 const bundled = new Set([layer, errors].flatMap((b) => Object.keys(b.metafile.inputs)).map((f) => join(root, f)));
@@ -179,7 +189,7 @@ const overLines = [];
 const report = [];
 for (const entry of entries) {
   const web = join(entry.dir, config.target.find((t) => t.name === "web").dir);
-  const files = [modules(entry).web, "api.js", "errors.js", join(web, `${name}.js`), join(web, wasmName)];
+  const files = [modules(entry).web, "api.js", "errors.js", ...(keepsTranscripts(entry) ? ["transcript.js"] : []), join(web, `${name}.js`), join(web, wasmName)];
   const gzip = files.reduce((n, f) => n + sizes.get(f).gzip, 0);
   report.push({ entry: entry.name, files, gzip, budget: entry.budget });
   const line = `${entry.name}: a browser loads ${gzip} B gzip`;
