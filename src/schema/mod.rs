@@ -250,30 +250,44 @@ pub fn validate_text_by(
 /// left out. Whatever else the message gets wrong (its envelope, its kind), they are told.
 fn overlay_checks(tape: &Tape, book: Rulebook, ctx: &Context, issues: &mut Vec<Issue>) {
     let (chain, rules) = (book.chain, book.rules);
-    if chain.iter().all(|p| p.checks.is_empty()) || tape.node(0).kind != Kind::Obj {
-        return;
-    }
-    let (Some(method), Some(params)) = (tape.get(0, b"method"), tape.get(0, b"params")) else {
-        return;
-    };
-    if tape.node(method).kind != Kind::Str || tape.node(params).kind != Kind::Obj {
-        return;
-    }
     let dir = match ctx.direction {
         Direction::ClientToServer => rules::DIR_CLIENT,
         Direction::ServerToClient => rules::DIR_SERVER,
+    };
+    let applies = |c: &rules::Check| c.dir == dir || c.dir == rules::DIR_BOTH;
+    // Most messages travel where no check does (ACP: every agent's message).
+    if !chain.iter().any(|p| p.checks.iter().any(applies)) || tape.node(0).kind != Kind::Obj {
+        return;
+    }
+    // One pass over the envelope (the last of duplicates counts), as `check_message` reads it.
+    let (mut method, mut params) = (None, None);
+    for (k, v) in tape.members(0) {
+        let slot = tape.with_bytes(tape.node(k), |key| match key {
+            b"method" => Some(&mut method),
+            b"params" => Some(&mut params),
+            _ => None,
+        });
+        if let Some(slot) = slot {
+            *slot = Some(v);
+        }
+    }
+    let Some(method) = method.filter(|&m| tape.node(m).kind == Kind::Str) else {
+        return;
     };
     let check = tape.with_bytes(tape.node(method), |name| {
         chain.iter().find_map(|p| {
             p.checks
                 .iter()
-                .find(|c| rules.is(c.method, name) && (c.dir == dir || c.dir == rules::DIR_BOTH))
+                .find(|c| rules.is(c.method, name) && applies(c))
                 .map(|c| (p, c.ty))
         })
     });
-    let Some((prof, ty)) = check else {
+    let (Some((prof, ty)), Some(params)) = (check, params) else {
         return;
     };
+    if tape.node(params).kind != Kind::Obj {
+        return;
+    }
     let mut w = Walker::new(rules, prof, tape, Vec::new());
     w.check(ty, params);
     for i in w.issues {
