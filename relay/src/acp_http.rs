@@ -42,6 +42,7 @@ use tokio::sync::{oneshot, Notify, OwnedSemaphorePermit, Semaphore};
 
 use crate::accept::Lasting;
 use crate::cli::Agent;
+use crate::event_stream;
 use crate::hub::{self, Entry, Owner, Record, Registry};
 use crate::lines::{read_line, Line, Overflow};
 use crate::permits::Permits;
@@ -781,17 +782,7 @@ impl Hub {
             Some((Ok::<_, Infallible>(event), r))
         }));
         // The stream lasts as long as the connection.
-        if let Some(lasting) = lasting {
-            lasting.grant();
-        }
-        let mut r = (StatusCode::OK, body).into_response();
-        let h = r.headers_mut();
-        h.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/event-stream"),
-        );
-        h.insert("x-accel-buffering", HeaderValue::from_static("no"));
-        r
+        event_stream::response(body, lasting)
     }
 
     /// A new connection: its process, its id, its output pump.

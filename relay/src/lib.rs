@@ -6,6 +6,7 @@ pub mod accept;
 pub mod acp_http;
 pub mod address;
 pub mod cli;
+pub mod event_stream;
 pub mod files;
 pub mod frames;
 pub mod hosting;

@@ -45,6 +45,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 use crate::accept::Lasting;
 use crate::cli::Agent;
+use crate::event_stream;
 use crate::hosting::{self, Host};
 use crate::hub::{self, Entry, Owner, Record, Registry};
 use crate::lines::{read_line, Line, Overflow};
@@ -514,18 +515,9 @@ fn sse(reader: Reader, session_id: Option<&str>, lasting: Option<&Lasting>) -> R
         Some((Ok(b), r))
     }));
     // The stream may last as long as the call it answers.
-    if let Some(lasting) = lasting {
-        lasting.grant();
-    }
-    let mut r = (StatusCode::OK, body).into_response();
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    h.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    let mut r = event_stream::response(body, lasting);
     if let Some(id) = session_id.and_then(|id| HeaderValue::from_str(id).ok()) {
-        h.insert("mcp-session-id", id);
+        r.headers_mut().insert("mcp-session-id", id);
     }
     r
 }

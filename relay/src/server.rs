@@ -325,33 +325,9 @@ async fn mcp(
     lasting: Option<Extension<Lasting>>,
     body: Body,
 ) -> Response {
-    if let Err(refused) = mcp_guards(&relay, &headers) {
-        return refused;
-    }
-    if headers.contains_key(header::ORIGIN) && !relay.origin_ok(&headers) {
-        return deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
-    }
-    let cors = cors_headers(&relay, &headers, MCP_CORS);
-    if method == Method::OPTIONS {
-        let mut r = StatusCode::NO_CONTENT.into_response();
-        r.headers_mut().extend(cors);
-        return r;
-    }
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if !relay.token_ok(bearer.or(Params::from(params).token.as_deref())) {
-        let mut r = deny(
-            StatusCode::UNAUTHORIZED,
-            "Unauthorized: missing or wrong token",
-        );
-        r.headers_mut()
-            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        return r;
-    }
-    let Some(agent) = relay.agent(Some(&agent)).cloned() else {
-        return deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name");
+    let (agent, cors) = match admit(&relay, &method, &headers, params, Some(&agent), &MCP_CORS) {
+        Ok(admitted) => admitted,
+        Err(answer) => return answer,
     };
     // Authorized: the body is read (bounded) and an event stream may last as long as the call
     // it answers.
@@ -399,18 +375,8 @@ async fn hosted(
             "Not Found: no hosted server of that id (its page has left)",
         );
     };
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if !host.secret_ok(bearer) {
-        let mut r = deny(
-            StatusCode::UNAUTHORIZED,
-            "Unauthorized: missing or wrong secret",
-        );
-        r.headers_mut()
-            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        return r;
+    if !host.secret_ok(bearer(&headers)) {
+        return unauthorized("Unauthorized: missing or wrong secret");
     }
     relay
         .mcp
@@ -441,46 +407,11 @@ async fn acp(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     body: Body,
 ) -> Response {
-    if let Err(refused) = mcp_guards(&relay, &headers) {
-        return refused;
-    }
-    if headers.contains_key(header::ORIGIN) && !relay.origin_ok(&headers) {
-        return deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
-    }
-    let mut cors = cors_headers(&relay, &headers, ACP_CORS);
-    // ACP's clients send credentials (the RFD has them keep cookies; the official SDK's
-    // fetches `credentials: "include"`), which a browser lets a page read answers to only
-    // with this. The relay reads no cookie, so it grants nothing ambient to the allowed pages.
-    if !cors.is_empty() {
-        cors.insert(
-            header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
-            HeaderValue::from_static("true"),
-        );
-    }
-    if method == Method::OPTIONS {
-        let mut r = StatusCode::NO_CONTENT.into_response();
-        r.headers_mut().extend(cors);
-        return r;
-    }
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if !relay.token_ok(bearer.or(Params::from(params).token.as_deref())) {
-        let mut r = deny(
-            StatusCode::UNAUTHORIZED,
-            "Unauthorized: missing or wrong token",
-        );
-        r.headers_mut()
-            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        return r;
-    }
     // `/acp` alone is the default agent, as `/ws` without `agent=`.
-    let Some(agent) = relay
-        .agent(agent.as_ref().map(|Path(a)| a.as_str()))
-        .cloned()
-    else {
-        return deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name");
+    let name = agent.as_ref().map(|Path(a)| a.as_str());
+    let (agent, cors) = match admit(&relay, &method, &headers, params, name, &ACP_CORS) {
+        Ok(admitted) => admitted,
+        Err(answer) => return answer,
     };
     let upgrade = headers
         .get(header::UPGRADE)
@@ -524,6 +455,55 @@ fn deny(status: StatusCode, why: &str) -> Response {
     Refused(status, -32600, why.to_string()).into_response()
 }
 
+/// A 401 that asks for `Authorization: Bearer`.
+fn unauthorized(why: &str) -> Response {
+    let mut r = deny(StatusCode::UNAUTHORIZED, why);
+    r.headers_mut()
+        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    r
+}
+
+/// The credential of `Authorization: Bearer …`.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+}
+
+/// What `/mcp/<agent>` and `/acp/<agent>` check before anything else, in order: `mcp_guards`,
+/// an `Origin` (when sent) the relay allows, a preflight (answered 204), the token (as
+/// `Authorization: Bearer`, or `?token=` for clients that cannot set headers), and the agent
+/// `name` names. `Ok`: that agent and the CORS headers for the answer; `Err`: the answer.
+#[allow(clippy::result_large_err)] // a refusal is a whole response
+fn admit(
+    relay: &Relay,
+    method: &Method,
+    headers: &HeaderMap,
+    params: QueryPairs,
+    name: Option<&str>,
+    cors: &Cors,
+) -> Result<(Agent, HeaderMap), Response> {
+    mcp_guards(relay, headers)?;
+    if headers.contains_key(header::ORIGIN) && !relay.origin_ok(headers) {
+        return Err(deny(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed"));
+    }
+    let cors = cors_headers(relay, headers, cors);
+    if *method == Method::OPTIONS {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        r.headers_mut().extend(cors);
+        return Err(r);
+    }
+    if !relay.token_ok(bearer(headers).or(Params::from(params).token.as_deref())) {
+        return Err(unauthorized("Unauthorized: missing or wrong token"));
+    }
+    let agent = relay
+        .agent(name)
+        .cloned()
+        .ok_or_else(|| deny(StatusCode::NOT_FOUND, "Not Found: no agent of that name"))?;
+    Ok((agent, cors))
+}
+
 /// What every MCP endpoint checks first: one `Host` and `Origin` each, and the `Host` ours.
 #[allow(clippy::result_large_err)] // a refusal is a whole response
 fn mcp_guards(relay: &Relay, headers: &HeaderMap) -> Result<(), Response> {
@@ -539,20 +519,32 @@ fn mcp_guards(relay: &Relay, headers: &HeaderMap) -> Result<(), Response> {
     Ok(())
 }
 
-/// The request headers a page may send to an endpoint, and the response headers it may read.
-type Cors = (&'static str, &'static str);
-const MCP_CORS: Cors = (
-    "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id",
-    "mcp-session-id",
-);
-const ACP_CORS: Cors = (
-    "content-type, accept, authorization, acp-connection-id, acp-session-id, acp-protocol-version",
-    "acp-connection-id",
-);
+/// The request headers a page may send to an endpoint, the response headers it may read, and
+/// whether its answers may be read by a fetch that sends credentials.
+struct Cors {
+    allow: &'static str,
+    expose: &'static str,
+    credentials: bool,
+}
+const MCP_CORS: Cors = Cors {
+    allow:
+        "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id",
+    expose: "mcp-session-id",
+    credentials: false,
+};
+// ACP's clients send credentials (the RFD has them keep cookies; the official SDK's fetches
+// `credentials: "include"`), which a browser lets a page read answers to only with
+// `Access-Control-Allow-Credentials`. The relay reads no cookie, so it grants nothing ambient
+// to the allowed pages.
+const ACP_CORS: Cors = Cors {
+    allow: "content-type, accept, authorization, acp-connection-id, acp-session-id, acp-protocol-version",
+    expose: "acp-connection-id",
+    credentials: true,
+};
 
 /// CORS for a page on another origin the relay was told to allow (`--allow-origin`); a page
 /// of the relay's own origin needs none.
-fn cors_headers(relay: &Relay, headers: &HeaderMap, (allow, expose): Cors) -> HeaderMap {
+fn cors_headers(relay: &Relay, headers: &HeaderMap, cors: &Cors) -> HeaderMap {
     let mut out = HeaderMap::new();
     let Some(origin) = headers.get(header::ORIGIN).filter(|o| {
         o.to_str()
@@ -568,12 +560,18 @@ fn cors_headers(relay: &Relay, headers: &HeaderMap, (allow, expose): Cors) -> He
     );
     out.insert(
         header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static(allow),
+        HeaderValue::from_static(cors.allow),
     );
     out.insert(
         header::ACCESS_CONTROL_EXPOSE_HEADERS,
-        HeaderValue::from_static(expose),
+        HeaderValue::from_static(cors.expose),
     );
+    if cors.credentials {
+        out.insert(
+            header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+            HeaderValue::from_static("true"),
+        );
+    }
     out
 }
 
@@ -620,11 +618,7 @@ async fn serve(
     let path = uri.path();
     if path == "/api/agents" {
         let query = Params::from(params);
-        let bearer = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        if !relay.token_ok(query.token.as_deref().or(bearer)) {
+        if !relay.token_ok(query.token.as_deref().or(bearer(&headers))) {
             return respond(
                 StatusCode::UNAUTHORIZED,
                 text,
