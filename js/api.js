@@ -72,17 +72,35 @@ function asBytes(x) {
   return undefined;
 }
 
+const utf8 = new TextDecoder();
+
+/**
+ * The events of a frame. A frame that was one session update, read as it came, is told by a
+ * number (1 live, 2 replayed): its event is made here from the frame JS already holds, parsed
+ * once, so the module never hands the same bytes back (docs/architecture.md, "One parse for a
+ * session update").
+ */
+function fromFrame(events, frame) {
+  if (typeof events !== "number") return events;
+  const { params } = JSON.parse(typeof frame === "string" ? frame : utf8.decode(frame));
+  return [{ type: "sessionUpdate", sessionId: params.sessionId, update: params.update, replay: events === 2 }];
+}
+
 /** A session's `receive` takes a frame as text or as UTF-8 bytes (a binary frame, a body). */
 function receivingBytes(Class) {
   if (!Class) return;
   const { receive: text, receiveBytes: bytes } = Class.prototype;
   Class.prototype.receive = function receive(frame) {
     const b = asBytes(frame);
-    if (b !== undefined) return bytes.call(this, b);
+    if (b !== undefined) return fromFrame(bytes.call(this, b), b);
     if (typeof frame !== "string") {
       throw rethrown(new ProtocolError(codes.INVALID_PARAMS, `receive: a frame is a string or UTF-8 bytes (a Uint8Array), not ${frame === null ? "null" : typeof frame}`), receive);
     }
-    return text.call(this, frame);
+    return fromFrame(text.call(this, frame), frame);
+  };
+  // The module's own entry for bytes, should anything call it: the same events.
+  Class.prototype.receiveBytes = function receiveBytes(frame) {
+    return fromFrame(bytes.call(this, frame), frame);
   };
 }
 

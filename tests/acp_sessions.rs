@@ -1335,8 +1335,9 @@ fn a_session_update_is_written_with_the_text_it_came_in() {
     let written: Value = serde_json::from_str(&text).expect("json");
     assert_eq!(written, serde_json::to_value(&events[0]).expect("json"));
     assert_eq!(written["update"]["content"]["text"], "é \"q\" }]");
+    assert!(update.in_frame(), "read from the frame as it came");
     // An update with a schema error takes the general path (read leniently, then reported):
-    // the same event, its update written out again.
+    // the same event, its update written out again, and so never by reference.
     let bad = format!(
         r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{s}","update":{{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{{"type":"text","text":7}}}}}}}}"#
     );
@@ -1345,4 +1346,8 @@ fn a_session_update_is_written_with_the_text_it_came_in() {
         matches!(&events[..], [Event::Violation { .. }, Event::SessionUpdate { update, .. }] if update.value()["content"]["text"] == 7),
         "{events:?}"
     );
+    let [_, Event::SessionUpdate { update, .. }] = &events[..] else {
+        panic!("{events:?}")
+    };
+    assert!(!update.in_frame(), "written out again: JS is handed this text");
 }

@@ -108,8 +108,7 @@ pub enum Event {
 
 impl Event {
     /// The event as JSON text, as `Serialize` writes it, but a session update's `update` is
-    /// spliced in as the text it came in: the frame's bytes reach JS unparsed, and JS parses
-    /// them once.
+    /// spliced in as the text it came in, never parsed and written again.
     pub fn write_json(&self, out: &mut String) {
         let Event::SessionUpdate {
             session_id,

@@ -665,7 +665,7 @@ impl Session {
             let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
             Some((
                 params.get("sessionId")?.as_str()?.into_owned(),
-                RawJson::from_parsed(update.raw()),
+                RawJson::from_frame(update.raw()),
                 kind.is_some_and(|k| k == "state_update"),
             ))
         });

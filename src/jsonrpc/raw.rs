@@ -8,27 +8,50 @@ use std::fmt;
 
 /// The text of one JSON value, valid JSON by construction: a slice of a frame that was
 /// parsed, or a value written out.
-#[derive(Clone, PartialEq, Eq)]
-pub struct RawJson(String);
+#[derive(Clone)]
+pub struct RawJson {
+    text: String,
+    /// The text is a slice of the received frame, unchanged: whoever holds the frame can
+    /// read the value there (the binding lets JS parse it from the frame it already has).
+    in_frame: bool,
+}
 
 impl RawJson {
     /// A slice of a frame the tape parser accepted (the caller vouches that it is JSON).
-    pub(crate) fn from_parsed(text: &str) -> Self {
-        RawJson(text.to_owned())
+    pub(crate) fn from_frame(text: &str) -> Self {
+        RawJson {
+            text: text.to_owned(),
+            in_frame: true,
+        }
     }
 
     pub fn from_value(value: &Value) -> Self {
-        RawJson(value.to_string())
+        RawJson {
+            text: value.to_string(),
+            in_frame: false,
+        }
     }
 
     /// The JSON text, as it came.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// Whether the text is the received frame's own, unchanged (not read leniently).
+    pub fn in_frame(&self) -> bool {
+        self.in_frame
     }
 
     /// The value it holds (`Null` for text that is not JSON, which construction rules out).
     pub fn value(&self) -> Value {
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+}
+
+/// Equal when the texts are.
+impl PartialEq for RawJson {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
     }
 }
 
@@ -46,7 +69,7 @@ impl PartialEq<Value> for RawJson {
 
 impl fmt::Debug for RawJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text)
     }
 }
 

@@ -156,6 +156,17 @@ impl WriteEvent for acp::Event {
     fn write(&self, out: &mut String) {
         self.write_json(out)
     }
+    /// A frame that was one session update, read as it came: 1 (live) or 2 (replayed). JS
+    /// makes the event from the frame it holds (`params.sessionId`, `params.update`), so the
+    /// update's bytes never cross back, and nothing is parsed twice (js/api.js, `fromFrame`).
+    fn by_reference(events: &[Self]) -> Option<JsValue> {
+        match events {
+            [acp::Event::SessionUpdate { update, replay, .. }] if update.in_frame() => {
+                Some(JsValue::from(1 + u8::from(*replay)))
+            }
+            _ => None,
+        }
+    }
 }
 
 session_class!(AcpClient, "AcpClient", note_close_acp);
