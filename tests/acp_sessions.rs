@@ -1349,5 +1349,8 @@ fn a_session_update_is_written_with_the_text_it_came_in() {
     let [_, Event::SessionUpdate { update, .. }] = &events[..] else {
         panic!("{events:?}")
     };
-    assert!(!update.in_frame(), "written out again: JS is handed this text");
+    assert!(
+        !update.in_frame(),
+        "written out again: JS is handed this text"
+    );
 }
