@@ -7,6 +7,8 @@ import { ProtocolError, codes } from "./errors.js";
 import { openTransport } from "./transport.js";
 
 const RELAY_PREFIX = '{"relay":';
+/** How many of the relay's events are kept for a listener yet to come. */
+const EARLY_RELAY_EVENTS = 64;
 /** A map key for a request id: ids beyond 2^53 cross as BigInt, which JSON cannot write. */
 export const idKey = (id) => (typeof id === "bigint" ? `${id}` : JSON.stringify(id));
 const key = idKey;
@@ -34,6 +36,8 @@ export class Connection {
   /** Incoming requests being served: id key → { controller, method, params, answered }. */
   #serving = new Map();
   #listeners = { frame: [], relay: [], violation: [], close: [], notification: [], event: [] };
+  /** Relay events from before the first `onRelay` (null once one subscribed). */
+  #earlyRelay = [];
   #timer = null;
   #closed = null;
   /** Called when the transport drops, instead of closing (reconnect.js); null: a drop closes. */
@@ -153,7 +157,18 @@ export class Connection {
   }
 
   onFrame(fn) { return this.#on("frame", fn); }
-  onRelay(fn) { return this.#on("relay", fn); }
+  /**
+   * The relay's own events. Those that came before anything listened (the agent's `spawned`,
+   * sent as the socket opens, before `connect()` has resolved) are kept, the first
+   * EARLY_RELAY_EVENTS of them, and handed to the first listener as it subscribes.
+   */
+  onRelay(fn) {
+    const early = this.#earlyRelay;
+    this.#earlyRelay = null;
+    const off = this.#on("relay", fn);
+    if (early?.length) queueMicrotask(() => early.forEach((e) => this.#listeners.relay.includes(fn) && fn(e)));
+    return off;
+  }
   onViolation(fn) { return this.#on("violation", fn); }
   onClose(fn) { return this.#on("close", fn); }
   onNotification(fn) { return this.#on("notification", fn); }
@@ -335,6 +350,7 @@ export class Connection {
     if (text?.startsWith(RELAY_PREFIX)) {
       let event;
       try { event = JSON.parse(text).relay; } catch { event = { event: "error", message: text }; }
+      if (this.#earlyRelay && this.#earlyRelay.length < EARLY_RELAY_EVENTS) this.#earlyRelay.push(event);
       this.#emit("relay", event);
       return;
     }

@@ -327,3 +327,20 @@ test("connected MCP server: relay side-channel look-alikes and hostile frames, t
   assertClean();
   server.close();
 });
+
+test("the relay's events from before anything listened reach the first listener, in order, at most 64; later ones live", LIMIT, async () => {
+  const { session, raw } = await againstRawPeer(AcpClient, { clientInfo: { name: "c", version: "1" } });
+  for (let i = 0; i < 70; i++) raw.send(`{"relay":{"event":"stderr","text":"${i}"}}`);
+  await later(20);
+  const first = [], second = [];
+  session.onRelay((e) => first.push(e.text));
+  session.onRelay((e) => second.push(e.text));
+  await later(5);
+  assert.deepEqual(first, Array.from({ length: 64 }, (_, i) => `${i}`));
+  assert.deepEqual(second, [], "kept for the first listener only");
+  raw.send('{"relay":{"event":"exit","code":0}}');
+  await later(20);
+  assert.equal(first.length, 65);
+  assert.equal(second.length, 1);
+  session.close();
+});
