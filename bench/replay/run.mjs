@@ -143,8 +143,9 @@ try {
     relay.kill();
   }
   const afterAnswer = median(shown.map((x) => x[0])), afterClick = median(shown.map((x) => x[1]));
-  rows.push(`| playground: the load's answer → the last entry shown | | | **${afterAnswer.toFixed(0)} ms** | ${frames.at(-1)} in the timeline |`);
-  rows.push(`| playground: "Load session" clicked → the last entry shown | | | ${afterClick.toFixed(0)} ms | the agent's replay streamed and rendered |`);
+  // PAGE_RUNS=0: the model alone.
+  if (shown.length) rows.push(`| playground: the load's answer → the last entry shown | | | **${afterAnswer.toFixed(0)} ms** | ${frames.at(-1)} in the timeline |`);
+  if (shown.length) rows.push(`| playground: "Load session" clicked → the last entry shown | | | ${afterClick.toFixed(0)} ms | the agent's replay streamed and rendered |`);
 } finally {
   await browser.close();
   server.close();
