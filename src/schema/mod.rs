@@ -274,14 +274,16 @@ fn overlay_checks(tape: &Tape, book: Rulebook, ctx: &Context, issues: &mut Vec<I
     let Some(method) = method.filter(|&m| tape.node(m).kind == Kind::Str) else {
         return;
     };
-    let check = tape.with_bytes(tape.node(method), |name| {
-        chain.iter().find_map(|p| {
-            p.checks
-                .iter()
-                .find(|c| rules.is(c.method, name) && applies(c))
-                .map(|c| (p, c.ty))
-        })
-    });
+    // A plain search: a few checks, and compared names are code in the module.
+    let name = tape.str(tape.node(method));
+    let mut check = None;
+    for p in chain.iter() {
+        for c in p.checks {
+            if check.is_none() && applies(c) && rules.name(c.method) == name.as_bytes() {
+                check = Some((p, c.ty));
+            }
+        }
+    }
     let (Some((prof, ty)), Some(params)) = (check, params) else {
         return;
     };
