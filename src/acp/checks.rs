@@ -139,12 +139,14 @@ mod tests {
             "\\\\server\\share",
             "\\\\?\\C:\\x",
         ] {
+            assert!(is_absolute_path(p), "{p}");
             for v in ["1", "2"] {
                 let got = acp_codes(v, "session/new", json!({"cwd": p, "mcpServers": []}));
                 assert!(got.is_empty(), "{p}: {got:?}");
             }
         }
         for p in ["", "home", "./x", "C:", "C:x", "~/x", "1:\\x"] {
+            assert!(!is_absolute_path(p), "{p}");
             for v in ["1", "2"] {
                 let got = issues(v, "session/new", json!({"cwd": p, "mcpServers": []}));
                 assert_eq!(got.len(), 1, "{p}: {got:?}");
