@@ -11,6 +11,8 @@
 // modules built with one each.
 #[cfg(feature = "acp")]
 pub mod acp;
+/// JSON text read once: the tape every incoming frame is parsed into, the UTF-8 check.
+pub mod json;
 pub mod jsonrpc;
 #[cfg(feature = "mcp")]
 pub mod mcp;

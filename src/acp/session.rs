@@ -661,7 +661,7 @@ impl Session {
                 return None;
             }
             let params = root.get("params")?;
-            let update = params.get("update").filter(schema::Item::is_object)?;
+            let update = params.get("update").filter(crate::json::Item::is_object)?;
             let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
             Some((
                 params.get("sessionId")?.as_str()?.into_owned(),

@@ -91,11 +91,8 @@ impl ParseFailure {
 /// A frame that arrived as bytes, as text. JSON-RPC text is UTF-8: anything else is a parse
 /// error (-32700), answered as malformed JSON is.
 pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
-    std::str::from_utf8(bytes).map_err(|e| ParseFailure {
-        error: ProtocolError::parse_error(format_args!(
-            "the frame is not UTF-8 (at byte {})",
-            e.valid_up_to()
-        )),
+    crate::json::utf8(bytes).map_err(|at| ParseFailure {
+        error: ProtocolError::parse_error(format_args!("the frame is not UTF-8 (at byte {at})")),
         id: Id::Null,
         answerable: true,
     })

@@ -12,11 +12,11 @@
 
 use super::engine::Walker;
 use super::rules::NONE;
-use super::tape::{Kind, Tape, TapeError};
 use super::{
     check_tape, codes, Context, Direction, Issue, Limits, Protocol, Rulebook, Severity,
     MAX_DEPTH_CAP,
 };
+use crate::json::tape::{Kind, Tape, TapeError};
 use serde::Serialize;
 use serde_json::Value;
 

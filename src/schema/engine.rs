@@ -7,8 +7,8 @@ use super::rules::{
     Basic, Lit, Profile, Prop, Rules, Str, Tag, Ty, TyId, F_ABSOLUTE_PATH, F_DATE_TIME, F_URI,
     NONE, REQUIRED, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
-use super::tape::{Kind, Tape};
 use super::{codes, Issue, Severity};
+use crate::json::tape::{Kind, Tape};
 
 /// At most this many issues are described per message.
 pub const MAX_ISSUES: usize = 64;

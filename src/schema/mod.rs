@@ -11,18 +11,17 @@ mod engine;
 mod frame;
 mod pattern;
 mod rules;
-mod tape;
 
+use crate::json::tape::{self, Kind, Tape, TapeError};
+pub use crate::json::utf8;
 use crate::jsonrpc::{Message, Response};
 pub use engine::is_absolute_path;
 use engine::Walker;
-pub use frame::{has_errors, validate_and_read, Item};
+pub use frame::{has_errors, validate_and_read};
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
-pub use tape::utf8;
-use tape::{Kind, Tape, TapeError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -3,7 +3,7 @@
 //! containers through their own nodes, so nesting depth costs no stack at all; strings
 //! stay in the source and are unescaped only when something needs their text.
 
-use super::rules::same;
+use super::names::same;
 use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

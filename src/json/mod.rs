@@ -1,0 +1,10 @@
+//! JSON text read once, for everything that reads it: a flat parse into a tape (`tape`), the
+//! UTF-8 check of bytes as they arrive, and comparing names without a `memcmp` call. A leaf:
+//! it knows no JSON-RPC and no protocol; `jsonrpc` and `schema` both build on it.
+
+mod item;
+pub(crate) mod names;
+pub(crate) mod tape;
+
+pub use item::Item;
+pub use tape::utf8;
