@@ -249,7 +249,7 @@ export function createApi(wasm, { Transcripts } = {}) {
    * negotiated version (not a method of that version, sent by this side, or gated by a
    * capability this side did not declare) is reported as a `warning` event.
    */
-  function unreachableHandlers(connected, methods) {
+  const unreachableHandlers = __ACP__ && function unreachableHandlers(connected, methods) {
     const version = connected.state.protocolVersion;
     if (version === undefined || version === null) return;
     const served = connected instanceof AcpAgentConnection ? "clientToAgent" : "agentToClient";
@@ -268,9 +268,9 @@ export function createApi(wasm, { Transcripts } = {}) {
       }
     }
     if (warnings.length > 0) connected.connection.dispatch(warnings);
-  }
+  };
 
-  class AcpSession {
+  const AcpSession = __ACP__ && class AcpSession {
     #connection;
     #listeners = [];
     constructor(connection, id) {
@@ -357,9 +357,9 @@ export function createApi(wasm, { Transcripts } = {}) {
     }
     /** session/close (needs the agent's `session.close`). */
     close(opts) { return this.#connection.closeSession(this.id, opts); }
-  }
+  };
 
-  class AcpConnection extends Connected {
+  const AcpConnection = __ACP__ && class AcpConnection extends Connected {
     /** ACP's core has one default deadline; a per-call `timeoutMs` is kept here. */
     localTimeouts = true;
     #sessions = new Map();
@@ -486,9 +486,9 @@ export function createApi(wasm, { Transcripts } = {}) {
       if (params) s.setup = { cwd: params.cwd, mcpServers: params.mcpServers ?? [], ...(params.additionalDirectories ? { additionalDirectories: params.additionalDirectories } : {}) };
       return s;
     }
-  }
+  };
 
-  class McpConnection extends Connected {
+  const McpConnection = __MCP__ && class McpConnection extends Connected {
     /**
      * Any method, gated and validated. An `input_required` result (2026-07-28) is fulfilled
      * through the `onRequest` handlers (elicitation, sampling, roots) and the request sent
@@ -523,10 +523,10 @@ export function createApi(wasm, { Transcripts } = {}) {
     getPrompt(name, args, opts) { return this.request("prompts/get", { name, arguments: args }, opts); }
     setLoggingLevel(level, opts) { return this.request("logging/setLevel", { level }, opts); }
     complete(ref, argument, opts) { return this.request("completion/complete", { ref, argument }, opts); }
-  }
+  };
 
   // Servers and agents answer through onRequest like clients do; they just start by waiting.
-  class AcpAgentConnection extends Connected {
+  const AcpAgentConnection = __ACP__ && class AcpAgentConnection extends Connected {
     constructor(connection) {
       super(connection);
       connection.onEvent((ev) => {
@@ -558,8 +558,8 @@ export function createApi(wasm, { Transcripts } = {}) {
     releaseTerminal(params, opts) { return this.request("terminal/release", params, opts); }
     createElicitation(params, opts) { return this.request("elicitation/create", params, opts); }
     completeElicitation(params) { return this.notify("elicitation/complete", params); }
-  }
-  class McpServerConnection extends Connected {}
+  };
+  const McpServerConnection = __MCP__ && class McpServerConnection extends Connected {};
 
   const DIRECTIONS = { clientToServer: false, clientToAgent: false, serverToClient: true, agentToClient: true };
   const finite = (key, value) => {
@@ -632,7 +632,7 @@ export function createApi(wasm, { Transcripts } = {}) {
       let sessionOptions = rest;
       let http = {};
       let reconnect;
-      if (Session === wasm.AcpClient) {
+      if (__ACP__ && Session === wasm.AcpClient) {
         // ACP over HTTP (an http(s) URL), or `transport: "websocket"` for its upgrade.
         const { headers, fetch, maxBytes, transport: kind, credentials, reconnect: again, ...own } = rest;
         sessionOptions = own;
@@ -642,7 +642,7 @@ export function createApi(wasm, { Transcripts } = {}) {
           throw new ProtocolError(codes.INVALID_PARAMS, "reconnect needs a URL to connect to again, not a transport object");
         }
       }
-      if (Session === wasm.McpClient) {
+      if (__MCP__ && Session === wasm.McpClient) {
         const { headers, fetch, maxBytes, legacy, authorize, auth, ...own } = rest;
         sessionOptions = own;
         http = { McpHttp: wasm.McpHttp, http: { headers, fetch, maxBytes, legacy, authorize } };
@@ -659,7 +659,7 @@ export function createApi(wasm, { Transcripts } = {}) {
       const session = new Session(sessionOptions);
       const connected = new Wrapper(await Connection.open(session, transport, { WebSocket, relay, ...http }));
       connected.fresh = () => new Session(sessionOptions);
-      if (reconnect) {
+      if (__ACP__ && reconnect) {
         const { keepAlive } = await import("./reconnect.js");
         // A new transport to the same URL; an HTTP one keeps the agent's cookies (affinity).
         const open = () => openTransport(transport, { WebSocket, relay, acp: { ...http.acp, cookies: connected.connection.cookies } });

@@ -9,10 +9,6 @@ import { ProtocolError, codes } from "./errors.js";
 /** How much of an error body is read (it only goes into the error's `data`). */
 const ERROR_BODY_BYTES = 2048;
 
-export function isHttpUrl(target) {
-  return /^https?:/i.test(String(target));
-}
-
 /**
  * Options: `headers` (sent with every request: Authorization and the like), `fetch` (an
  * implementation; the global by default), `maxBytes` (one body or event), `legacy` (false

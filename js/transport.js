@@ -6,7 +6,9 @@
 // `send(text)` that delivers incoming text through `onmessage` or `addEventListener("message")`.
 
 import { ProtocolError, codes } from "./errors.js";
-import { isHttpUrl, openHttpTransport, readText } from "./http.js";
+
+/** An http(s) URL: the session speaks HTTP there (http.js, acp-http.js). */
+const isHttpUrl = (target) => /^https?:/i.test(String(target));
 
 const OPEN = 1;
 const CONNECTING = 0;
@@ -36,13 +38,15 @@ export async function openTransport(target, options = {}) {
       ws.protocol = ws.protocol === "https:" ? "wss:" : "ws:";
       const upgrade = () => openTransport(ws, { ...options, acp: undefined });
       if (options.acp.transport === "websocket") return upgrade();
-      const { openAcpHttpTransport } = await import("./acp-http.js");
+      // http.js is in the bundle of an entry with MCP's client, its own module for ACP alone.
+      const [{ openAcpHttpTransport }, { readText }] = await Promise.all([import("./acp-http.js"), import("./http.js")]);
       // A server that takes only the WebSocket (the RFD allows it) refuses the POST: upgrade then.
       return openAcpHttpTransport(target, { ...options.acp, readText, upgrade: options.acp.transport === "http" ? undefined : upgrade });
     }
     if (!options.McpHttp) {
       throw new ProtocolError(codes.INVALID_PARAMS, "an MCP server speaks HTTP to an McpClient only; connect through a ws:// or wss:// URL");
     }
+    const { openHttpTransport } = await import("./http.js");
     return openHttpTransport(target, options.McpHttp, options.http);
   }
   if (typeof target === "string" || target instanceof URL) {

@@ -65,13 +65,16 @@ const modules = (entry) => (entry.dir === "" ? { web: "index.js", node: "node.js
 
 /** An entry with ACP's client keeps its transcripts in JS (transcript.js); the others never load it. */
 const keepsTranscripts = (entry) => entry.exports.includes("AcpClient");
+/** The protocols of an entry, and its JS layer: api.js for both, api-<name>.js for one alone. */
+const speaks = (entry) => ({ acp: entry.exports.some((e) => e.startsWith("Acp")), mcp: entry.exports.some((e) => e.startsWith("Mcp")) });
+const apiOf = (entry) => (speaks(entry).acp && speaks(entry).mcp ? "api.js" : `api-${entry.name}.js`);
 const transcriptImport = (entry) => (keepsTranscripts(entry) ? 'import { Transcripts } from "./transcript.js";\n' : "");
 const apiArguments = (entry) => (keepsTranscripts(entry) ? ", { Transcripts }" : "");
 
 function webModule(entry, glue) {
   return `// Browser and bundler entry (${entry.name}): call \`await init()\` once; it loads the .wasm beside its glue.
 import initWasm, * as wasm from "./${glue}";
-import { createApi, webLoaders } from "./api.js";
+import { createApi, webLoaders } from "./${apiOf(entry)}";
 ${transcriptImport(entry)}
 const api = createApi(wasm${apiArguments(entry)});
 const { init, initSync } = webLoaders(initWasm, wasm);
@@ -84,7 +87,7 @@ export { ProtocolError, codes } from "./errors.js";
 function nodeModule(entry, glue) {
   return `// Node entry (${entry.name}): the module is loaded synchronously at import; \`init()\` exists for symmetry.
 import { createRequire } from "node:module";
-import { createApi } from "./api.js";
+import { createApi } from "./${apiOf(entry)}";
 ${transcriptImport(entry)}
 const api = createApi(createRequire(import.meta.url)("./${glue}")${apiArguments(entry)});
 export default async function init() {}
@@ -137,7 +140,8 @@ for (const entry of entries) {
 }
 
 // The hand-written JS layer, types and manifest (js/) complete the package. api.js and the
-// modules it imports ship as one module, shared by every entry: a page importing an entry
+// modules it imports ship as one module per entry (api.js for both protocols, api-acp.js and
+// api-mcp.js for one): a page importing an entry
 // unbundled finds every module it needs one level below it instead of three levels deep (one
 // round trip per level), so init() fetches the .wasm that much sooner. errors.js stays its
 // own module, shared with the entries (one ProtocolError class), with the generated code table
@@ -145,11 +149,22 @@ for (const entry of entries) {
 // MCP server for its agent), acp-http.js (ACP over HTTP) and reconnect.js (ACP's reconnect and
 // resume) modules of their own, all imported only when used; transcript.js (ACP's transcript
 // model) is imported by the entries with ACP's client only.
-const layer = await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
-  external: ["./errors.js", "./auth.js", "./hosting.js", "./acp-http.js", "./reconnect.js", "./transcript.js", "ws"], outfile: join(out, "api.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
+// Each entry's JS layer carries its own protocols only (`__ACP__`, `__MCP__` decide what
+// stays), and http.js is bundled only where MCP's client is: ACP alone imports it, as its own
+// module, only for ACP over HTTP.
+const layers = [];
+for (const entry of entries) {
+  const { acp, mcp } = speaks(entry);
+  layers.push(await esbuild({ entryPoints: [join(root, "js/api.js")], bundle: true, format: "esm", target: "es2022",
+    define: { __ACP__: String(acp), __MCP__: String(mcp) },
+    external: ["./errors.js", "./auth.js", "./hosting.js", "./acp-http.js", "./reconnect.js", "./transcript.js", "ws", ...(mcp ? [] : ["./http.js"])],
+    outfile: join(out, apiOf(entry)), absWorkingDir: root, metafile: true, logLevel: "warning" }));
+}
 const errors = await esbuild({ entryPoints: [join(root, "js/errors.js")], bundle: true, format: "esm", target: "es2022",
   outfile: join(out, "errors.js"), absWorkingDir: root, metafile: true, logLevel: "warning" });
-const bundled = new Set([layer, errors].flatMap((b) => Object.keys(b.metafile.inputs)).map((f) => join(root, f)));
+// A module ships as its own file unless every layer (or errors.js) has it inside.
+const inputs = (b) => Object.keys(b.metafile.inputs).map((f) => join(root, f));
+const bundled = new Set([...inputs(layers[0]).filter((f) => layers.every((b) => inputs(b).includes(f))), ...inputs(errors)]);
 for (const file of readdirSync(join(root, "js"))) {
   if (!bundled.has(join(root, "js", file))) copyFileSync(join(root, "js", file), join(out, file));
   // A module bundled into another ships only there (not a copy left by an earlier build).
@@ -189,7 +204,7 @@ const overLines = [];
 const report = [];
 for (const entry of entries) {
   const web = join(entry.dir, config.target.find((t) => t.name === "web").dir);
-  const files = [modules(entry).web, "api.js", "errors.js", ...(keepsTranscripts(entry) ? ["transcript.js"] : []), join(web, `${name}.js`), join(web, wasmName)];
+  const files = [modules(entry).web, apiOf(entry), "errors.js", ...(keepsTranscripts(entry) ? ["transcript.js"] : []), join(web, `${name}.js`), join(web, wasmName)];
   const gzip = files.reduce((n, f) => n + sizes.get(f).gzip, 0);
   report.push({ entry: entry.name, files, gzip, budget: entry.budget });
   const line = `${entry.name}: a browser loads ${gzip} B gzip`;
