@@ -26,6 +26,7 @@ function fakeRepo() {
   mkdirSync(join(dir, "js"));
   writeFileSync(join(dir, "js/api.js"), 'import { ProtocolError } from "./errors.js";\nexport function createApi() { return { ProtocolError }; }\nexport function webLoaders(i) { return { init: i, initSync: i }; }\n');
   writeFileSync(join(dir, "js/errors.js"), "export class ProtocolError extends Error {}\nexport const codes = {};\n");
+  writeFileSync(join(dir, "js/transcript.js"), "export class Transcripts {}\n");
   writeFileSync(join(dir, "js/package.json"), '{ "name": "agentwire" }\n');
   const bin = join(dir, "node_modules/.bin");
   mkdirSync(bin, { recursive: true });
