@@ -231,7 +231,10 @@ pub fn validate_text_by(
         );
     };
     let (mut issues, found) = check_tape(&tape, book, ctx, scratch.found);
-    overlay_checks(&tape, book, ctx, &mut issues);
+    // Only ACP's rules have checks: the common case costs one test, the checks a call.
+    if book.chain.iter().any(|p| !p.checks.is_empty()) {
+        overlay_checks(&tape, book, ctx, &mut issues);
+    }
     // Buffers grown by a huge message are not kept.
     if tape.nodes.capacity() <= 1 << 16 {
         let kept = Scratch {
@@ -247,6 +250,7 @@ pub fn validate_text_by(
 /// paths and MCP server entries, which the schemas do not state), told after the schema's
 /// issues, one issue a place: where the schema or an earlier check told one, the check's is
 /// left out. Whatever else the message gets wrong (its envelope, its kind), they are told.
+#[inline(never)]
 fn overlay_checks(tape: &Tape, book: Rulebook, ctx: &Context, issues: &mut Vec<Issue>) {
     let (chain, rules) = (book.chain, book.rules);
     let dir = match ctx.direction {
