@@ -131,44 +131,50 @@ mod tests {
         }
     }
 
-    fn arb_json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
-        use proptest::prelude::*;
-        use serde_json::Value;
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            any::<i64>().prop_map(Value::from),
-            any::<f64>()
-                .prop_filter("finite", |f| f.is_finite())
-                .prop_map(Value::from),
-            "[a-z\"\\\\{}\\[\\],:\u{0}-\u{7f}\u{e9}\u{1f600}]{0,40}".prop_map(Value::from),
-        ];
-        leaf.prop_recursive(4, 32, 4, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::btree_map("[a-z_\"]{1,6}", inner, 0..4)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
-    }
+    /// Natively only: proptest is not built for wasm32 (`wasm-pack test` compiles these too).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
 
-    proptest::proptest! {
-        /// Whatever the value and however it is spaced, its raw text is exactly what was written.
-        #[test]
-        fn raw_is_the_written_value(value in arb_json(), pretty: bool, last: bool) {
-            let written = if pretty {
-                serde_json::to_string_pretty(&value).expect("json")
-            } else {
-                value.to_string()
-            };
-            let text = if last {
-                format!("{{\"b\": 1, \"a\" :\n {written} }}")
-            } else {
-                format!("{{\"a\":{written},\"b\":[1]}}")
-            };
-            let tape = Tape::parse(&text, 64).expect("json");
-            let root = Item::root(&tape);
-            proptest::prop_assert_eq!(root.get("a").expect("a").raw(), written.as_str());
+        fn arb_json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+            use proptest::prelude::*;
+            use serde_json::Value;
+            let leaf = prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::from),
+                any::<i64>().prop_map(Value::from),
+                any::<f64>()
+                    .prop_filter("finite", |f| f.is_finite())
+                    .prop_map(Value::from),
+                "[a-z\"\\\\{}\\[\\],:\u{0}-\u{7f}\u{e9}\u{1f600}]{0,40}".prop_map(Value::from),
+            ];
+            leaf.prop_recursive(4, 32, 4, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                    prop::collection::btree_map("[a-z_\"]{1,6}", inner, 0..4)
+                        .prop_map(|m| Value::Object(m.into_iter().collect())),
+                ]
+            })
+        }
+
+        proptest::proptest! {
+            /// Whatever the value and however it is spaced, its raw text is exactly what was written.
+            #[test]
+            fn raw_is_the_written_value(value in arb_json(), pretty: bool, last: bool) {
+                let written = if pretty {
+                    serde_json::to_string_pretty(&value).expect("json")
+                } else {
+                    value.to_string()
+                };
+                let text = if last {
+                    format!("{{\"b\": 1, \"a\" :\n {written} }}")
+                } else {
+                    format!("{{\"a\":{written},\"b\":[1]}}")
+                };
+                let tape = Tape::parse(&text, 64).expect("json");
+                let root = Item::root(&tape);
+                proptest::prop_assert_eq!(root.get("a").expect("a").raw(), written.as_str());
+            }
         }
     }
 }
