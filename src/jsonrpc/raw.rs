@@ -74,7 +74,7 @@ impl fmt::Debug for RawJson {
 }
 
 /// Written as the value it holds. The WebAssembly binding writes session updates itself,
-/// splicing the text in unparsed (`wasm/events.rs`); this path serves everything else.
+/// splicing the text in unparsed (`acp::Event::write_json`); this path serves everything else.
 impl Serialize for RawJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.value().serialize(serializer)

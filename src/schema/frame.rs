@@ -2,8 +2,8 @@
 //! caller, which takes the members it needs (strings decoded, values as their raw JSON text,
 //! `json::Item`) without the frame ever becoming a tree of values.
 
-use super::{check_tape, Context, Issue, Limits, Rulebook, Severity, MAX_DEPTH_CAP};
-use crate::json::tape::{Kind, Tape};
+use super::{issues_of, parsed, Context, Issue, Limits, Rulebook, Severity, MAX_DEPTH_CAP};
+use crate::json::tape::Kind;
 use crate::json::Item;
 
 /// Parses one message (never a batch), hands the parse to `read`, and when `read` took what
@@ -19,26 +19,21 @@ pub fn validate_and_read<R>(
         return None;
     }
     let book = Rulebook::of(ctx.protocol, ctx.version)?;
-    let scratch = super::SCRATCH
-        .with(std::cell::Cell::take)
-        .unwrap_or_default();
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    let tape = Tape::parse_in(text, depth, scratch.nodes).ok()?;
-    let taken = (tape.node(0).kind == Kind::Obj)
-        .then(|| read(Item::root(&tape)))
-        .flatten();
-    let (issues, found) = match taken {
-        Some(_) => check_tape(&tape, book, ctx, scratch.found),
-        None => (Vec::new(), scratch.found),
-    };
-    if tape.nodes.capacity() <= 1 << 16 {
-        let kept = super::Scratch {
-            nodes: tape.nodes,
-            found,
-        };
-        super::SCRATCH.with(|c| c.set(Some(kept)));
-    }
-    Some((issues, taken?))
+    parsed(text, depth, |tape, found| {
+        let taken = (tape.node(0).kind == Kind::Obj)
+            .then(|| read(Item::root(tape)))
+            .flatten();
+        match taken {
+            Some(taken) => {
+                let (issues, found) = issues_of(tape, book, ctx, found);
+                (Some((issues, taken)), found)
+            }
+            None => (None, found),
+        }
+    })
+    .ok()
+    .flatten()
 }
 
 /// Whether any issue is an error (warnings are delivered with the message).

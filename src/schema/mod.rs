@@ -205,37 +205,45 @@ pub fn validate_text_by(
         return too_large(text.len(), limits);
     }
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    let scratch = SCRATCH.with(Cell::take).unwrap_or_default();
-    let tape = match Tape::parse_in(text, depth, scratch.nodes) {
-        Ok(t) => t,
-        Err(TapeError::TooDeep { offset }) => {
-            return one(
-                codes::TOO_DEEP,
-                "",
-                format!("nesting deeper than {depth} levels (at byte {offset})"),
-            )
+    let checked = parsed(text, depth, |tape, found| match book {
+        Some(book) => {
+            let (issues, found) = issues_of(tape, book, ctx, found);
+            (Some(issues), found)
         }
-        Err(TapeError::Syntax { offset, what }) => {
-            return one(
-                codes::INVALID_JSON,
-                "",
-                format!("not JSON: {what} at byte {offset}"),
-            )
-        }
-    };
-    let Some(book) = book else {
-        return one(
+        None => (None, found),
+    });
+    match checked {
+        Ok(Some(issues)) => Report::of(issues),
+        Ok(None) => one(
             codes::UNKNOWN_VERSION,
             "",
             format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version),
-        );
-    };
-    let (mut issues, found) = check_tape(&tape, book, ctx, scratch.found);
-    // Only ACP's rules have checks: the common case costs one test, the checks a call.
-    if book.chain.iter().any(|p| !p.checks.is_empty()) {
-        overlay_checks(&tape, book, ctx, &mut issues);
+        ),
+        Err(TapeError::TooDeep { offset }) => one(
+            codes::TOO_DEEP,
+            "",
+            format!("nesting deeper than {depth} levels (at byte {offset})"),
+        ),
+        Err(TapeError::Syntax { offset, what }) => one(
+            codes::INVALID_JSON,
+            "",
+            format!("not JSON: {what} at byte {offset}"),
+        ),
     }
-    // Buffers grown by a huge message are not kept.
+}
+
+/// `text` parsed into the buffers kept from the last message, handed to `f` with the member
+/// scratch (`f` gives it back); the buffers are kept again for the next one, unless a huge
+/// message grew them. The one parse of every validation and of a session's read of a frame.
+#[inline(always)]
+fn parsed<R>(
+    text: &str,
+    depth: usize,
+    f: impl FnOnce(&Tape, Vec<u32>) -> (R, Vec<u32>),
+) -> Result<R, TapeError> {
+    let scratch = SCRATCH.with(Cell::take).unwrap_or_default();
+    let tape = Tape::parse_in(text, depth, scratch.nodes)?;
+    let (taken, found) = f(&tape, scratch.found);
     if tape.nodes.capacity() <= 1 << 16 {
         let kept = Scratch {
             nodes: tape.nodes,
@@ -243,7 +251,25 @@ pub fn validate_text_by(
         };
         SCRATCH.with(|c| c.set(Some(kept)));
     }
-    Report::of(issues)
+    Ok(taken)
+}
+
+/// Every issue of a parsed message: the schema's, then the overlay's checks. Inlined: with two
+/// callers (`validate_text_by`, `frame::validate_and_read`) it was left a call, and validating
+/// in Node took 1.8 % more CPU per MCP message (bench/validate/ab.mjs).
+#[inline(always)]
+fn issues_of(
+    tape: &Tape,
+    book: Rulebook,
+    ctx: &Context,
+    found: Vec<u32>,
+) -> (Vec<Issue>, Vec<u32>) {
+    let (mut issues, found) = check_tape(tape, book, ctx, found);
+    // Only ACP's rules have checks: the common case costs one test, the checks a call.
+    if book.chain.iter().any(|p| !p.checks.is_empty()) {
+        overlay_checks(tape, book, ctx, &mut issues);
+    }
+    (issues, found)
 }
 
 /// The overlay's checks of a request's params (a `+Check` on its method line: ACP's absolute
@@ -525,9 +551,7 @@ pub fn versions(protocol: Protocol) -> &'static [&'static str] {
     }
 }
 
-/// The issues of a message, and the member scratch (`found`) back. Inlined: with two callers
-/// (`validate_text_by`, `frame::validate_and_read`) it was left a call, and validating in Node
-/// took 1.8 % more CPU per MCP message (bench/validate/ab.mjs).
+/// The issues of a message by its schema, and the member scratch (`found`) back.
 #[inline(always)]
 fn check_tape(
     tape: &Tape,
