@@ -307,7 +307,7 @@ pub(crate) fn repair(
                 _ => continue,
             },
             (Action::Default(d), Value::Object(m)) => {
-                let default = d.and_then(|d| serde_json::from_str::<Value>(d).ok());
+                let default = d.and_then(crate::json::value_of);
                 let was = if m.get(last).is_some_and(Value::is_null) {
                     "null"
                 } else {

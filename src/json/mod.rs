@@ -5,6 +5,8 @@
 mod item;
 pub(crate) mod names;
 pub(crate) mod tape;
+mod value;
 
 pub use item::Item;
-pub use tape::utf8;
+pub use tape::{utf8, TapeError};
+pub use value::{parse_value, value_at, value_of, MAX_DEPTH};

@@ -42,6 +42,16 @@ pub enum TapeError {
     TooDeep { offset: usize },
 }
 
+/// What a parse error reply says (`data` of -32700).
+impl std::fmt::Display for TapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TapeError::Syntax { offset, what } => write!(f, "{what} at byte {offset}"),
+            TapeError::TooDeep { offset } => write!(f, "recursion limit exceeded at byte {offset}"),
+        }
+    }
+}
+
 impl<'a> Tape<'a> {
     /// Parses `src` fully (RFC 8259, as strict as serde_json), allowing at most `max_depth`
     /// nested arrays/objects.
@@ -334,7 +344,7 @@ impl Parser<'_> {
                 b'f' => i = self.word(i, 5, *b"alse", Kind::Bool, false)?,
                 b'n' => i = self.word(i, 4, *b"null", Kind::Null, false)?,
                 b'-' | b'0'..=b'9' => i = self.number(i)?,
-                _ => return Err(self.err(i, "expected a value")),
+                _ => return Err(self.err(i, "expected value")),
             }
             // A value is complete: separators and closings.
             loop {
@@ -684,9 +694,8 @@ fn plain_tail(b: &[u8]) -> usize {
         .unwrap_or(b.len())
 }
 
-/// The value of JSON number syntax; `None` outside `f64`'s range. Integers of up to 15
-/// digits are exact here; the rest is read by serde_json, whose reader the module has
-/// anyway (core's `f64` parser would add its own code and tables).
+/// The value of JSON number syntax, correctly rounded; `None` outside `f64`'s range.
+/// Decimals of up to 15 digits are read here, exactly; the rest by `long_number`.
 pub fn number(raw: &str) -> Option<f64> {
     let digits = if raw.starts_with('-') {
         raw.get(1..).unwrap_or("")
@@ -696,10 +705,20 @@ pub fn number(raw: &str) -> Option<f64> {
     if let Some(n) = short_decimal(digits) {
         return Some(if digits.len() < raw.len() { -n } else { n });
     }
-    match serde_json::from_str(raw) {
-        Ok(serde_json::Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
-        _ => None,
-    }
+    Some(long_number(raw)).filter(|x| x.is_finite())
+}
+
+/// Exponents and long digit runs: core's reader natively. In the module, the engine's
+/// `parseFloat`, as exact and already there (core's reader would add its code and its
+/// 11 KB table of powers to the module).
+#[cfg(not(target_arch = "wasm32"))]
+fn long_number(raw: &str) -> f64 {
+    raw.parse().unwrap_or(f64::NAN)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn long_number(raw: &str) -> f64 {
+    js_sys::parse_float(raw)
 }
 
 /// The value of digits with at most one decimal point and at most 15 digits (`12`, `0.5`,

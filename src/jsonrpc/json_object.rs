@@ -86,7 +86,7 @@ impl ToJson for &ProtocolError {
 pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_string(value)
         .ok()
-        .and_then(|text| serde_json::from_str(&text).ok())
+        .and_then(|text| crate::json::value_of(&text))
         .unwrap_or(Value::Null)
 }
 

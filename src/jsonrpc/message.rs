@@ -100,7 +100,7 @@ pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
 
 /// Parses one frame of text.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
-    let value: Value = serde_json::from_str(text).map_err(|e| ParseFailure {
+    let value = crate::json::parse_value(text).map_err(|e| ParseFailure {
         error: ProtocolError::parse_error(e),
         id: Id::Null,
         answerable: true,

@@ -44,7 +44,7 @@ impl RawJson {
 
     /// The value it holds (`Null` for text that is not JSON, which construction rules out).
     pub fn value(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+        crate::json::value_of(&self.text).unwrap_or(Value::Null)
     }
 }
 

@@ -262,7 +262,7 @@ impl Bridge {
             let node = tape.node(i);
             let valid = node.kind == Kind::Str || node.kind == Kind::Num && tape.is_integer(node);
             Some(if valid {
-                serde_json::from_str(id_text(&tape, i).as_str()).unwrap_or(Value::Null)
+                crate::json::value_of(id_text(&tape, i).as_str()).unwrap_or(Value::Null)
             } else {
                 Value::Null
             })
@@ -401,7 +401,7 @@ impl Bridge {
     ) -> Option<Refusal> {
         let key = id_key?;
         let pending = &mut self.pending[from.index()];
-        let value = || serde_json::from_str(&key).ok();
+        let value = || crate::json::value_of(&key);
         if pending.iter().any(|p| p.id == key) {
             let why = format!("id {key} is already used by a request in flight");
             return Some(refuse(

@@ -64,7 +64,7 @@ pub fn from_js(value: &JsValue) -> Result<Option<Value>, JsValue> {
             ))
         })?
         .into();
-    serde_json::from_str(&text)
+    crate::json::parse_value(&text)
         .map(Some)
         .map_err(|e| to_js_error(&ProtocolError::invalid_params(e.to_string())))
 }

@@ -57,7 +57,7 @@ fn js_text(text: &str) -> JsValue {
     if !may_hold_big_integer(text) {
         return js_sys::JSON::parse(text).unwrap_or(JsValue::NULL);
     }
-    serde_json::from_str::<Value>(text)
+    crate::json::parse_value(text)
         .map(|v| to_js_exact_ids(&v))
         .unwrap_or(JsValue::NULL)
 }

@@ -469,9 +469,7 @@ impl HttpClient {
             // The server forgot the session: everything that named it is void.
             self.session_id = None;
         }
-        let peer_error = serde_json::from_str::<Value>(body)
-            .ok()
-            .and_then(|v| v.get("error").cloned());
+        let peer_error = crate::json::value_of(body).and_then(|v| v.get("error").cloned());
         let message = match (status, expired) {
             (_, true) => "the MCP session expired (HTTP 404): initialize again".to_string(),
             (0, _) => format!("the HTTP request failed: {excerpt}"),
@@ -538,9 +536,7 @@ impl HttpClient {
     /// Notes which owed requests `text` answers; returns it rewritten when a `tools/list`
     /// answer left a tool out.
     fn note_answers(&mut self, stream: u32, text: &str) -> Option<String> {
-        let Ok(mut value) = serde_json::from_str::<Value>(text) else {
-            return None;
-        };
+        let mut value = crate::json::value_of(text)?;
         let mut rewritten = false;
         let answers: Vec<&mut Value> = match &mut value {
             Value::Array(items) => items.iter_mut().collect(),
