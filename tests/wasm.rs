@@ -186,9 +186,16 @@ fn floats_are_read_exactly_in_the_module() {
     ] {
         let frame = format!(r#"{{"jsonrpc":"2.0","method":"_x","params":[{text}]}}"#);
         let v = parse_message(&frame, JsValue::UNDEFINED).unwrap();
-        let got = Reflect::get(&get(&v, "params"), &0.into()).unwrap().as_f64().unwrap();
+        let got = Reflect::get(&get(&v, "params"), &0.into())
+            .unwrap()
+            .as_f64()
+            .unwrap();
         let want = js_sys::parse_float(text);
         assert_eq!(got.to_bits(), want.to_bits(), "{text}");
-        assert_eq!(got.to_bits(), text.parse::<f64>().unwrap().to_bits(), "{text}");
+        assert_eq!(
+            got.to_bits(),
+            text.parse::<f64>().unwrap().to_bits(),
+            "{text}"
+        );
     }
 }

@@ -13,6 +13,7 @@ use super::methods::{
 use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
+use crate::jsonrpc::sort_by;
 use crate::jsonrpc::{
     codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, ParseOptions,
     ProtocolError, RawJson, Received, Request, Timeout, VecMap, VecSet,
@@ -591,7 +592,7 @@ impl Session {
             .filter(|(_, s)| s.method == method && s.session_id.as_deref() == Some(session_id))
             .map(|(id, _)| id.clone())
             .collect();
-        ids.sort_unstable(); // unique keys: the same order as a stable sort
+        sort_by(&mut ids, |a, b| a < b); // unique keys: the same order as a stable sort
         ids
     }
 

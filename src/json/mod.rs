@@ -1,6 +1,7 @@
 //! JSON text read once, for everything that reads it: a flat parse into a tape (`tape`), the
-//! UTF-8 check of bytes as they arrive, and comparing names without a `memcmp` call. A leaf:
-//! it knows no JSON-RPC and no protocol; `jsonrpc` and `schema` both build on it.
+//! module's one JSON reader (serde_json values are built from the tape, `value`), the UTF-8
+//! check of bytes as they arrive, and comparing names without a `memcmp` call. A leaf: it
+//! knows no JSON-RPC and no protocol; `jsonrpc` and `schema` both build on it.
 
 mod item;
 pub(crate) mod names;
@@ -9,4 +10,4 @@ mod value;
 
 pub use item::Item;
 pub use tape::{utf8, TapeError};
-pub use value::{parse_value, value_at, value_of, MAX_DEPTH};
+pub use value::{parse_value, value_of};

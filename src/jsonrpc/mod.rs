@@ -23,7 +23,7 @@ pub use message::{
 };
 pub use pending::{DuplicateId, Matched, Outgoing, PendingTable, Timeout};
 pub use raw::RawJson;
-pub(crate) use vec_map::{VecMap, VecSet};
+pub(crate) use vec_map::{sort_by, VecMap, VecSet};
 
 /// Whether a message came in or went out, from the session's side (`violation` events).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -57,9 +57,9 @@ pub struct PendingTable {
 }
 
 /// Oldest first, then by id: ids are unique, so the order is total and an unstable sort
-/// (one instantiation, smaller than the stable one) gives the same result.
+/// gives the same result as a stable one.
 fn oldest_first(v: &mut [Outgoing]) {
-    v.sort_unstable_by(|a, b| a.sent_ms.cmp(&b.sent_ms).then_with(|| a.id.cmp(&b.id)));
+    super::vec_map::sort_by(v, |a, b| (a.sent_ms, &a.id) < (b.sent_ms, &b.id));
 }
 
 impl PendingTable {

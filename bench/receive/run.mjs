@@ -1,0 +1,83 @@
+// What a session costs per frame that is not a session update (those take a path of their
+// own: bench/replay), for builds side by side in one Node process, CPU time, short slices of
+// each in turn; min and median per frame:
+//   node bench/receive/run.mjs DIR...     DIR: a built package (pkg, or another build's)
+// Frames, each a real exchange between two agentwire sessions (sans-IO):
+// - MCP client: the answer to `tools/call` (a result with text and structured content, 1.4 KB);
+// - ACP client: the agent's `fs/read_text_file` request (answered untimed, so nothing piles up);
+// - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise).
+// Environment: ROUNDS (30), SLICE ms (50).
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { cpuUsage } from "node:process";
+
+const dirs = process.argv.slice(2);
+if (!dirs.length) throw new Error("usage: node bench/receive/run.mjs DIR...");
+const [rounds, slice] = [Number(process.env.ROUNDS ?? 30), Number(process.env.SLICE ?? 50)];
+const cpuMs = () => { const u = cpuUsage(); return (u.user + u.system) / 1000; };
+const sendOf = (events) => events.find((e) => e.type === "send").text;
+const words = "the agent reads the file then edits the function and runs the tests again".split(" ");
+const text = (n) => Array.from({ length: n }, (_, i) => words[i % words.length]).join(" ");
+
+/** For one build: each case a function that handles one frame (and what the frame asks). */
+function cases(aw) {
+  const clientInfo = { name: "bench", version: "1" };
+  // MCP: a client in the handshake era, answered by an agentwire server.
+  const mcp = new aw.McpClient({ clientInfo, protocolVersions: ["2025-11-25"], era: "handshake" });
+  const server = new aw.McpServer({ serverInfo: clientInfo, protocolVersions: ["2025-11-25"], capabilities: { tools: {} } });
+  for (const e of mcp.receive(sendOf(server.receive(mcp.initialize().text)))) if (e.type === "send") server.receive(e.text);
+  const toolResult = { content: [{ type: "text", text: text(120) }], structuredContent: { files: Array.from({ length: 12 }, (_, i) => ({ path: `/work/src/m${i}.rs`, lines: 100 + i, changed: i % 2 === 0 })) }, isError: false };
+  // ACP: a v1 client and agent (v2 has no fs methods), with a session.
+  const client = new aw.AcpClient({ clientInfo, protocolVersions: [1], capabilities: { fs: { readTextFile: true } } });
+  const agent = new aw.AcpAgent({ agentInfo: clientInfo, protocolVersions: [1] });
+  client.receive(sendOf(agent.receive(client.initialize().text)));
+  const newSession = client.request("session/new", { cwd: "/work", mcpServers: [] });
+  const asked = agent.receive(newSession.text).find((e) => e.type === "request");
+  client.receive(agent.respond(asked.id, { sessionId: "s1" }));
+  const read = { sessionId: "s1", path: "/work/src/main.rs", line: 10, limit: 200 };
+  const prompt = { sessionId: "s1", prompt: [{ type: "text", text: text(60) }, { type: "resource_link", uri: "file:///work/src/main.rs", name: "main.rs" }] };
+  return {
+    "MCP client: tools/call result": () => {
+      const out = mcp.request("tools/call", { name: "search", arguments: { q: "x" } });
+      return () => mcp.receive(`{"jsonrpc":"2.0","id":${JSON.stringify(out.id)},"result":${JSON.stringify(toolResult)}}`);
+    },
+    "ACP client: fs/read_text_file request": () => {
+      const out = agent.request("fs/read_text_file", read);
+      const handle = () => client.receive(out.text);
+      handle.after = (events) => agent.receive(client.respond(events[0].id, { content: "fn main() {}" }));
+      return handle;
+    },
+    "ACP agent: session/prompt request": () => {
+      const out = client.request("session/prompt", prompt);
+      const handle = () => agent.receive(out.text);
+      handle.after = (events) => client.receive(agent.respond(events[0].id, { stopReason: "end_turn" }));
+      return handle;
+    },
+  };
+}
+
+const builds = [];
+for (const dir of dirs) builds.push({ dir, cases: cases(await import(pathToFileURL(`${resolve(dir)}/node.js`).href)) });
+const names = Object.keys(builds[0].cases);
+console.log(`| frame | ${dirs.map((d) => `${d} min / median µs`).join(" | ")} |`);
+console.log(`|---|${dirs.map(() => "---:").join("|")}|`);
+for (const name of names) {
+  const times = builds.map(() => []);
+  for (let r = -3; r < rounds; r++) {
+    builds.forEach((b, k) => {
+      let n = 0, spent = 0;
+      while (spent < slice) {
+        // The frame's preparation (the peer's call) and its answer are not timed.
+        const handle = b.cases[name]();
+        const t0 = cpuMs();
+        const events = handle();
+        spent += cpuMs() - t0;
+        handle.after?.(events);
+        n++;
+      }
+      if (r >= 0) times[k].push((spent * 1000) / n);
+    });
+  }
+  const cell = (xs) => { const s = [...xs].sort((a, b) => a - b); return `${s[0].toFixed(2)} / ${s[s.length >> 1].toFixed(2)}`; };
+  console.log(`| ${name} | ${times.map(cell).join(" | ")} |`);
+}
