@@ -20,6 +20,7 @@ mod options;
 pub mod schema;
 /// Server-Sent Events: MCP's Streamable HTTP and ACP's HTTP transport read them.
 pub mod sse;
+mod text;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -50,7 +50,7 @@ impl<'a> Fields<'a> {
         match self.0.keys().find(|k| !known.contains(&k.as_str())) {
             Some(k) => Err(format!(
                 "unknown option `{k}`; the options are {}",
-                known.join(", ")
+                crate::text::join(known, ", ")
             )),
             None => Ok(()),
         }
@@ -142,7 +142,10 @@ impl<'a> Fields<'a> {
         let hit = names.iter().find(|(n, _)| v.as_str() == Some(n));
         let (_, t) = hit.ok_or_else(|| {
             let all: Vec<String> = names.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-            format!("`{key}` must be one of {}, not {v}", all.join(", "))
+            format!(
+                "`{key}` must be one of {}, not {v}",
+                crate::text::join(&all, ", ")
+            )
         })?;
         *out = *t;
         Ok(())

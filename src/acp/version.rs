@@ -76,7 +76,7 @@ pub fn latest(supported: &[u16]) -> u16 {
 
 fn list(versions: &[u16]) -> String {
     let v: Vec<String> = versions.iter().map(u16::to_string).collect();
-    v.join(", ")
+    crate::text::join(&v, ", ")
 }
 
 #[cfg(test)]

@@ -418,13 +418,13 @@ impl Session {
             (None, Some(v)) if auto => {
                 let reason = ProtocolError::new(
                     codes::INVALID_PARAMS,
-                    format!("server/discover offered no version this client speaks in the stateless era (it offered: {})", theirs.join(", ")),
+                    format!("server/discover offered no version this client speaks in the stateless era (it offered: {})", crate::text::join(&theirs, ", ")),
                 )
                 .with_data(object! { "supported": &theirs[..] });
                 self.fall_back_from_discovery(v, reason, now_ms, events)
             }
             (None, _) => {
-                let error = self.unsupported(&theirs.join(", "), "none of them");
+                let error = self.unsupported(&crate::text::join(&theirs, ", "), "none of them");
                 self.fail(error, events);
             }
         }
@@ -495,7 +495,7 @@ impl Session {
         let ours: Vec<&str> = self.supported_versions();
         ProtocolError::new(
             codes::INVALID_PARAMS,
-            format!("Unsupported protocol version: offered {offered}, the server answered {answered}; this client supports {}", ours.join(", ")),
+            format!("Unsupported protocol version: offered {offered}, the server answered {answered}; this client supports {}", crate::text::join(&ours, ", ")),
         )
         .with_data(object! { "supported": &ours[..], "requested": offered, "answered": answered })
     }

@@ -471,7 +471,13 @@ impl<'a> Walker<'a> {
                 (None, Kind::Str) => format!("{:?}", tape.str(node)),
                 (None, _) => tape.raw(node).to_string(),
             };
-            [&text[..i], &value, &text[i + 2..]].concat()
+            {
+                let mut out = String::with_capacity(text.len() + value.len());
+                out.push_str(&text[..i]);
+                out.push_str(&value);
+                out.push_str(&text[i + 2..]);
+                out
+            }
         });
         warning == 1
     }
@@ -525,7 +531,7 @@ impl<'a> Walker<'a> {
                     format!(
                         "unknown `{key}` \"{}\"; expected one of {}",
                         tape.str(tape.node(v)),
-                        names.join(", ")
+                        crate::text::join(&names, ", ")
                     )
                 })
             }
@@ -787,7 +793,7 @@ fn type_names(mask: u8) -> String {
     if v.is_empty() {
         return "nothing".into();
     }
-    v.join(" or ")
+    crate::text::join(&v, " or ")
 }
 
 fn quote(kind: Kind, raw: &str) -> String {
@@ -809,7 +815,7 @@ fn list(rules: &Rules, lits: &[u16]) -> String {
         })
         .collect();
     let more = if lits.len() > 12 { ", …" } else { "" };
-    format!("{}{more}", shown.join(", "))
+    format!("{}{more}", crate::text::join(&shown, ", "))
 }
 
 fn range((lo, hi): (f64, f64)) -> String {

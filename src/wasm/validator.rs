@@ -135,7 +135,7 @@ impl Validator {
         // Only the published versions: the rules also answer to aliases (MCP "draft").
         let known = schema::versions(protocol).contains(&version.as_str());
         let Some(book) = Rulebook::of(protocol, &version).filter(|_| known) else {
-            let known = schema::versions(protocol).join(", ");
+            let known = crate::text::join(schema::versions(protocol), ", ");
             return Err(invalid(format!(
                 "no rules for version {version:?}; known: {known}"
             )));

@@ -57,7 +57,7 @@ fn walk(
                     if path.is_empty() {
                         "the schema root".to_string()
                     } else {
-                        format!("/{}", path.join("/"))
+                        format!("/{}", crate::text::join(path, "/"))
                     }
                 };
                 if !reachable || path.is_empty() {
