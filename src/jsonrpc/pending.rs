@@ -59,7 +59,7 @@ pub struct PendingTable {
 /// Oldest first, then by id: ids are unique, so the order is total and an unstable sort
 /// gives the same result as a stable one.
 fn oldest_first(v: &mut [Outgoing]) {
-    super::vec_map::sort_by(v, |a, b| (a.sent_ms, &a.id) < (b.sent_ms, &b.id));
+    super::sort_by(v, |a, b| (a.sent_ms, &a.id) < (b.sent_ms, &b.id));
 }
 
 impl PendingTable {

@@ -89,7 +89,7 @@ impl AppsValidator {
             .ok_or_else(|| {
                 invalid(format!(
                     "no MCP rules for version {mcp_version:?}; known: {}",
-                    crate::text::join(&known, ", ")
+                    crate::text::join(known, ", ")
                 ))
             })?;
         Ok(AppsValidator {
