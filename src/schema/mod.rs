@@ -14,7 +14,7 @@ mod rules;
 
 use crate::json::tape::{self, Kind, Tape, TapeError};
 pub use crate::json::utf8;
-use crate::jsonrpc::{Message, Response};
+use crate::jsonrpc::{Message, Notification, Request, Response};
 pub use engine::is_absolute_path;
 use engine::Walker;
 pub use frame::{has_errors, validate_and_read};
@@ -418,44 +418,38 @@ pub fn validate_received(wire: Option<&str>, message: &Message, ctx: &Context) -
 
 /// Validates one parsed message. An empty list means valid.
 pub fn validate_message(message: &Message, ctx: &Context) -> Vec<Issue> {
-    let limits = Limits::default();
-    match message_text(message) {
-        Ok(text) => validate_text(&text, ctx, &limits).issues,
-        Err(e) => one(codes::INVALID_ENVELOPE, "", e.to_string()).issues,
-    }
+    validate_text(&message_text(message), ctx, &Limits::default()).issues
 }
 
-/// The wire text of a message, written without cloning its params or result.
-fn message_text(m: &Message) -> Result<String, serde_json::Error> {
-    use std::fmt::Write;
-    let mut s = String::from("{\"jsonrpc\":\"2.0\"");
+/// The wire text of a message, written without cloning its params or result. Writing these
+/// cannot fail (their keys are strings, no serializer of theirs fails): a failure would leave
+/// the text unreadable, and the message reported as not JSON, not lost.
+fn message_text(m: &Message) -> String {
+    fn member<T: Serialize + ?Sized>(out: &mut String, name: &str, value: &T) {
+        out.push_str(",\"");
+        out.push_str(name);
+        out.push_str("\":");
+        out.push_str(&serde_json::to_string(value).unwrap_or_default());
+    }
+    let mut out = String::from("{\"jsonrpc\":\"2.0\"");
     if let Some(id) = m.id() {
-        let _ = write!(s, ",\"id\":{}", serde_json::to_string(&id.to_value())?);
+        member(&mut out, "id", &id.to_value());
     }
     match m {
-        Message::Request(r) => {
-            let _ = write!(s, ",\"method\":{}", serde_json::to_string(&r.method)?);
-            if let Some(p) = &r.params {
-                let _ = write!(s, ",\"params\":{}", serde_json::to_string(p)?);
+        Message::Request(Request { method, params, .. })
+        | Message::Notification(Notification { method, params }) => {
+            member(&mut out, "method", method);
+            if let Some(p) = params {
+                member(&mut out, "params", p);
             }
         }
-        Message::Notification(n) => {
-            let _ = write!(s, ",\"method\":{}", serde_json::to_string(&n.method)?);
-            if let Some(p) = &n.params {
-                let _ = write!(s, ",\"params\":{}", serde_json::to_string(p)?);
-            }
-        }
-        Message::Response(Response { outcome: Ok(r), .. }) => {
-            let _ = write!(s, ",\"result\":{}", serde_json::to_string(r)?);
-        }
+        Message::Response(Response { outcome: Ok(r), .. }) => member(&mut out, "result", r),
         Message::Response(Response {
             outcome: Err(e), ..
-        }) => {
-            let _ = write!(s, ",\"error\":{}", serde_json::to_string(e)?);
-        }
+        }) => member(&mut out, "error", e),
     }
-    s.push('}');
-    Ok(s)
+    out.push('}');
+    out
 }
 
 /// Nesting depth of a value, measured with an explicit stack.
