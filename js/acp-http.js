@@ -223,6 +223,7 @@ export function openAcpHttpTransport(url, options) {
       closed = true;
       t.onClose(why);
     };
+    ws.release?.();
     t.upgraded = true;
     ws.send(text);
   }

@@ -69,6 +69,7 @@ export class Connection {
       if (this.#survive && !this.#closed) this.#lost(error);
       else this.#shutdown(error, { code, reason });
     };
+    transport.release?.();
   }
 
   /**

@@ -57,7 +57,16 @@ export async function openTransport(target, options = {}) {
   if (!target || typeof target.send !== "function") {
     throw new ProtocolError(codes.INVALID_PARAMS, "a transport is a WebSocket URL, a WebSocket, or an object with send(text)");
   }
-  const t = { send: (text) => target.send(text), close: () => target.close?.(), onText: () => {}, onClose: () => {} };
+  // What arrives before the connection takes the transport is kept and handed over, in order,
+  // when it does (`release`): a relay's first frame can come in the same packet as the answer
+  // to the upgrade, and the `ws` package hands it over before the await of `open` resumes.
+  const held = [];
+  const hold = (handler) => (...args) => held.push([handler, args]);
+  const t = {
+    send: (text) => target.send(text), close: () => target.close?.(),
+    onText: hold("onText"), onBinary: hold("onBinary"), onClose: hold("onClose"),
+    release: () => { for (const [handler, args] of held.splice(0)) t[handler]?.(...args); },
+  };
   const listen = (type, fn) => {
     if (typeof target.addEventListener === "function") target.addEventListener(type, fn);
     else if (typeof target.on === "function") target.on(type, fn);

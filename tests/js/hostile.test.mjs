@@ -344,3 +344,40 @@ test("the relay's events from before anything listened reach the first listener,
   assert.equal(second.length, 1);
   session.close();
 });
+
+test("frames that come in the same task as the WebSocket's open are kept, in order, with a close after them", LIMIT, async () => {
+  // As the `ws` package hands over a frame that came in the same packet as the answer to the
+  // upgrade: `open`, then at once `message`, before the connection's await of `open` resumes.
+  const listeners = {};
+  const socket = {
+    readyState: 0, protocol: "agentwire.relay", sent: [],
+    send(text) { this.sent.push(text); }, close() {},
+    addEventListener(type, fn) { (listeners[type] ??= []).push(fn); },
+  };
+  const fire = (type, event) => (listeners[type] ?? []).forEach((fn) => fn(event));
+  setTimeout(() => {
+    socket.readyState = 1;
+    fire("open", {});
+    fire("message", { data: '{"relay":{"event":"spawned","pid":7}}' });
+    fire("message", { data: '{"relay":{"event":"stderr","text":"hello"}}' });
+  }, 5);
+  const session = await AcpClient.connect(socket, { clientInfo: { name: "c", version: "1" } });
+  const events = [];
+  session.onRelay((e) => events.push(e.event));
+  await later(5);
+  assert.deepEqual(events, ["spawned", "stderr"]);
+  // A close that comes before anything listened is not lost either: the session closes.
+  const second = {}, sock2 = { ...socket, readyState: 0, addEventListener(type, fn) { (second[type] ??= []).push(fn); } };
+  setTimeout(() => {
+    sock2.readyState = 1;
+    (second.open ?? []).forEach((fn) => fn({}));
+    (second.close ?? []).forEach((fn) => fn({ code: 1011, reason: "gone" }));
+  }, 5);
+  const closed = await AcpClient.connect(sock2, { clientInfo: { name: "c", version: "1" } });
+  const outcome = await Promise.race([
+    closed.initialize().then(() => "answered", (e) => `${e.code} ${e.message}`),
+    later(200).then(() => "still waiting"),
+  ]);
+  assert.match(outcome, /^-32099 .*closed/);
+  session.close();
+});
