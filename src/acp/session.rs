@@ -13,10 +13,9 @@ use super::methods::{
 use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
-use crate::jsonrpc::sort_by;
 use crate::jsonrpc::{
-    codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, ParseOptions,
-    ProtocolError, RawJson, Received, Request, Timeout, VecMap, VecSet,
+    codes, object, serialized, sort_by, Endpoint, Flow, Id, Message, Notification, Outbound,
+    ParseOptions, ProtocolError, RawJson, Received, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;

@@ -9,7 +9,7 @@ use serde_json::{Map, Number, Value};
 
 /// serde_json's nesting bound: 127 nested arrays or objects, the 128th refused. Frames and
 /// options are read with it, as they were when serde_json read them.
-pub const MAX_DEPTH: usize = 127;
+const MAX_DEPTH: usize = 127;
 
 /// Parses `text` into a value, at most `MAX_DEPTH` deep.
 pub fn parse_value(text: &str) -> Result<Value, TapeError> {
@@ -22,7 +22,7 @@ pub fn value_of(text: &str) -> Option<Value> {
 }
 
 /// The value of node `i` and its subtree.
-pub fn value_at(t: &Tape, i: usize) -> Value {
+fn value_at(t: &Tape, i: usize) -> Value {
     let n = t.node(i);
     match n.kind {
         Kind::Null => Value::Null,

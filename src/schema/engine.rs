@@ -471,13 +471,12 @@ impl<'a> Walker<'a> {
                 (None, Kind::Str) => format!("{:?}", tape.str(node)),
                 (None, _) => tape.raw(node).to_string(),
             };
-            {
-                let mut out = String::with_capacity(text.len() + value.len());
-                out.push_str(&text[..i]);
-                out.push_str(&value);
-                out.push_str(&text[i + 2..]);
-                out
-            }
+            // Pushed piece by piece: `concat` is core's join, 1 KB of code for this one use.
+            let mut out = String::with_capacity(text.len() + value.len());
+            out.push_str(&text[..i]);
+            out.push_str(&value);
+            out.push_str(&text[i + 2..]);
+            out
         });
         warning == 1
     }
