@@ -13,8 +13,8 @@
 // given are remembered per session (their JSON), and the replay is matched against them in
 // order; what does not match is new and delivered. Over HTTP the answer to session/load comes
 // on the connection's stream and the replay on the session's, so the answer may come first:
-// matching goes on past it, for updates equal to the next one remembered, until all are
-// matched, a new update comes, or the session is quiet for a while. Where the agent does not
+// matching goes on past it, for updates equal to the next one remembered, until a new update
+// that is not part of the replay comes or the session is quiet for a while. Where the agent does not
 // replay, the remembered updates are fed to the new session so that its transcript stays whole.
 // Then the `reconnected` event: `{ attempt, sessions: [{ sessionId, method, replayed,
 // skipped, delivered, error? }] }`.
@@ -22,7 +22,7 @@
 import { ProtocolError, codes } from "./errors.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** After the answer, a replay still unmatched that brings nothing for this long is over. */
+/** After the answer, a replay that brings nothing for this long is over. */
 const QUIET_MS = 300;
 
 /**
@@ -90,7 +90,9 @@ function initialize(acp) {
  */
 function replayWindow(had, report) {
   let next = 0;
-  let open = had.length > 0;
+  // Open until a live update the app did not have comes, or the replay is quiet: every
+  // remembered update matched is not the replay's end (it goes on with what the app missed).
+  let open = true;
   let touched = Date.now();
   const skip = (ev) => {
     if (!open) return false;
@@ -105,7 +107,6 @@ function replayWindow(had, report) {
     }
     next = at + 1;
     report.skipped++;
-    if (next === had.length) open = false;
     return true;
   };
   /** Resolves once the replay is matched, or quiet. */
