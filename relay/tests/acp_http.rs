@@ -502,7 +502,7 @@ fn an_agent_that_exits_answers_what_was_owed_and_its_id_is_gone() {
     until("the id is gone", || {
         post(port, &conn, None, &call(8, "ping", json!({}))).status == 404
     });
-    assert!(relay.stderr.lock().unwrap().contains("its process exited"));
+    assert!(relay.logs("its process exited"));
 }
 
 #[test]
@@ -671,7 +671,7 @@ fn when_every_slot_is_taken_the_connection_idle_longest_without_a_stream_makes_r
         post(port, &left, None, &call(2, "ping", json!({}))).status,
         404
     );
-    assert!(relay.stderr.lock().unwrap().contains("idle longest"));
+    assert!(relay.logs("idle longest"));
     // A connection whose client reads its stream is not taken.
     let mut main = Stream::open(port, &kept, None);
     let a = request(port, "POST", PATH, &[BEARER, JSON], &init(1, json!({})));
@@ -732,7 +732,7 @@ fn an_agent_naming_more_sessions_than_the_cap_loses_nothing() {
         "to x5"
     );
     assert_eq!(Stream::open(port, &conn, Some("y")).status, 503);
-    assert!(relay.stderr.lock().unwrap().contains("64 session streams"));
+    assert!(relay.logs("64 session streams"));
 }
 
 #[test]

@@ -121,6 +121,19 @@ impl Relay {
         }
     }
 
+    /// Whether the relay writes `text` to its stderr within ten seconds. Its stderr is read by
+    /// a thread of its own, so a line the relay wrote before answering may not be read yet.
+    pub fn logs(&self, text: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !self.stderr.lock().unwrap().contains(text) {
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        true
+    }
+
     pub fn origin(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
