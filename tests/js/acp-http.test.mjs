@@ -527,7 +527,13 @@ async function relayForAcp() {
   })();
   return relayStarted;
 }
-after(async () => (await relayStarted)?.close());
+after(async () => {
+  const relay = await relayStarted;
+  if (!relay) return;
+  await relay.close();
+  const { rmSync } = await import("node:fs");
+  rmSync(relay.dir, { recursive: true, force: true });
+});
 
 /** A fetch whose requests in flight can all be cut at once: the network dropping. */
 function cuttableFetch() {
