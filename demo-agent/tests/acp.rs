@@ -171,7 +171,6 @@ fn a_prompt_streams_a_thought_and_chunks_then_ends_the_turn() {
             agent.finish().success(),
             "v{v}: exit code 0 when stdin closes"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -208,7 +207,6 @@ fn v2_acknowledges_a_prompt_at_once_and_ends_the_turn_with_idle() {
         refused.expect_err("refused").code,
         agentwire::jsonrpc::codes::INTERNAL_ERROR
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -300,7 +298,6 @@ fn keywords_choose_what_a_prompt_does() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -351,7 +348,6 @@ fn permission_round_trip_goes_on_or_stops_by_the_chosen_option() {
             "v{v} {option}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -426,7 +422,6 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
         );
         assert_eq!(result.expect("answered")["stopReason"], "end_turn");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -462,7 +457,6 @@ fn cancel_stops_a_slow_prompt_promptly() {
         let (_, result) = prompt(&mut agent, &mut c, &s, "hi");
         assert_eq!(result.expect("answered")["stopReason"], "end_turn", "v{v}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -540,7 +534,6 @@ fn load_replays_the_conversation_after_a_restart() {
         ));
         let (_, result) = response(&mut second, &mut c, &out.id.expect("id"));
         assert_eq!(result.expect_err("unknown session").code, -32002);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -598,7 +591,6 @@ fn version_flags_show_negotiation_down_and_refusal() {
             "{flags:?}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -660,5 +652,4 @@ fn bad_input_gets_invalid_params_and_files_stay_inside_cwd() {
     let (ups, result) = prompt(&mut agent, &mut c, &s, "read ../../../etc/passwd");
     assert!(agent_text(&ups).contains("outside"), "{}", agent_text(&ups));
     assert_eq!(result.expect("answered")["stopReason"], "end_turn");
-    let _ = std::fs::remove_dir_all(&dir);
 }

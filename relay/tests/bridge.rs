@@ -178,6 +178,8 @@ async fn a_burst_then_a_close_reaches_the_agent_whole_with_refusals_reported() {
         let written = std::fs::read_to_string(&out).unwrap();
         let want: String = (0..1000).map(|i| good(i) + "\n").collect();
         assert_eq!(written, want);
+        // The agent that wrote in it is gone (above).
+        let _ = std::fs::remove_dir_all(&dir);
     })
     .await
     .expect("test timed out");

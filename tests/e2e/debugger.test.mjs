@@ -6,7 +6,7 @@
 // peers only: the demo agent and @modelcontextprotocol/server-everything behind the relay.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_TIMEOUT, withPage, shot, docShot, waitText, connect, newSession, prompt, texts } from "./harness.mjs";
@@ -196,8 +196,9 @@ async function exportRecording(page, dir, name) {
   return path;
 }
 
-test("recordings: export every frame, load it back offline, compare two", { timeout: TEST_TIMEOUT }, () => withPage("recordings", async (page) => {
+test("recordings: export every frame, load it back offline, compare two", { timeout: TEST_TIMEOUT }, (t) => withPage("recordings", async (page) => {
   const dir = mkdtempSync(join(tmpdir(), "agentwire-recordings-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true })); // once the page is closed
   await connect(page, { agent: "demo", versions: ["2"] });
   await newSession(page);
   await prompt(page, "hello", "end_turn");

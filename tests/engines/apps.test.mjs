@@ -8,13 +8,13 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTcpServer } from "node:net";
 import { Builder, By, until } from "selenium-webdriver";
 import firefox from "selenium-webdriver/firefox.js";
 import { startRelay, renderInPage } from "../e2e/apps-setup.mjs";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 
 const FIREFOX = "/usr/bin/firefox-esr";
 const GECKODRIVER = join(homedir(), ".cargo/bin/geckodriver");
@@ -128,7 +128,11 @@ test("Firefox: both example servers' views render and complete their flows; the 
 
 test("WebKit: both example servers' views render and complete their flows; the hostile view is held", { timeout: 120_000 }, async () => {
   const port = await freePort();
-  const webdriver = spawn("xvfb-run", ["-a", WEBKIT_DRIVER, `--port=${port}`], { stdio: "ignore", detached: true });
+  // The X authority file in a folder of the test's own: xvfb-run removes the folder it would make
+  // only when it ends by itself, not when its group is killed (below).
+  const xauthDir = mkdtempSync(join(tmpdir(), "agentwire-xvfb-"));
+  const webdriver = spawn("xvfb-run", ["-a", "-f", join(xauthDir, "Xauthority"), WEBKIT_DRIVER, `--port=${port}`], { stdio: "ignore", detached: true });
+  const exited = new Promise((resolve) => webdriver.once("exit", resolve));
   let driver;
   try {
     for (let tries = 0; ; tries++) {
@@ -146,5 +150,7 @@ test("WebKit: both example servers' views render and complete their flows; the h
   } finally {
     await driver?.quit();
     process.kill(-webdriver.pid);
+    await exited;
+    rmSync(xauthDir, { recursive: true, force: true });
   }
 });

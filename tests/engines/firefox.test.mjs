@@ -26,7 +26,7 @@ before(async () => {
 
 after(async () => {
   await driver?.quit();
-  relay?.stop();
+  await relay?.stop();
 });
 
 test("the package in a plain page, no bundler: init, a client's first message, validation", async () => {

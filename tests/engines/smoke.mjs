@@ -32,7 +32,9 @@ export async function startRelay(extraArgs = []) {
     child.stdout.once("data", (d) => resolve(String(d).trim()));
     child.once("exit", (code) => reject(new Error(`relay exited ${code}`)));
   });
-  return { url, stop: () => { child.kill(); rmSync(dataDir, { recursive: true, force: true }); } };
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // dataDir is removed once the relay (and so the demo agents writing in it) has exited.
+  return { url, stop: async () => { child.kill(); await exited; rmSync(dataDir, { recursive: true, force: true }); } };
 }
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };

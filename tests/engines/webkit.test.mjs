@@ -10,6 +10,9 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, request } from "node:http";
 import { connect as tcp, createServer as createTcpServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Builder } from "selenium-webdriver";
 import { needs, startRelay, plainPage, PLAIN_PAGE_RESULT, playgroundSmoke } from "./smoke.mjs";
 
@@ -22,7 +25,7 @@ const LISTEN = `(() => {
   addEventListener("error", (e) => note("exception: " + e.message));
   addEventListener("unhandledrejection", (e) => note("unhandled rejection: " + e.reason));
 })();`;
-let driver, webdriver, relay, proxy;
+let driver, webdriver, webdriverExited, xauthDir, relay, proxy;
 
 async function freePort() {
   const s = createTcpServer().listen(0, "127.0.0.1");
@@ -76,7 +79,11 @@ function passThrough(relayPort, proxyPort) {
 before(async () => {
   needs([[DRIVER, "apt-get install webkit2gtk-driver"], ["/usr/bin/xvfb-run", "apt-get install xvfb"]]);
   const port = await freePort();
-  webdriver = spawn("xvfb-run", ["-a", DRIVER, `--port=${port}`], { stdio: "ignore", detached: true });
+  // The X authority file in a folder of the test's own: xvfb-run removes the folder it would make
+  // only when it ends by itself, not when its group is killed (below).
+  xauthDir = mkdtempSync(join(tmpdir(), "agentwire-xvfb-"));
+  webdriver = spawn("xvfb-run", ["-a", "-f", join(xauthDir, "Xauthority"), DRIVER, `--port=${port}`], { stdio: "ignore", detached: true });
+  webdriverExited = new Promise((resolve) => webdriver.once("exit", resolve));
   const proxyPort = await freePort();
   relay = await startRelay(["--allow-origin", `http://127.0.0.1:${proxyPort}`]);
   proxy = passThrough(Number(new URL(relay.url).port), proxyPort);
@@ -95,8 +102,12 @@ before(async () => {
 after(async () => {
   await driver?.quit();
   proxy?.close();
-  relay?.stop();
-  if (webdriver) process.kill(-webdriver.pid);
+  await relay?.stop();
+  if (webdriver) {
+    process.kill(-webdriver.pid);
+    await webdriverExited;
+  }
+  if (xauthDir) rmSync(xauthDir, { recursive: true, force: true });
 });
 
 test("the package in a plain page, no bundler: init, a client's first message, validation", async () => {

@@ -10,7 +10,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request } from "node:http";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, normalize } from "node:path";
@@ -47,6 +47,11 @@ test("in Chromium: agentwire reaches a stdio agent through the relay over HTTP; 
   const sockets = new Set();
   const upstream = new Set();
   let relay;
+  // The agent writes its sessions in dir: removed once the relay (and so the agent) has exited.
+  after(async () => {
+    await relay?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname.startsWith("/acp/")) {
@@ -73,7 +78,6 @@ test("in Chromium: agentwire reaches a stdio agent through the relay over HTTP; 
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const origin = `http://127.0.0.1:${server.address().port}`;
   relay = await relayWithMcp(["--agent", `files=node ${agent} ${dir}`, "--allow-origin", origin]);
-  after(() => relay.close());
 
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });

@@ -131,7 +131,8 @@ export async function rawServer(handle) {
  * The release relay serving the demo agent's MCP mode (with the conformance catalogue) at
  * `/mcp/demo-mcp` (Streamable HTTP), and the agents `more` names (relay arguments), with `env`
  * added to the relay's environment (which its agents inherit).
- * Resolves with `{ url, token, pids(), close }`; `pids()` lists the relay's child processes.
+ * Resolves with `{ url, token, pids(), close }`; `pids()` lists the relay's child processes,
+ * `close()` stops the relay and resolves once it has exited (its agents stopped with it).
  */
 export async function relayWithMcp(more = [], env = {}) {
   const { join, dirname } = await import("node:path");
@@ -150,5 +151,10 @@ export async function relayWithMcp(more = [], env = {}) {
   const pids = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
     try { return readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ")[1] === String(child.pid); } catch { return false; }
   });
-  return { url: `${base}/mcp/demo-mcp`, base, token, pids, close: () => child.kill() };
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const close = () => {
+    child.kill();
+    return exited;
+  };
+  return { url: `${base}/mcp/demo-mcp`, base, token, pids, close };
 }

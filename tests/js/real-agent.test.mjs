@@ -27,10 +27,11 @@ before(async () => {
     ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: "sk-ant-test", IS_SANDBOX: "1", HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
   });
 });
-after(() => {
-  relay?.close();
+after(async () => {
+  // The agent writes under HOME until it ends: removed once the relay (and so the agent) has exited.
+  await relay?.close();
   mock?.close();
-  rmSync(home, { recursive: true, force: true });
+  if (home) rmSync(home, { recursive: true, force: true });
 });
 
 test("the Claude Agent ACP adapter calls the page's tool through the relay; the page's handler runs and its result goes back to the model", { timeout: 60_000 }, async () => {

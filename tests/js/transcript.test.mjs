@@ -2,9 +2,10 @@
 // transcripts as the Rust model (`AcpClient::transcript`, the crate's `transcript` feature) from
 // the same calls and frames: a demo-agent replay in v1 and v2, and every update kind with its
 // edge cases. The Rust side runs as `cargo run --example transcript` over the same script.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { AcpClient } from "./helpers.mjs";
 import { dataDir, recordReplay, SESSION_ID } from "../../bench/replay/conversation.mjs";
@@ -78,7 +79,14 @@ const KINDS = [
 ];
 
 const replays = {};
-const replayOf = async (version) => (replays[version] ??= await recordReplay(dataDir(600), version));
+// The demo agent's data folders, removed when the tests end (each agent is ended by its replay).
+const dirs = [];
+const freshDir = () => {
+  dirs.push(dataDir(600));
+  return dirs.at(-1);
+};
+const replayOf = async (version) => (replays[version] ??= await recordReplay(freshDir(), version));
+after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 for (const version of [1, 2]) {
   test(`v${version}: a demo agent's replay of 600 updates gives the same transcript in JS as in Rust`, async () => {

@@ -66,12 +66,29 @@ impl Drop for Agent {
     }
 }
 
-/// A fresh, empty data folder for one test.
-pub fn data_dir(name: &str) -> PathBuf {
+/// A fresh, empty data folder for one test, removed when dropped: made before the agents that
+/// use it, it is dropped after them, once their processes have ended (an agent still running
+/// could save a session into it while it is being removed).
+pub struct DataDir(PathBuf);
+
+impl std::ops::Deref for DataDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn data_dir(name: &str) -> DataDir {
     let dir =
         std::env::temp_dir().join(format!("agentwire-demo-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    dir
+    DataDir(dir)
 }
 
 impl Agent {
