@@ -143,8 +143,9 @@ impl<'a> Fields<'a> {
         let (_, t) = hit.ok_or_else(|| {
             let all: Vec<String> = names.iter().map(|(n, _)| format!("\"{n}\"")).collect();
             format!(
-                "`{key}` must be one of {}, not {v}",
-                crate::text::join(&all, ", ")
+                "`{key}` must be one of {}, not {}",
+                crate::text::join(&all, ", "),
+                crate::json::text(v)
             )
         })?;
         *out = *t;

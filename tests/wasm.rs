@@ -199,3 +199,55 @@ fn floats_are_read_exactly_in_the_module() {
         );
     }
 }
+
+/// Floats are written as serde_json writes them, though in the module their shortest digits
+/// come from the engine (`json::text`): positional from 1e-5 to below 1e16, `.0` on integral
+/// values, `e+`/`e-` beyond.
+#[wasm_bindgen_test]
+fn floats_are_written_as_serde_json_writes_them_in_the_module() {
+    let mut floats = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        0.1,
+        0.30000000000000004,
+        1e-5,
+        1e-6,
+        1.5e-7,
+        1e15,
+        1e16,
+        1e21,
+        123456789012345680.0,
+        5e-324,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        1.0715660391465826e-75,
+    ];
+    let mut x = 1.0e-300_f64;
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    while x < 1e300 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        floats.push(x * (1.0 + (seed % 100_000) as f64 / 99_991.0));
+        floats.push(-((seed % 10_000_000) as f64) / 1024.0);
+        x *= 3.7;
+    }
+    for x in floats {
+        let value = serde_json::json!([x]);
+        let want = serde_json::to_string(&value).unwrap();
+        assert_eq!(agentwire::json::text(&value), want, "{x:e}");
+        // Through JS an integral float is an integer (`JSON.stringify` writes `1`, not `1.0`).
+        if x.fract() == 0.0 {
+            continue;
+        }
+        let msg = JSON::parse(&format!(r#"{{"method":"_x","params":{want}}}"#)).unwrap();
+        let written = serialize_message(msg).unwrap();
+        assert_eq!(
+            written,
+            format!(r#"{{"jsonrpc":"2.0","method":"_x","params":{want}}}"#),
+            "{x:e}"
+        );
+    }
+}

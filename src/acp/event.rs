@@ -116,13 +116,11 @@ impl Event {
             replay,
         } = self
         else {
-            if let Ok(text) = serde_json::to_string(self) {
-                out.push_str(&text);
-            }
+            out.push_str(&crate::json::text(self));
             return;
         };
         out.push_str("{\"type\":\"sessionUpdate\",\"sessionId\":");
-        out.push_str(&serde_json::to_string(session_id).unwrap_or_default());
+        out.push_str(&crate::json::text(session_id));
         out.push_str(",\"update\":");
         out.push_str(update.as_str());
         out.push_str(if *replay {

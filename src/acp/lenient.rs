@@ -315,7 +315,7 @@ pub(crate) fn repair(
                 };
                 match default {
                     Some(d) => {
-                        let text = d.to_string();
+                        let text = crate::json::text(&d);
                         m.insert(last.clone(), d);
                         format!(
                             "{was}, and marked default-on-{}; set to its default {text}",

@@ -328,8 +328,8 @@ impl Session {
                     code: codes::INVALID_PARAMS,
                     message: format!(
                         "{method}: methodId {} is not one of the advertised auth methods {}",
-                        wanted.unwrap_or(&Value::Null),
-                        Value::Array(ids)
+                        crate::json::text(wanted.unwrap_or(&Value::Null)),
+                        crate::json::text(&ids)
                     ),
                     capability: Some("authMethods"),
                 });

@@ -62,7 +62,8 @@ pub fn client_accept(
     match version {
         Some(v) if supported.contains(&v) => Ok(v),
         _ => Err(ProtocolError::local_refusal(format!(
-            "The agent answered protocol version {answered} to our request for {requested}; this client supports {}, so the connection is closed",
+            "The agent answered protocol version {} to our request for {requested}; this client supports {}, so the connection is closed",
+            crate::json::text(answered),
             list(supported)
         ))
         .with_data(object! { "requested": requested, "answered": answered, "supported": supported })),

@@ -6,8 +6,11 @@
 mod item;
 pub(crate) mod names;
 pub(crate) mod tape;
+mod text;
 mod value;
 
 pub use item::Item;
 pub use tape::{utf8, TapeError};
+pub use text::text;
+pub(crate) use text::Shortest;
 pub use value::{parse_value, value_of};

@@ -84,10 +84,7 @@ impl ToJson for &ProtocolError {
 /// a float could come back rounded by the module's fast float parser) have a `to_value` of
 /// their own.
 pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Value {
-    serde_json::to_string(value)
-        .ok()
-        .and_then(|text| crate::json::value_of(&text))
-        .unwrap_or(Value::Null)
+    crate::json::value_of(&crate::json::text(value)).unwrap_or(Value::Null)
 }
 
 /// `None` is `null`, as `json!` writes it.

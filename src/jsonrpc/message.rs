@@ -163,7 +163,10 @@ fn classify(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> 
         Some(Value::String(v)) if v == "2.0" => {}
         Some(other) => {
             return Err(ParseFailure::invalid(
-                format!("\"jsonrpc\" must be \"2.0\", not {other}"),
+                format!(
+                    "\"jsonrpc\" must be \"2.0\", not {}",
+                    crate::json::text(other)
+                ),
                 reply_id,
             ))
         }
@@ -361,11 +364,13 @@ impl Message {
     }
 
     pub fn to_text(&self) -> String {
-        self.to_value().to_string()
+        crate::json::text(&self.to_value())
     }
 }
 
 /// Serializes a batch (an array of messages).
 pub fn batch_to_text(messages: &[Message]) -> String {
-    Value::Array(messages.iter().map(Message::to_value).collect()).to_string()
+    crate::json::text(&Value::Array(
+        messages.iter().map(Message::to_value).collect(),
+    ))
 }

@@ -27,7 +27,7 @@ impl RawJson {
 
     pub fn from_value(value: &Value) -> Self {
         RawJson {
-            text: value.to_string(),
+            text: crate::json::text(value),
             in_frame: false,
         }
     }

@@ -651,7 +651,8 @@ impl Session {
             .pending_mut()
             .register(id.clone(), method, now_ms, timeout);
         if options.reset_on_progress {
-            self.progress.insert(id.to_value().to_string(), id.clone());
+            self.progress
+                .insert(crate::json::text(&id.to_value()), id.clone());
             self.resets.insert(id.clone());
         }
         Ok(Outbound {
@@ -912,7 +913,7 @@ impl Session {
             "notifications/progress" => {
                 let params = n.params.unwrap_or(Value::Null);
                 let token = params.get("progressToken").cloned().unwrap_or(Value::Null);
-                let id = self.progress.get(&token.to_string()).cloned();
+                let id = self.progress.get(&crate::json::text(&token)).cloned();
                 if let Some(id) = &id {
                     if self.resets.contains(id) {
                         self.endpoint.pending_mut().touch(id, now_ms);

@@ -480,7 +480,7 @@ fn opposite(d: Direction) -> Direction {
 fn id_text(tape: &Tape, i: usize) -> String {
     let node = tape.node(i);
     match node.kind {
-        Kind::Str => serde_json::to_string(&tape.str(node)).unwrap_or_default(),
+        Kind::Str => crate::json::text(&tape.str(node)),
         Kind::Num => tape.raw(node).to_string(),
         Kind::Null => "null".into(),
         Kind::Bool => node.flag.to_string(),

@@ -827,48 +827,9 @@ fn range((lo, hi): (f64, f64)) -> String {
     }
 }
 
-/// A finite number as `f64`'s `Display` writes it (shortest digits, no exponent), built
-/// from serde_json's shortest form: core's float formatting is the larger code.
+/// A finite number as `f64`'s `Display` writes it (shortest digits, no exponent).
 fn plain(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        let sign = if x == 0.0 && x.is_sign_negative() {
-            "-"
-        } else {
-            ""
-        };
-        return format!("{sign}{}", x as i64);
-    }
-    let Some(n) = serde_json::Number::from_f64(x) else {
-        return "NaN".into();
-    };
-    let text = n.to_string();
-    let (neg, text) = match text.strip_prefix('-') {
-        Some(t) => (true, t),
-        None => (false, text.as_str()),
-    };
-    let (mantissa, exp) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = format!("{int}{frac}");
-    let mut point = int.len() as i64 + exp.trim_start_matches('+').parse::<i64>().unwrap_or(0);
-    let lead = digits.len() - digits.trim_start_matches('0').len();
-    let digits = digits.trim_matches('0');
-    point -= lead as i64;
-    let mut out = String::from(if neg { "-" } else { "" });
-    if digits.is_empty() {
-        out.push('0');
-    } else if point <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-point) as usize));
-        out.push_str(digits);
-    } else if point as usize >= digits.len() {
-        out.push_str(digits);
-        out.extend(std::iter::repeat_n('0', point as usize - digits.len()));
-    } else {
-        out.push_str(&digits[..point as usize]);
-        out.push('.');
-        out.push_str(&digits[point as usize..]);
-    }
-    out
+    crate::json::Shortest::of(x).plain()
 }
 
 /// An absolute URI by RFC 3986's character rules: a scheme, `:`, then only URI characters

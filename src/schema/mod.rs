@@ -352,7 +352,7 @@ pub fn validate_value(value: &Value, ctx: &Context, limits: &Limits) -> Report {
             format!("nesting deeper than {depth} levels"),
         );
     }
-    validate_text(&value.to_string(), ctx, limits)
+    validate_text(&crate::json::text(value), ctx, limits)
 }
 
 /// Validates a value against one named definition of a version's rules (`"ContentBlock"`,
@@ -374,7 +374,7 @@ pub fn validate_definition(
             format!("nesting deeper than {depth} levels"),
         );
     }
-    let text = value.to_string();
+    let text = crate::json::text(value);
     let Ok(tape) = Tape::parse(&text, depth) else {
         return one(codes::INVALID_JSON, "", "not JSON".into());
     };
@@ -429,7 +429,7 @@ fn message_text(m: &Message) -> String {
         out.push_str(",\"");
         out.push_str(name);
         out.push_str("\":");
-        out.push_str(&serde_json::to_string(value).unwrap_or_default());
+        out.push_str(&crate::json::text(value));
     }
     let mut out = String::from("{\"jsonrpc\":\"2.0\"");
     if let Some(id) = m.id() {

@@ -54,11 +54,11 @@ fn side(options: &JsValue) -> Result<Side, JsValue> {
 fn to_js(r: &Refusal) -> JsValue {
     // Written as JSON text and parsed once on the JS side: the issues and the message by the
     // serializer to text the Validator uses already, the id as it came (no value serializer).
-    let issues = serde_json::to_string(&r.issues).unwrap_or_else(|_| "[]".into());
-    let message = serde_json::to_string(&r.message).unwrap_or_else(|_| "\"\"".into());
+    let issues = crate::json::text(&r.issues);
+    let message = crate::json::text(&r.message);
     let id =
         r.id.as_ref()
-            .map(|v| format!(",\"id\":{v}"))
+            .map(|v| format!(",\"id\":{}", crate::json::text(v)))
             .unwrap_or_default();
     let text = format!(
         "{{\"code\":{},\"message\":{message},\"data\":{{\"issues\":{issues}}}{id}}}",

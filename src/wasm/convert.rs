@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 /// A plain JS value built from JSON.
 pub fn to_js(value: &Value) -> JsValue {
-    js_sys::JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
+    js_sys::JSON::parse(&crate::json::text(value)).unwrap_or(JsValue::NULL)
 }
 
 /// Past 2^53 a JS number is not exact: a request id there crosses as a BigInt, so that it

@@ -17,18 +17,13 @@ pub(super) fn now() -> u64 {
 /// Events and results as JS values: written straight to text, unless the text holds a number
 /// long enough to be an id past 2^53 (then the ids are made exact, see `to_js_exact_ids`).
 pub(super) fn js<T: Serialize>(value: &T) -> JsValue {
-    match serde_json::to_string(value) {
-        Ok(text) => js_text(&text),
-        Err(_) => JsValue::NULL,
-    }
+    js_text(&crate::json::text(value))
 }
 
 /// An event, written as JSON text for JS to parse.
 pub(super) trait WriteEvent: Serialize + Sized {
     fn write(&self, out: &mut String) {
-        if let Ok(text) = serde_json::to_string(self) {
-            out.push_str(&text);
-        }
+        out.push_str(&crate::json::text(self));
     }
     /// Events JS can make from the frame it passed in, told by a number instead of text.
     fn by_reference(_events: &[Self]) -> Option<JsValue> {

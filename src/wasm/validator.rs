@@ -84,8 +84,7 @@ impl Validator {
         };
         // Text written by encodeInto is UTF-8; bytes from a transport may not be (an issue).
         let report = schema::validate_bytes_by(text, &ctx, Some(self.book), &self.limits);
-        Ok((!report.issues.is_empty())
-            .then(|| serde_json::to_string(&report.issues).unwrap_or_default()))
+        Ok((!report.issues.is_empty()).then(|| crate::json::text(&report.issues)))
     }
 }
 

@@ -568,7 +568,7 @@ impl HttpClient {
                 s.owed.retain(|o| *o != id);
             }
         }
-        rewritten.then(|| value.to_string())
+        rewritten.then(|| crate::json::text(&value))
     }
 
     /// The stateless era's request metadata headers for one request.

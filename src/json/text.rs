@@ -1,0 +1,205 @@
+//! The module's one JSON writer: serde_json's compact serializer, floats laid out as serde_json
+//! lays them out. In the module the shortest digits of a float come from the engine
+//! (`Number.prototype.toString`, exact and already there): serde_json's own float writer
+//! carries a 10 KB table of powers of ten that gzip cannot shrink.
+
+use serde::Serialize;
+use serde_json::ser::{Formatter, Serializer};
+use std::io;
+
+/// `value` as compact JSON text, as `serde_json::to_string` writes it.
+pub fn text<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut out = Vec::with_capacity(128);
+    // Writing to a `Vec` cannot fail; a map with non-string keys, which would, never occurs
+    // in what the module writes.
+    let _ = value.serialize(&mut Serializer::with_formatter(&mut out, Compact));
+    // serde_json writes whole `str`s and ASCII only.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+struct Compact;
+
+impl Formatter for Compact {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
+        w.write_all(Shortest::of(value).json().as_bytes())
+    }
+}
+
+/// A finite float's shortest round-trip digits: the value is ±0.`digits` × 10^`point`
+/// (no digits for zero).
+pub(crate) struct Shortest {
+    negative: bool,
+    digits: Vec<u8>,
+    point: i32,
+}
+
+impl Shortest {
+    pub fn of(value: f64) -> Self {
+        Self::read(&rendering(value.abs()), value.is_sign_negative())
+    }
+
+    /// Reads any rendering of the shortest digits: `0.00015`, `1.5e-7`, `1e+21`.
+    fn read(rendering: &str, negative: bool) -> Self {
+        let (mantissa, exp) = match rendering.split_once(['e', 'E']) {
+            Some((m, e)) => (m, e.trim_start_matches('+').parse::<i32>().unwrap_or(0)),
+            None => (rendering, 0),
+        };
+        let mut digits = Vec::with_capacity(20);
+        let mut point = exp;
+        let mut seen_point = false;
+        for &b in mantissa.as_bytes() {
+            match b {
+                b'.' => seen_point = true,
+                // Leading zeros after the point move it; before it they are nothing.
+                b'0' if digits.is_empty() => point -= i32::from(seen_point),
+                b'0'..=b'9' => {
+                    digits.push(b);
+                    point += i32::from(!seen_point);
+                }
+                _ => {}
+            }
+        }
+        while digits.last() == Some(&b'0') {
+            digits.pop();
+        }
+        Shortest {
+            negative,
+            digits,
+            point,
+        }
+    }
+
+    /// As serde_json writes it: positional for decimal exponents -5 to 15 (an integral
+    /// value keeps `.0`), else `d.ddde±x`.
+    pub fn json(&self) -> String {
+        let exp = self.point - 1;
+        if self.digits.is_empty() || (-5..=15).contains(&exp) {
+            let mut out = self.plain();
+            if !out.contains('.') {
+                out.push_str(".0");
+            }
+            return out;
+        }
+        let mut out = String::from(if self.negative { "-" } else { "" });
+        let (first, rest) = self.digits.split_at(1);
+        out.push(char::from(first[0]));
+        if !rest.is_empty() {
+            out.push('.');
+            out.extend(rest.iter().map(|&d| char::from(d)));
+        }
+        out.push_str(if exp < 0 { "e-" } else { "e+" });
+        out.push_str(&exp.unsigned_abs().to_string());
+        out
+    }
+
+    /// Positional, never an exponent: as `f64`'s `Display` writes it (core's float
+    /// formatting is the larger code).
+    pub fn plain(&self) -> String {
+        let mut out = String::from(if self.negative { "-" } else { "" });
+        let digits = |d: &[u8]| d.iter().map(|&d| char::from(d)).collect::<String>();
+        let n = self.digits.len() as i32;
+        if self.digits.is_empty() {
+            out.push('0');
+        } else if self.point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-self.point) as usize));
+            out.push_str(&digits(&self.digits));
+        } else if self.point >= n {
+            out.push_str(&digits(&self.digits));
+            out.extend(std::iter::repeat_n('0', (self.point - n) as usize));
+        } else {
+            let (int, frac) = self.digits.split_at(self.point as usize);
+            out.push_str(&digits(int));
+            out.push('.');
+            out.push_str(&digits(frac));
+        }
+        out
+    }
+}
+
+/// The shortest digits that read back as `value` (finite, not negative), in one of the
+/// renderings `Shortest::read` reads.
+#[cfg(target_arch = "wasm32")]
+fn rendering(value: f64) -> String {
+    js_sys::Number::from(value)
+        .to_string_with_radix(10)
+        .map(String::from)
+        .unwrap_or_default()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn rendering(value: f64) -> String {
+    format!("{value:e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn laid_out(rendering: &str) -> String {
+        Shortest::read(rendering, false).json()
+    }
+
+    #[test]
+    fn renderings_of_one_number_are_laid_out_alike() {
+        for (renderings, expected) in [
+            (&["1e+21", "1e21", "1000000000000000000000"][..], "1e+21"),
+            (&["1.5e-7", "0.00000015"], "1.5e-7"),
+            (&["0.00001", "1e-5"], "0.00001"),
+            (&["0.000001", "1e-6"], "1e-6"),
+            (
+                &["1234567890123456", "1.234567890123456e15"],
+                "1234567890123456.0",
+            ),
+            (
+                &["12345678901234567", "1.2345678901234567e16"],
+                "1.2345678901234567e+16",
+            ),
+            (&["1", "1e0", "1.0"], "1.0"),
+            (&["0", "0e0", "0.0"], "0.0"),
+            (&["12.5", "1.25e1"], "12.5"),
+            (&["5e-324"], "5e-324"),
+            (&["1.7976931348623157e+308"], "1.7976931348623157e+308"),
+        ] {
+            for r in renderings {
+                assert_eq!(laid_out(r), expected, "{r}");
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_written_as_serde_json_writes_them() {
+        let value =
+            json!({"a": [1, -2, 0.5, -0.0, 1e300, 2.5e-8, "x\u{1}\"é", null, true], "b": {}});
+        assert_eq!(text(&value), serde_json::to_string(&value).unwrap());
+    }
+
+    /// Natively only: proptest is not built for wasm32 (`wasm-pack test` compiles these too).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+
+        proptest::proptest! {
+            /// Any finite float, from either of core's renderings, as serde_json writes it.
+            #[test]
+            fn floats_are_laid_out_as_serde_json_lays_them_out(bits: u64) {
+                let x = f64::from_bits(bits);
+                proptest::prop_assume!(x.is_finite());
+                let expected = serde_json::to_string(&x).unwrap();
+                proptest::prop_assert_eq!(text(&x), expected.clone());
+                let positional = Shortest::read(&format!("{}", x.abs()), x.is_sign_negative());
+                proptest::prop_assert_eq!(positional.json(), expected);
+                proptest::prop_assert_eq!(Shortest::of(x).plain(), format!("{x}"));
+                proptest::prop_assert_eq!(text(&Value::from(x)), serde_json::to_string(&Value::from(x)).unwrap());
+            }
+
+            /// Floats of everyday sizes, where the layout changes from positional to exponent.
+            #[test]
+            fn everyday_floats_are_laid_out_as_serde_json_lays_them_out(m in 0u64..100_000_000_000, e in -12i32..24, neg: bool) {
+                let x = m as f64 * 10f64.powi(e) * if neg { -1.0 } else { 1.0 };
+                proptest::prop_assert_eq!(text(&x), serde_json::to_string(&x).unwrap());
+            }
+        }
+    }
+}
