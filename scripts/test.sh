@@ -10,6 +10,8 @@ bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 log=$(mktemp)
+# Removed however the run ends (an interrupted run too).
+trap 'rm -f "$log"' EXIT
 failed_steps=0
 step() {
   local name=$1; shift
@@ -73,7 +75,6 @@ nskip=$(grep -E '^ℹ skipped [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
 passed=$(( ${passed:-0} + npass + nfuzz ))
 failed=$(( ${failed:-0} + nfail + failed_steps ))
 skipped=$(( ${skipped:-0} + nskip ))
-rm -f "$log"
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
