@@ -165,19 +165,25 @@ test("the demo agent, given the hosted server in session/new, lists the page's t
   acp.close();
 });
 
-test("MCP over ACP: with an agent that advertises it and allowUnstable, the page's server rides the ACP connection itself (no relay)", { timeout: 20_000 }, async (t) => {
+/** The release demo agent over stdio, saving its sessions in a folder of its own that is
+ * removed once its process has exited (after the test). */
+async function demoAgent(t, prefix) {
   const { stdioTransport } = await import("./helpers.mjs");
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
-  const dir = mkdtempSync(join(tmpdir(), "agentwire-mcp-acp-"));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const agent = await stdioTransport(join(root, "target/release/agentwire-demo-agent"), ["--data-dir", dir]);
-  // The agent saves its sessions in dir: removed once its process has exited.
   const exited = new Promise((resolve) => agent.child.once("exit", resolve));
   t.after(async () => {
     agent.close();
     await exited;
     rmSync(dir, { recursive: true, force: true });
   });
+  return agent;
+}
+
+test("MCP over ACP: with an agent that advertises it and allowUnstable, the page's server rides the ACP connection itself (no relay)", { timeout: 20_000 }, async (t) => {
+  const agent = await demoAgent(t, "agentwire-mcp-acp-");
   const acp = await AcpClient.connect(agent, { clientInfo: { name: "ide", version: "1" }, allowUnstable: true });
   const frames = [];
   acp.onFrame((f) => frames.push(JSON.parse(f.text)));
@@ -214,18 +220,7 @@ test("MCP over ACP: with an agent that advertises it and allowUnstable, the page
 });
 
 test("the route follows what the agent advertises and what the connection allows", { timeout: 20_000 }, async (t) => {
-  const { stdioTransport } = await import("./helpers.mjs");
-  const { mkdtempSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const dir = mkdtempSync(join(tmpdir(), "agentwire-route-"));
-  const agent = await stdioTransport(join(root, "target/release/agentwire-demo-agent"), ["--data-dir", dir]);
-  // The agent saves its sessions in dir: removed once its process has exited.
-  const exited = new Promise((resolve) => agent.child.once("exit", resolve));
-  t.after(async () => {
-    agent.close();
-    await exited;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const agent = await demoAgent(t, "agentwire-route-");
   // The demo agent advertises MCP over ACP, but without allowUnstable the relay route is the one left.
   const acp = await AcpClient.connect(agent, { clientInfo: { name: "ide", version: "1" } });
   await acp.initialize();
