@@ -61,6 +61,8 @@ for (const text of ["Add a greeting function to src/lib.rs and check it.", "Now 
 t.closing = true;
 acp.close();
 mock.close();
+// Removed once the adapter has exited: running, it could still write into its HOME.
+await t.exited;
 rmSync(home, { recursive: true, force: true });
 console.error(`${permissions} permission requests`);
 writeCorpus([["acp", { frames: t.frames, version: "1" }]], out);

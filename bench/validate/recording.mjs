@@ -22,6 +22,8 @@ export function stdio(args, { command = process.execPath, env } = {}) {
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
   const transport = {
     frames,
+    /** Resolves once the process has exited. */
+    exited: new Promise((resolve) => child.once("exit", resolve)),
     send(text) {
       frames.push({ sent: true, text });
       child.stdin.write(`${text}\n`);
