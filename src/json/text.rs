@@ -29,7 +29,8 @@ impl Formatter for Compact {
 /// (no digits for zero).
 pub(crate) struct Shortest {
     negative: bool,
-    digits: Vec<u8>,
+    /// ASCII digits, no leading or trailing zero.
+    digits: String,
     point: i32,
 }
 
@@ -40,26 +41,28 @@ impl Shortest {
 
     /// Reads any rendering of the shortest digits: `0.00015`, `1.5e-7`, `1e+21`.
     fn read(rendering: &str, negative: bool) -> Self {
-        let (mantissa, exp) = match rendering.split_once(['e', 'E']) {
-            Some((m, e)) => (m, e.trim_start_matches('+').parse::<i32>().unwrap_or(0)),
-            None => (rendering, 0),
-        };
-        let mut digits = Vec::with_capacity(20);
-        let mut point = exp;
-        let mut seen_point = false;
-        for &b in mantissa.as_bytes() {
+        let mut digits = String::with_capacity(20);
+        let (mut point, mut exp, mut exp_sign) = (0i32, 0i32, 1i32);
+        let (mut seen_point, mut in_exp) = (false, false);
+        // One pass, no number parsing of core's: the renderings are ASCII digits, at most one
+        // point, then maybe `e`, a sign and the exponent's digits.
+        for &b in rendering.as_bytes() {
             match b {
+                b'e' | b'E' => in_exp = true,
+                b'-' if in_exp => exp_sign = -1,
+                b'0'..=b'9' if in_exp => exp = exp * 10 + i32::from(b - b'0'),
                 b'.' => seen_point = true,
                 // Leading zeros after the point move it; before it they are nothing.
                 b'0' if digits.is_empty() => point -= i32::from(seen_point),
                 b'0'..=b'9' => {
-                    digits.push(b);
+                    digits.push(char::from(b));
                     point += i32::from(!seen_point);
                 }
                 _ => {}
             }
         }
-        while digits.last() == Some(&b'0') {
+        point += exp_sign * exp;
+        while digits.ends_with('0') {
             digits.pop();
         }
         Shortest {
@@ -81,11 +84,10 @@ impl Shortest {
             return out;
         }
         let mut out = String::from(if self.negative { "-" } else { "" });
-        let (first, rest) = self.digits.split_at(1);
-        out.push(char::from(first[0]));
-        if !rest.is_empty() {
+        out.push_str(&self.digits[..1]);
+        if self.digits.len() > 1 {
             out.push('.');
-            out.extend(rest.iter().map(|&d| char::from(d)));
+            out.push_str(&self.digits[1..]);
         }
         out.push_str(if exp < 0 { "e-" } else { "e+" });
         out.push_str(&exp.unsigned_abs().to_string());
@@ -96,22 +98,21 @@ impl Shortest {
     /// formatting is the larger code).
     pub fn plain(&self) -> String {
         let mut out = String::from(if self.negative { "-" } else { "" });
-        let digits = |d: &[u8]| d.iter().map(|&d| char::from(d)).collect::<String>();
-        let n = self.digits.len() as i32;
-        if self.digits.is_empty() {
+        let (d, p) = (self.digits.as_str(), self.point);
+        let zeros = |out: &mut String, n: i32| (0..n).for_each(|_| out.push('0'));
+        if d.is_empty() {
             out.push('0');
-        } else if self.point <= 0 {
+        } else if p <= 0 {
             out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', (-self.point) as usize));
-            out.push_str(&digits(&self.digits));
-        } else if self.point >= n {
-            out.push_str(&digits(&self.digits));
-            out.extend(std::iter::repeat_n('0', (self.point - n) as usize));
+            zeros(&mut out, -p);
+            out.push_str(d);
+        } else if p as usize >= d.len() {
+            out.push_str(d);
+            zeros(&mut out, p - d.len() as i32);
         } else {
-            let (int, frac) = self.digits.split_at(self.point as usize);
-            out.push_str(&digits(int));
+            out.push_str(&d[..p as usize]);
             out.push('.');
-            out.push_str(&digits(frac));
+            out.push_str(&d[p as usize..]);
         }
         out
     }
