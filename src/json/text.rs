@@ -13,7 +13,7 @@ pub fn text<T: Serialize + ?Sized>(value: &T) -> String {
     // Writing to a `Vec` cannot fail; a map with non-string keys, which would, never occurs
     // in what the module writes.
     let _ = value.serialize(&mut Serializer::with_formatter(&mut out, Compact));
-    // serde_json writes whole `str`s and ASCII only.
+    // serde_json writes whole `str`s with ASCII between them: UTF-8 throughout.
     String::from_utf8(out).unwrap_or_default()
 }
 
