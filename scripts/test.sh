@@ -38,7 +38,9 @@ step() {
 # Formatting and lints first: a failure here is one failed step, and the tests still run.
 step "rustfmt (cargo fmt --check)" cargo fmt --all --check
 step "clippy, native (workspace, every target)" cargo clippy -q --workspace --all-targets -- -D warnings
-step "clippy, the module (wasm32, each protocol alone too)" bash -c 'cargo clippy -q --lib --target wasm32-unknown-unknown -- -D warnings && cargo clippy -q --lib --target wasm32-unknown-unknown --no-default-features --features acp -- -D warnings && cargo clippy -q --lib --target wasm32-unknown-unknown --no-default-features --features mcp -- -D warnings'
+# The last build is the module with `Validator` alone (bench/size/compare.mjs --floor), in a
+# target directory of its own: other rustflags there would rebuild the others' dependencies.
+step "clippy, the module (wasm32, each protocol alone too, Validator alone)" bash -c 'cargo clippy -q --lib --target wasm32-unknown-unknown -- -D warnings && cargo clippy -q --lib --target wasm32-unknown-unknown --no-default-features --features acp -- -D warnings && cargo clippy -q --lib --target wasm32-unknown-unknown --no-default-features --features mcp -- -D warnings && RUSTFLAGS="--cfg agentwire_validator_only" CARGO_TARGET_DIR=target/floor cargo clippy -q --lib --target wasm32-unknown-unknown -- -D warnings'
 # --no-fail-fast: one failing test binary must not hide the ones after it.
 step "native tests" cargo test --workspace --no-fail-fast --color never -- --skip agrees_with_the_official_schemas
 # Shown in full: per protocol and version, messages checked against the official schemas and disagreements.

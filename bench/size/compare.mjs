@@ -4,10 +4,19 @@
 // `node scripts/build.mjs`): the entry module, the JS layer, the web glue and the .wasm.
 //
 //   node bench/size/compare.mjs          # prints the table docs/BENCHMARKS.md shows
-import { build } from "esbuild";
-import { readFileSync, existsSync } from "node:fs";
+//   node bench/size/compare.mjs --floor  # and what validating every message costs alone
+//
+// `--floor` builds each entry's module once more with `Validator` alone (`--cfg
+// agentwire_validator_only`, src/wasm/mod.rs: no session, no JSON-RPC class, no HTTP client),
+// the way scripts/build.mjs builds the real one (cargo release, wasm-bindgen --target web,
+// wasm-opt with wasm-pack.toml's flags): the JSON reader, the schema engine and the rule
+// tables, the least any design that validates every message in the module ships.
+import { build, transform } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { readFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+import { parse } from "smol-toml";
 
 const root = join(import.meta.dirname, "..", "..");
 const gz = (b) => gzipSync(b, { level: 9 }).length;
@@ -41,16 +50,50 @@ function agentwire(entry) {
   return { gzip: bytes.reduce((n, b) => n + gz(b), 0), brotli: bytes.reduce((n, b) => n + br(b), 0) };
 }
 
+/** The entry's module with `Validator` alone: its .wasm and web glue, compressed one by one. */
+async function validatorAlone(entry) {
+  const config = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
+  const { features } = config.entry.find((e) => e.name === entry);
+  const target = join(root, "target/floor");
+  const env = { ...process.env, RUSTFLAGS: "--cfg agentwire_validator_only", CARGO_TARGET_DIR: target };
+  // Quiet unless it fails (the error then carries the tool's stderr).
+  const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", features.join(",")]);
+  const out = join(target, `wb-${entry}`);
+  mkdirSync(out, { recursive: true });
+  run("wasm-bindgen", ["--target", "web", "--out-dir", out, "--out-name", "agentwire", join(target, "wasm32-unknown-unknown/release/agentwire.wasm")]);
+  const wasm = join(out, "agentwire_bg.wasm");
+  run(join(root, "node_modules/.bin/wasm-opt"), [...config["wasm-opt"].flags, wasm, "-o", wasm]);
+  // The glue minified as scripts/build.mjs minifies what ships.
+  const glue = await transform(readFileSync(join(out, "agentwire.js"), "utf8"), { minify: true, lineLimit: 160, target: "es2022", legalComments: "none" });
+  const bytes = [readFileSync(wasm), Buffer.from(glue.code)];
+  return { gzip: bytes.reduce((n, b) => n + gz(b), 0), brotli: bytes.reduce((n, b) => n + br(b), 0), wasmGzip: gz(bytes[0]) };
+}
+
 if (!existsSync(join(root, "pkg/sizes.json"))) {
   console.error("build the package first: node scripts/build.mjs");
   process.exit(1);
 }
 const rows = [["agentwire/acp", "acp", "acp"], ["agentwire/mcp", "mcp", "mcp"], ["agentwire", "agentwire", "both"]];
+const n = (x) => x.toLocaleString("en");
+const official = {};
+const whole = {};
 console.log("| entry | agentwire gzip | official gzip | ratio | agentwire brotli | official brotli |");
 console.log("|---|---:|---:|---:|---:|---:|");
-for (const [label, entry, official] of rows) {
-  const ours = agentwire(entry);
-  const b = await bundle(OFFICIAL[official]);
-  const theirs = { gzip: gz(b), brotli: br(b) };
-  console.log(`| \`${label}\` | ${ours.gzip.toLocaleString("en")} | ${theirs.gzip.toLocaleString("en")} | ${(ours.gzip / theirs.gzip).toFixed(2)}× | ${ours.brotli.toLocaleString("en")} | ${theirs.brotli.toLocaleString("en")} |`);
+for (const [label, entry, which] of rows) {
+  const ours = (whole[entry] = agentwire(entry));
+  const b = await bundle(OFFICIAL[which]);
+  const theirs = (official[entry] = { gzip: gz(b), brotli: br(b) });
+  console.log(`| \`${label}\` | ${n(ours.gzip)} | ${n(theirs.gzip)} | ${(ours.gzip / theirs.gzip).toFixed(2)}× | ${n(ours.brotli)} | ${n(theirs.brotli)} |`);
+}
+if (process.argv.includes("--floor")) {
+  // The rest: the sessions, the JSON-RPC layer, the binding's classes and the JS layer.
+  console.log("\n| entry | `Validator` alone: .wasm gzip | with its glue | of the official SDK | the rest may take | the rest today | the rest ÷ |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const [label, entry] of rows) {
+    const alone = await validatorAlone(entry);
+    const theirs = official[entry].gzip;
+    const [may, today] = [theirs - alone.gzip, whole[entry].gzip - alone.gzip];
+    console.log(`| \`${label}\` | ${n(alone.wasmGzip)} | ${n(alone.gzip)} | ${Math.round((100 * alone.gzip) / theirs)} % | ${n(may)} | ${n(today)} | ${(today / may).toFixed(1)} |`);
+  }
 }

@@ -15,7 +15,7 @@ pub use endpoint::{Endpoint, Outbound, Received};
 pub use error::ProtocolError;
 pub use id::Id;
 pub(crate) use json_object::{object, serialized};
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(agentwire_validator_only)))]
 pub(crate) use message::error_object;
 pub use message::{
     batch_to_text, frame_text, message_from_value, parse, parse_value, type_name, Incoming,

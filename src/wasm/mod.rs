@@ -1,20 +1,24 @@
 //! The JavaScript binding: type conversion and error conversion only. Protocol logic
 //! lives in the core; nothing here decides anything.
 
-// The classes of the protocols this build carries (features `acp`, `mcp`).
-#[cfg(feature = "acp")]
+// The classes of the protocols this build carries (features `acp`, `mcp`). Built with
+// `--cfg agentwire_validator_only`, the module keeps `Validator` alone: what validating
+// every message costs by itself, the floor `node bench/size/compare.mjs --floor` measures.
+#[cfg(all(feature = "acp", not(agentwire_validator_only)))]
 pub mod acp;
-#[cfg(feature = "apps")]
+#[cfg(all(feature = "apps", not(agentwire_validator_only)))]
 pub mod apps;
 pub mod convert;
-#[cfg(feature = "mcp")]
+#[cfg(all(feature = "mcp", not(agentwire_validator_only)))]
 pub mod http;
+#[cfg(not(agentwire_validator_only))]
 pub mod jsonrpc;
-#[cfg(feature = "mcp")]
+#[cfg(all(feature = "mcp", not(agentwire_validator_only)))]
 pub mod mcp;
+#[cfg(not(agentwire_validator_only))]
 pub mod session;
 // ACP's HTTP transport reads events in JS with it (MCP's client has its own, McpHttp).
-#[cfg(feature = "acp")]
+#[cfg(all(feature = "acp", not(agentwire_validator_only)))]
 pub mod sse;
 pub mod validator;
 
