@@ -223,6 +223,12 @@ fn floats_are_written_as_serde_json_writes_them_in_the_module() {
         f64::MAX,
         f64::MIN_POSITIVE,
         1.0715660391465826e-75,
+        // Ties: halfway between two shortest renderings; the engine and serde_json round
+        // the last digit to even (…745.812), core's renderings up.
+        34210098530745.8125,
+        797180656506.90625,
+        -1427944628637.90625,
+        3302653056918.28125,
     ];
     let mut x = 1.0e-300_f64;
     let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
