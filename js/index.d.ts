@@ -41,10 +41,15 @@ export function serializeMessage(message: Partial<{ id: RequestId; method: strin
 
 export type Direction = "clientToServer" | "serverToClient";
 export type Severity = "error" | "warning";
+/** What an issue is, in one spelling: the module's codes (docs/validation.md), the checks of
+ * ACP's rules overlay (`acp.cwd.not_absolute`, …), and the connection's own about the transport. */
 export type IssueCode =
   | "missing_required" | "wrong_type" | "unknown_enum_value" | "not_allowed_here" | "unknown_method"
   | "capability_not_negotiated" | "too_large" | "too_deep" | "invalid_json" | "invalid_envelope"
-  | "out_of_range" | "defaulted" | "skipped_invalid_item" | (string & {});
+  | "out_of_range" | "pattern" | "format" | "ambiguous" | "tolerated" | "unknown_version"
+  | "lifecycle" | "defaulted" | "skipped_invalid_item"
+  | `acp.${string}`
+  | "transport_error" | "transport_warning" | "binary_frame" | "invalid_outgoing" | (string & {});
 export interface Issue { path: string; code: IssueCode; message: string; severity: Severity }
 export interface Report { ok: boolean; issues: Issue[] }
 export type ValidatorOptions =

@@ -18,6 +18,8 @@ pub mod jsonrpc;
 pub mod mcp;
 mod options;
 pub mod schema;
+/// What the JSON-RPC endpoint settles by itself, reported alike by both protocols.
+mod settled;
 /// Server-Sent Events: MCP's Streamable HTTP and ACP's HTTP transport read them.
 pub mod sse;
 mod text;

@@ -963,7 +963,7 @@ fn malformed_and_out_of_order_input() {
     let rel = json!({"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "rel", "mcpServers": []}}).to_string();
     let events = a.receive(&rel, 0);
     assert!(
-        matches!(&events[..], [Event::Violation { issues, .. }, Event::Request { .. }] if issues[0].code == "acp.cwd.notAbsolute"),
+        matches!(&events[..], [Event::Violation { issues, .. }, Event::Request { .. }] if issues[0].code == "acp.cwd.not_absolute"),
         "{events:?}"
     );
     // ...and refused on the way out.

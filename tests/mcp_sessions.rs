@@ -537,7 +537,7 @@ fn notifications_only_where_advertised() {
     );
     assert_eq!(
         of_type(&events, "violation")[0]["issues"][0]["code"],
-        "not-advertised"
+        "capability_not_negotiated"
     );
     assert_eq!(of_type(&events, "notification").len(), 1);
     assert!(sent(&events).is_empty());
@@ -958,10 +958,17 @@ fn an_error_with_a_null_id_settles_no_request_and_is_reported() {
             .any(|i| i["path"] == "/id" && i["severity"] == "error"),
         "the schema's RequestId is a string or an integer: {issues:?}"
     );
-    assert!(
-        issues.iter().any(|i| i["code"] == "stray-response"
-            && i["message"].as_str().unwrap_or("").contains("-32000")),
-        "{issues:?}"
+    // A stray, as in ACP: it settles nothing, and says what the server answered.
+    let stray = of_type(&events, "stray");
+    assert_eq!(stray.len(), 1, "{events:?}");
+    assert_eq!(
+        (
+            &stray[0]["id"],
+            &stray[0]["alreadyAnswered"],
+            &stray[0]["error"]["code"]
+        ),
+        (&Value::Null, &json!(false), &json!(-32000)),
+        "{events:?}"
     );
     // The request it may have meant is still answered by its own answer.
     let answer = json!({ "jsonrpc": "2.0", "id": discover["id"], "result": { "supportedVersions": ["2026-07-28"], "capabilities": {}, "resultType": "complete" } });
@@ -975,12 +982,9 @@ fn an_error_with_a_null_id_settles_no_request_and_is_reported() {
     c.request("ping", None, RequestOptions::default(), 1)
         .expect("ping");
     let events = c.receive(refusal, 5);
+    assert_eq!(of_type(&events, "stray").len(), 1, "{events:?}");
     assert!(
-        of_type(&events, "violation").iter().any(|v| v["issues"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|i| i["code"] == "stray-response")),
+        sent(&events).is_empty() && of_type(&events, "error").is_empty(),
         "{events:?}"
     );
 }
@@ -1035,11 +1039,12 @@ fn violations_say_which_message_and_which_way() {
         ),
         "{v}"
     );
-    // A stray names its id; a notification the session does not know names its method.
+    // A stray is no violation of the message: a `stray` event names its id, as in ACP.
     let stray = p
         .client
         .receive(r#"{"jsonrpc":"2.0","id":999,"result":{}}"#, 3);
-    assert_eq!(of_type(&stray, "violation")[0]["id"], 999);
+    assert_eq!(of_type(&stray, "stray")[0]["id"], 999);
+    assert!(of_type(&stray, "violation").is_empty(), "{stray:?}");
 }
 
 #[test]
@@ -1160,4 +1165,61 @@ fn a_modern_servers_refusal_of_discovery_is_not_a_reason_to_leave_its_era() {
         "{events:?}"
     );
     assert_eq!(sent(&events)[0]["method"], "initialize");
+}
+
+/// What the JSON-RPC endpoint settles by itself (input that is not a message, a malformed
+/// response, a stray response, a duplicate request id) is reported by MCP's sessions with the
+/// same events, in the same order, as by ACP's: one vocabulary.
+#[test]
+fn what_the_endpoint_settles_is_reported_as_acp_reports_it() {
+    let mut p = ready("2025-11-25", json!({}), json!({ "tools": {} }));
+    let mut acp = agentwire::acp::AcpClient::new(Default::default());
+    for frame in [
+        "{nope",
+        "42",
+        r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":7}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"no id"}}"#,
+        r#"{"jsonrpc":"2.0","id":999,"result":{}}"#,
+    ] {
+        let mcp = json_of(p.client.receive(frame, 0));
+        assert!(!mcp.is_empty(), "{frame}: reported");
+        assert_eq!(mcp, json_of(acp.receive(frame, 0)), "{frame}");
+    }
+    // A duplicate request id: answered -32600, then a `protocolError`, in both.
+    let mut agent = agentwire::acp::AcpAgent::new(Default::default());
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}"#;
+    agent.receive(init, 0);
+    let acp_new = r#"{"jsonrpc":"2.0","id":"dup","method":"session/new","params":{"cwd":"/","mcpServers":[]}}"#;
+    let mcp_list = r#"{"jsonrpc":"2.0","id":"dup","method":"tools/list"}"#;
+    let first = [
+        json_of(agent.receive(acp_new, 0)),
+        json_of(p.server.receive(mcp_list, 0)),
+    ];
+    for events in first {
+        assert!(events.iter().any(|e| e["type"] == "request"), "{events:?}");
+    }
+    let again = [
+        json_of(agent.receive(acp_new, 0)),
+        json_of(p.server.receive(mcp_list, 0)),
+    ];
+    for events in again {
+        let kinds: Vec<&Value> = events.iter().map(|e| &e["type"]).collect();
+        assert_eq!(kinds, ["send", "protocolError"], "{events:?}");
+        let reply: Value = serde_json::from_str(events[0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(reply["error"]["code"], codes::INVALID_REQUEST);
+        assert_eq!(events[1]["error"]["code"], codes::INVALID_REQUEST);
+        let why = events[1]["error"]["data"].as_str().unwrap_or_default();
+        assert!(
+            why.starts_with("duplicate request id \"dup\""),
+            "{events:?}"
+        );
+    }
+}
+
+fn json_of<E: serde::Serialize>(events: Vec<E>) -> Vec<Value> {
+    events
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect()
 }

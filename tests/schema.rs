@@ -748,3 +748,53 @@ fn an_invalid_answer_to_a_task_augmentable_request_is_told_against_the_usual_res
         "{r:?}"
     );
 }
+
+/// Every issue code has one spelling, lowercase words joined by `_` (the checks of ACP's rules
+/// overlay under `acp.`), and each is listed where users look for it: the `IssueCode` type and
+/// docs/validation.md.
+#[test]
+fn every_issue_code_has_one_spelling_and_is_listed_for_js_and_in_the_docs() {
+    let read = |path: &str| {
+        std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let types = read("js/index.d.ts");
+    let union = &types[types.find("export type IssueCode").expect("IssueCode")..];
+    let union = &union[..union.find(';').expect("the end of IssueCode")];
+    let docs = read("docs/validation.md");
+    let one_spelling = |code: &str| code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    for code in codes::ALL {
+        assert!(one_spelling(code), "{code}");
+        assert!(
+            union.contains(&format!("\"{code}\"")),
+            "IssueCode lacks {code}"
+        );
+        assert!(
+            docs.contains(&format!("`{code}`")),
+            "docs/validation.md lacks {code}"
+        );
+    }
+    // The overlay's verdicts (`A ! 'code' 'text'`, `A ? 'code' 'text'`).
+    let overlay = read("src/schema/rules/acp.overlay.rules");
+    let mut verdicts = 0;
+    for line in overlay.lines().filter(|l| !l.starts_with('#')) {
+        for (i, _) in line.match_indices(['!', '?']) {
+            let Some(code) = line[i + 1..].trim_start().strip_prefix('\'') else {
+                continue;
+            };
+            let code = &code[..code.find('\'').expect("a closing quote")];
+            verdicts += 1;
+            let namespaced = code
+                .strip_prefix("acp.")
+                .is_some_and(|rest| rest.split('.').all(|w| !w.is_empty() && one_spelling(w)));
+            assert!(
+                codes::ALL.contains(&code) || namespaced,
+                "the overlay's code {code:?}"
+            );
+        }
+    }
+    assert!(
+        verdicts >= 10,
+        "the overlay's verdicts were found: {verdicts}"
+    );
+}

@@ -151,7 +151,7 @@ mod tests {
             for v in ["1", "2"] {
                 let got = issues(v, "session/new", json!({"cwd": p, "mcpServers": []}));
                 assert_eq!(got.len(), 1, "{p}: {got:?}");
-                assert_eq!(got[0].code, "acp.cwd.notAbsolute");
+                assert_eq!(got[0].code, "acp.cwd.not_absolute");
                 assert_eq!(got[0].path, "/params/cwd");
                 assert_eq!(
                     got[0].message,
@@ -167,11 +167,11 @@ mod tests {
         assert!(codes(json!({"cwd": "/p", "mcpServers": []})).is_empty());
         assert_eq!(
             codes(json!({"cwd": "p", "mcpServers": []})),
-            ["acp.cwd.notAbsolute"]
+            ["acp.cwd.not_absolute"]
         );
         assert_eq!(
             codes(json!({"cwd": "/p", "additionalDirectories": ["/a", "b"], "mcpServers": []})),
-            ["acp.additionalDirectories.notAbsolute"]
+            ["acp.additional_directories.not_absolute"]
         );
         // Where the schema already tells an issue, the check's is left out.
         let all = issues("1", "session/new", json!({"mcpServers": []}));
@@ -184,16 +184,16 @@ mod tests {
                 json!({"cwd": "/p", "mcpServers": [{"name": "a", "command": "npx", "args": [1], "env": {"A": "b"}}]})
             ),
             [
-                "acp.mcpServer.command",
-                "acp.mcpServer.args",
-                "acp.mcpServer.pairs"
+                "acp.mcp_server.command",
+                "acp.mcp_server.args",
+                "acp.mcp_server.pairs"
             ]
         );
         assert_eq!(
             codes(
                 json!({"cwd": "/p", "mcpServers": [{"type": "http", "name": "", "url": "u", "headers": [{"name": "x"}]}]})
             ),
-            ["acp.mcpServer.field", "acp.mcpServer.pair"]
+            ["acp.mcp_server.field", "acp.mcp_server.pair"]
         );
         let warned = issues(
             "2",
@@ -210,13 +210,13 @@ mod tests {
             [
                 (
                     "/params/mcpServers/0/command",
-                    "acp.mcpServer.command",
+                    "acp.mcp_server.command",
                     "command should be an absolute path, not \"npx\"; the agent resolves it",
                     Severity::Warning
                 ),
                 (
                     "/params/mcpServers/1/type",
-                    "acp.mcpServer.unknownType",
+                    "acp.mcp_server.unknown_type",
                     "unknown MCP server transport \"ws\"",
                     Severity::Warning
                 ),
@@ -236,7 +236,7 @@ mod tests {
             for v in ["1", "2"] {
                 assert_eq!(
                     acp_codes(v, m, bad.clone()),
-                    ["acp.cwd.notAbsolute"],
+                    ["acp.cwd.not_absolute"],
                     "{m} v{v}"
                 );
             }
@@ -277,7 +277,7 @@ mod tests {
             json!({"cwd": "/p", "mcpServers": servers}),
         );
         assert!(got.len() <= 128, "{} issues", got.len());
-        assert!(got.iter().any(|i| i.code == "acp.mcpServer.field"));
+        assert!(got.iter().any(|i| i.code == "acp.mcp_server.field"));
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 

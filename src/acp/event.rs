@@ -106,6 +106,8 @@ pub enum Event {
     },
 }
 
+crate::settled::settled_events!(Event);
+
 impl Event {
     /// The event as JSON text, as `Serialize` writes it, but a session update's `update` is
     /// spliced in as the text it came in, never parsed and written again.

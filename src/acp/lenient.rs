@@ -7,7 +7,7 @@
 //! innermost mark above an issue decides, as a deserializer that catches the error there.
 
 use super::lenient_table::{DEFAULTS, NODES, ROOTS};
-use crate::schema::{Issue, Severity};
+use crate::schema::{codes, Issue, Severity};
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -336,9 +336,9 @@ pub(crate) fn repair(
         out.push(Issue {
             path: format!("{base}{}", pointer(path)),
             code: if *action == Action::Skip {
-                "skipped_invalid_item"
+                codes::SKIPPED_INVALID_ITEM
             } else {
-                "defaulted"
+                codes::DEFAULTED
             },
             message: what,
             severity: Severity::Warning,
@@ -356,7 +356,7 @@ mod tests {
     fn err(path: &str) -> Issue {
         Issue {
             path: path.into(),
-            code: "wrong_type",
+            code: codes::WRONG_TYPE,
             message: String::new(),
             severity: Severity::Error,
         }

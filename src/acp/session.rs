@@ -732,48 +732,6 @@ impl Session {
 
     fn dispatch(&mut self, received: Received, now_ms: u64, events: &mut Vec<Event>) {
         match received {
-            Received::Invalid {
-                failure,
-                reply: Some(text),
-            } => {
-                events.push(Event::Send { text });
-                events.push(Event::ProtocolError {
-                    error: failure.error,
-                });
-            }
-            // A malformed response (an error without `id`, say): reported, never answered.
-            Received::Invalid {
-                failure,
-                reply: None,
-            } => events.push(Event::Violation {
-                id: Some(failure.id).filter(|id| *id != Id::Null),
-                method: None,
-                direction: Flow::In,
-                issues: vec![Issue {
-                    path: String::new(),
-                    code: "invalid_envelope",
-                    message: failure.error.message,
-                    severity: Severity::Error,
-                }],
-            }),
-            Received::DuplicateRequest { request, reply } => {
-                events.push(Event::Send { text: reply });
-                events.push(Event::ProtocolError {
-                    error: ProtocolError::invalid_request(format!(
-                        "duplicate request id {} ({})",
-                        request.id, request.method
-                    )),
-                });
-            }
-            Received::Stray {
-                id,
-                already_answered,
-                outcome,
-            } => events.push(Event::Stray {
-                id,
-                already_answered,
-                error: outcome.err(),
-            }),
             Received::Request(r) => self.on_request(r, events),
             Received::Notification(n) => self.on_notification(n, now_ms, events),
             Received::Response {
@@ -793,6 +751,7 @@ impl Session {
                 let session = self.about_session.remove(&request.id);
                 self.on_response(request.id, request.method, session, outcome, events);
             }
+            settled => crate::settled::report(settled, events),
         }
     }
 

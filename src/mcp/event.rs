@@ -23,6 +23,8 @@ impl Event {
     }
 }
 
+crate::settled::settled_events!(Event);
+
 /// A request still in flight when the connection closed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PendingCall {
@@ -114,7 +116,17 @@ pub enum Event {
         direction: Flow,
         issues: Vec<Issue>,
     },
-    /// The session cannot go on (unsupported version, failed handshake).
+    /// A response to no request of ours (unknown id, or answered before). An error with
+    /// `id: null` (the peer could not read one of our messages) is one too: it settles
+    /// nothing, and `error` says what the peer answered.
+    Stray {
+        id: Id,
+        already_answered: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ProtocolError>,
+    },
+    /// Input that is not JSON-RPC, or a breach the session answered or ignored; or why the
+    /// session cannot go on (unsupported version, failed handshake), `closed` then follows.
     ProtocolError { error: ProtocolError },
     /// The session ended; what was still pending has failed with `error` events.
     Closed { pending: Vec<PendingCall> },

@@ -12,7 +12,7 @@ use crate::jsonrpc::{
     Outbound, Outgoing, ParseFailure, ParseOptions, ProtocolError, Received, Request, Timeout,
     VecMap, VecSet,
 };
-use crate::schema::{self, Direction, Issue, Severity};
+use crate::schema::{self, codes as issue_codes, Direction, Issue, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -604,7 +604,7 @@ impl Session {
         ];
         if self.phase != Phase::Ready && !tolerated.contains(&method) {
             return Some(issue(
-                "lifecycle",
+                issue_codes::LIFECYCLE,
                 Severity::Warning,
                 format!("{method} arrived before the handshake completed"),
             ));
@@ -613,7 +613,13 @@ impl Session {
         let (client, server) = self.client_and_server();
         methods::check(method, self.in_dir(), None, &version, era, &client, &server)
             .err()
-            .map(|b| issue("not-advertised", Severity::Error, b.reason))
+            .map(|b| {
+                issue(
+                    issue_codes::CAPABILITY_NOT_NEGOTIATED,
+                    Severity::Error,
+                    b.reason,
+                )
+            })
     }
 
     /// Builds, validates and registers one of our requests.
@@ -820,42 +826,7 @@ impl Session {
                 self.forget(&request.id);
                 self.on_response(request, outcome, now_ms, events);
             }
-            Received::Stray {
-                id,
-                already_answered,
-                outcome,
-            } => {
-                let stray = match (&id, outcome) {
-                    // The validator has reported the null id itself; this says what it means.
-                    (Id::Null, Err(e)) => issue(
-                        "stray-response",
-                        Severity::Warning,
-                        format!("an error with a null id settles no request (the server could not read one of ours): {} {}", e.code, e.message),
-                    ),
-                    _ => {
-                        let why = if already_answered { "was already answered or given up on" } else { "was never sent" };
-                        issue("stray-response", Severity::Warning, format!("a response to request {id}, which {why}"))
-                    }
-                };
-                events.push(Event::violation(Some(&id), None, Flow::In, vec![stray]));
-            }
-            Received::DuplicateRequest { request, reply } => {
-                let duplicate = issue(
-                    "duplicate-request-id",
-                    Severity::Error,
-                    format!("request id {} is already being served", request.id),
-                );
-                events.push(Event::violation(
-                    Some(&request.id),
-                    Some(&request.method),
-                    Flow::In,
-                    vec![duplicate],
-                ));
-                events.push(Event::Send { text: reply });
-            }
-            Received::Invalid { failure, reply } => {
-                invalid_with(failure, reply, events);
-            }
+            settled => crate::settled::report(settled, events),
         }
     }
 
@@ -1088,25 +1059,7 @@ pub(super) fn issue(code: &'static str, severity: Severity, message: String) -> 
     }
 }
 
+/// A frame or a batch member that is not a message: answered when it can be, reported.
 fn invalid(failure: ParseFailure, events: &mut Vec<Event>) {
-    let reply = failure
-        .answerable
-        .then(|| Message::Response(failure.to_response()).to_text());
-    invalid_with(failure, reply, events);
-}
-
-fn invalid_with(failure: ParseFailure, reply: Option<String>, events: &mut Vec<Event>) {
-    let detail = match &failure.error.data {
-        Some(Value::String(s)) => format!("{}: {s}", failure.error.message),
-        _ => failure.error.message.clone(),
-    };
-    events.push(Event::violation(
-        Some(&failure.id),
-        None,
-        Flow::In,
-        vec![issue("invalid-message", Severity::Error, detail)],
-    ));
-    if let Some(text) = reply {
-        events.push(Event::Send { text });
-    }
+    crate::settled::report(Received::invalid(failure), events);
 }

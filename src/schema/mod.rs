@@ -78,7 +78,8 @@ pub mod codes {
     pub const UNKNOWN_ENUM_VALUE: &str = "unknown_enum_value";
     pub const NOT_ALLOWED_HERE: &str = "not_allowed_here";
     pub const UNKNOWN_METHOD: &str = "unknown_method";
-    /// Used by the sessions, which know what was negotiated.
+    /// The sessions', which know what was negotiated: a message of a capability the peer did
+    /// not advertise.
     pub const CAPABILITY_NOT_NEGOTIATED: &str = "capability_not_negotiated";
     pub const TOO_LARGE: &str = "too_large";
     pub const TOO_DEEP: &str = "too_deep";
@@ -92,6 +93,36 @@ pub mod codes {
     /// A deviation real peers send, accepted (always a warning).
     pub const TOLERATED: &str = "tolerated";
     pub const UNKNOWN_VERSION: &str = "unknown_version";
+    /// The sessions': a message before the handshake that allows it completed.
+    pub const LIFECYCLE: &str = "lifecycle";
+    /// ACP's lenient reading (always a warning): a member set to its default, an invalid list
+    /// item left out.
+    pub const DEFAULTED: &str = "defaulted";
+    pub const SKIPPED_INVALID_ITEM: &str = "skipped_invalid_item";
+
+    /// Every issue code the module reports, in one spelling (`js/index.d.ts` lists them as
+    /// `IssueCode`, docs/validation.md says what each means; a test keeps the three agreeing).
+    pub const ALL: [&str; 19] = [
+        MISSING_REQUIRED,
+        WRONG_TYPE,
+        UNKNOWN_ENUM_VALUE,
+        NOT_ALLOWED_HERE,
+        UNKNOWN_METHOD,
+        CAPABILITY_NOT_NEGOTIATED,
+        TOO_LARGE,
+        TOO_DEEP,
+        INVALID_JSON,
+        INVALID_ENVELOPE,
+        OUT_OF_RANGE,
+        PATTERN,
+        FORMAT,
+        AMBIGUOUS,
+        TOLERATED,
+        UNKNOWN_VERSION,
+        LIFECYCLE,
+        DEFAULTED,
+        SKIPPED_INVALID_ITEM,
+    ];
 }
 
 /// Bounds that protect the caller; the defaults are far above real traffic.

@@ -90,8 +90,11 @@ async function rawClient(handle, options = {}) {
   const client = await McpClient.connect(peer.url, { clientInfo, era: "handshake", ...options });
   const violations = [];
   client.onViolation((v) => violations.push(v));
+  // Input that is not a message: the session's reply and a `protocolError`, as in ACP.
+  const breaches = [];
+  client.onEvent((e) => e.type === "protocolError" && breaches.push(e.error));
   await client.initialize();
-  return { peer, client, violations };
+  return { peer, client, violations, breaches };
 }
 
 const sse = (res, status = 200) => res.writeHead(status, { "content-type": "text/event-stream" });
@@ -111,7 +114,7 @@ test("HTTP failures become ProtocolErrors with the status and a short body", asy
 });
 
 test("a non-JSON body or a malformed stream is reported, and the request still gets an answer", async () => {
-  const { client, violations } = await rawClient((req, m, res) => {
+  const { client, breaches } = await rawClient((req, m, res) => {
     if (!isCall(m)) return false;
     if (m.params.name === "garbage") return res.writeHead(200, { "content-type": "application/json" }).end("{not json");
     sse(res);
@@ -119,10 +122,10 @@ test("a non-JSON body or a malformed stream is reported, and the request still g
     res.end(`id: 1\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { content: [] } })}\n\n`);
   });
   await assert.rejects(client.callTool("garbage"), (e) => e.code === codes.HTTP_ERROR && /did not answer/.test(e.message));
-  assert.ok(violations.some((v) => v.issues.some((i) => /Parse error/.test(i.message))), JSON.stringify(violations));
-  const count = violations.length;
+  assert.ok(breaches.some((e) => e.code === codes.PARSE_ERROR && /Parse error/.test(e.message)), JSON.stringify(breaches));
+  const count = breaches.length;
   assert.deepEqual(await client.callTool("stream"), { content: [] });
-  assert.ok(violations.length > count, "the broken event was reported");
+  assert.ok(breaches.length > count, "the broken event was reported");
   client.close();
 });
 

@@ -10,7 +10,7 @@ use super::{
 use crate::jsonrpc::{codes, object, Flow, ProtocolError, Request};
 use crate::mcp::event::Event;
 use crate::mcp::version::{negotiate, Era, Version};
-use crate::schema::Severity;
+use crate::schema::{codes as issue_codes, Severity};
 use serde_json::Value;
 
 /// What the server's lifecycle made of an incoming request.
@@ -185,7 +185,7 @@ impl Session {
     pub(super) fn on_initialized(&mut self, events: &mut Vec<Event>) {
         if self.phase != Phase::Initializing {
             let early = issue(
-                "lifecycle",
+                issue_codes::LIFECYCLE,
                 Severity::Warning,
                 "notifications/initialized arrived without an initialize before it".into(),
             );
