@@ -8,12 +8,12 @@
 //
 // `--floor` builds each entry's module once more with `Validator` alone (`--cfg
 // agentwire_validator_only`, src/wasm/mod.rs: no session, no JSON-RPC class, no HTTP client),
-// the way scripts/build.mjs builds the real one (cargo release, wasm-bindgen --target web,
-// wasm-opt with wasm-pack.toml's flags): the JSON reader, the schema engine and the rule
+// the way scripts/build.mjs builds the real one (wasm-pack release for the web target,
+// wasm-opt with wasm-pack.toml's flags, the glue minified): the JSON reader, the schema engine and the rule
 // tables, the least any design that validates every message in the module ships.
 import { build, transform } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { readFileSync, existsSync, mkdirSync } from "node:fs";
+import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { parse } from "smol-toml";
@@ -58,16 +58,15 @@ async function validatorAlone(entry) {
   const env = { ...process.env, RUSTFLAGS: "--cfg agentwire_validator_only", CARGO_TARGET_DIR: target };
   // Quiet unless it fails (the error then carries the tool's stderr).
   const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
-  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", features.join(",")]);
-  const out = join(target, `wb-${entry}`);
-  mkdirSync(out, { recursive: true });
-  run("wasm-bindgen", ["--target", "web", "--out-dir", out, "--out-name", "agentwire", join(target, "wasm32-unknown-unknown/release/agentwire.wasm")]);
+  const out = join(target, `pkg-${entry}`);
+  run("wasm-pack", ["build", "--release", "--target", "web", "--out-dir", out, "--out-name", "agentwire", "--no-pack", "--no-opt",
+    "--", "--no-default-features", "--features", features.join(",")]);
   const wasm = join(out, "agentwire_bg.wasm");
   run(join(root, "node_modules/.bin/wasm-opt"), [...config["wasm-opt"].flags, wasm, "-o", wasm]);
   // The glue minified as scripts/build.mjs minifies what ships.
   const glue = await transform(readFileSync(join(out, "agentwire.js"), "utf8"), { minify: true, lineLimit: 160, target: "es2022", legalComments: "none" });
   const bytes = [readFileSync(wasm), Buffer.from(glue.code)];
-  return { gzip: bytes.reduce((n, b) => n + gz(b), 0), brotli: bytes.reduce((n, b) => n + br(b), 0), wasmGzip: gz(bytes[0]) };
+  return { gzip: bytes.reduce((n, b) => n + gz(b), 0), wasmGzip: gz(bytes[0]) };
 }
 
 if (!existsSync(join(root, "pkg/sizes.json"))) {
