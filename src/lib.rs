@@ -11,6 +11,8 @@
 // modules built with one each.
 #[cfg(feature = "acp")]
 pub mod acp;
+/// What the JSON-RPC endpoint settles by itself, reported alike by both protocols.
+mod inbound;
 /// JSON text read once: the tape every incoming frame is parsed into, the UTF-8 check.
 pub mod json;
 pub mod jsonrpc;
@@ -18,8 +20,6 @@ pub mod jsonrpc;
 pub mod mcp;
 mod options;
 pub mod schema;
-/// What the JSON-RPC endpoint settles by itself, reported alike by both protocols.
-mod settled;
 /// Server-Sent Events: MCP's Streamable HTTP and ACP's HTTP transport read them.
 pub mod sse;
 mod text;

@@ -1217,6 +1217,61 @@ fn what_the_endpoint_settles_is_reported_as_acp_reports_it() {
     }
 }
 
+/// Every message the peer sent is validated, the ones the endpoint settles by itself too (a
+/// duplicate request, a stray response), before they are settled: in both protocols alike.
+#[test]
+fn what_the_endpoint_settles_is_validated_first_in_both_protocols() {
+    let kinds = |events: &[Value]| -> Vec<String> {
+        events
+            .iter()
+            .map(|e| e["type"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let paths = |event: &Value| -> Vec<String> {
+        event["issues"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|i| i["path"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    // A duplicate request id whose params are invalid: the issues, then the refusal.
+    let mut p = ready("2025-11-25", json!({}), json!({ "tools": {} }));
+    let mut agent = agentwire::acp::AcpAgent::new(Default::default());
+    agent.receive(
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}"#,
+        0,
+    );
+    let acp_new = r#"{"jsonrpc":"2.0","id":"dup","method":"session/new","params":{"cwd":"/","mcpServers":7}}"#;
+    let mcp_list = r#"{"jsonrpc":"2.0","id":"dup","method":"tools/list","params":{"cursor":7}}"#;
+    json_of(agent.receive(acp_new, 0));
+    json_of(p.server.receive(mcp_list, 0));
+    for (events, path) in [
+        (json_of(agent.receive(acp_new, 0)), "/params/mcpServers"),
+        (json_of(p.server.receive(mcp_list, 0)), "/params/cursor"),
+    ] {
+        assert_eq!(
+            kinds(&events),
+            ["violation", "send", "protocolError"],
+            "{events:?}"
+        );
+        assert_eq!(events[0]["id"], "dup", "{events:?}");
+        assert!(paths(&events[0]).iter().any(|p| p == path), "{events:?}");
+    }
+    // A stray error response with `id: null`, which the schemas of ACP v2 and MCP refuse.
+    let null = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+    let mut acp = agentwire::acp::AcpClient::new(
+        serde_json::from_value(json!({ "protocolVersions": [2] })).expect("config"),
+    );
+    for events in [
+        json_of(acp.receive(null, 0)),
+        json_of(p.client.receive(null, 0)),
+    ] {
+        assert_eq!(kinds(&events), ["violation", "stray"], "{events:?}");
+        assert!(paths(&events[0]).iter().any(|p| p == "/id"), "{events:?}");
+    }
+}
+
 fn json_of<E: serde::Serialize>(events: Vec<E>) -> Vec<Value> {
     events
         .iter()

@@ -106,7 +106,7 @@ pub enum Event {
     },
 }
 
-crate::settled::settled_events!(Event);
+crate::inbound::inbound_events!(Event);
 
 impl Event {
     /// The event as JSON text, as `Serialize` writes it, but a session update's `update` is

@@ -15,7 +15,7 @@ use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
     codes, object, serialized, sort_by, Endpoint, Flow, Id, Message, Notification, Outbound,
-    ParseOptions, ProtocolError, RawJson, Received, Request, Timeout, VecMap, VecSet,
+    Outgoing, ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
@@ -87,8 +87,6 @@ struct Serving {
 pub(crate) struct Session {
     pub(crate) role: Role,
     endpoint: Endpoint,
-    /// The text of the frame being received, while it holds one message: validated as it came.
-    wire: Option<String>,
     pub(crate) phase: Phase,
     common: Common,
     pub(crate) negotiation: NegotiationRule,
@@ -153,7 +151,6 @@ impl Session {
                 allow_batch: false,
                 allow_null_id: true,
             }),
-            wire: None,
             phase: Phase::Uninitialized,
             common,
             negotiation,
@@ -396,7 +393,7 @@ impl Session {
         message: &Message,
         in_reply_to: Option<&str>,
     ) -> Result<(), ProtocolError> {
-        let mut issues = self.validate(message, self.role.sending(), in_reply_to);
+        let mut issues = self.validate(message, self.role.sending(), in_reply_to, None);
         if !self.common.validate_outgoing {
             return Ok(());
         }
@@ -412,11 +409,13 @@ impl Session {
         )
     }
 
+    /// Validates a message: one received as a whole frame (`wire`) from that text, as it came.
     fn validate(
         &self,
         message: &Message,
         direction: Direction,
         in_reply_to: Option<&str>,
+        wire: Option<&str>,
     ) -> Vec<Issue> {
         let ctx = Context {
             protocol: Protocol::Acp,
@@ -425,10 +424,6 @@ impl Session {
             in_reply_to,
         };
         // The schema and ACP's own parameter rules (absolute paths), as the Validator checks them.
-        let wire = self
-            .wire
-            .as_deref()
-            .filter(|_| direction == self.role.receiving());
         schema::validate_received(wire, message, &ctx)
     }
 
@@ -623,18 +618,7 @@ impl Session {
                 return events;
             }
         }
-        let received = match frame {
-            Ok(text) => {
-                // A frame of one message is validated as it came (a batch is refused by the endpoint).
-                self.wire = (!text.trim_start().starts_with('[')).then(|| text.to_owned());
-                self.endpoint.receive(text)
-            }
-            Err(failure) => vec![Received::invalid(failure)],
-        };
-        for received in received {
-            self.dispatch(received, now_ms, &mut events);
-        }
-        self.wire = None;
+        crate::inbound::receive(self, frame, now_ms, &mut events);
         events
     }
 
@@ -730,81 +714,6 @@ impl Session {
         push_ended(ended, events);
     }
 
-    fn dispatch(&mut self, received: Received, now_ms: u64, events: &mut Vec<Event>) {
-        match received {
-            Received::Request(r) => self.on_request(r, events),
-            Received::Notification(n) => self.on_notification(n, now_ms, events),
-            Received::Response {
-                request,
-                mut outcome,
-            } => {
-                let message = match &outcome {
-                    Ok(v) => Message::response(request.id.clone(), v.clone()),
-                    Err(e) => Message::error(request.id.clone(), e.clone()),
-                };
-                let mut message = message;
-                if self.report(&mut message, Some(&request.method), events) {
-                    if let Message::Response(r) = message {
-                        outcome = r.outcome;
-                    }
-                }
-                let session = self.about_session.remove(&request.id);
-                self.on_response(request.id, request.method, session, outcome, events);
-            }
-            settled => crate::settled::report(settled, events),
-        }
-    }
-
-    /// Validates a received message and reports its issues. Unless `strict`, what the schema
-    /// marks to be read leniently is repaired first (the repairs are warnings); the message is
-    /// given back, repaired, when it was.
-    #[inline(never)]
-    fn report(
-        &self,
-        message: &mut Message,
-        in_reply_to: Option<&str>,
-        events: &mut Vec<Event>,
-    ) -> bool {
-        let mut issues = self.validate(message, self.role.receiving(), in_reply_to);
-        let mut repaired = false;
-        if !self.common.strict && issues.iter().any(|i| i.severity == Severity::Error) {
-            let version = self
-                .version
-                .unwrap_or_else(|| version::latest(self.supported()));
-            let method = message.method().or(in_reply_to).unwrap_or("").to_owned();
-            let (value, base, is_result) = match &mut *message {
-                Message::Request(r) => (r.params.as_mut(), "/params", false),
-                Message::Notification(n) => (n.params.as_mut(), "/params", false),
-                Message::Response(r) => (r.outcome.as_mut().ok(), "/result", true),
-            };
-            if let Some(value) = value {
-                let repairs =
-                    super::lenient::repair(version, &method, is_result, base, value, &issues);
-                if !repairs.is_empty() {
-                    // What is left after the repairs, judged again.
-                    let ctx = Context {
-                        protocol: Protocol::Acp,
-                        version: self.judged_by(message, in_reply_to),
-                        direction: self.role.receiving(),
-                        in_reply_to,
-                    };
-                    issues = repairs;
-                    issues.extend(schema::validate_received(None, message, &ctx));
-                    repaired = true;
-                }
-            }
-        }
-        if !issues.is_empty() {
-            events.push(Event::Violation {
-                id: message.id().cloned(),
-                method: message.method().or(in_reply_to).map(str::to_owned),
-                direction: Flow::In,
-                issues,
-            });
-        }
-        repaired
-    }
-
     /// Gating of an incoming call: phase, table, capabilities of our own side.
     fn gate_incoming(
         &self,
@@ -843,9 +752,6 @@ impl Session {
         {
             return self.answer_initialize(r, events);
         }
-        let mut message = Message::Request(r);
-        self.report(&mut message, None, events);
-        let Message::Request(r) = message else { return };
         if let Err(e) = self.gate_incoming(&r.method, r.params.as_ref(), Kind::Request) {
             if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
                 events.push(Event::Send { text });
@@ -868,11 +774,6 @@ impl Session {
     }
 
     fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        let mut message = Message::Notification(n);
-        self.report(&mut message, None, events);
-        let Message::Notification(n) = message else {
-            return;
-        };
         if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
             // Notifications are never answered: report and drop.
             return events.push(Event::ProtocolError { error });
@@ -1075,13 +976,7 @@ impl Session {
 
     /// Agent: negotiates, answers, and is ready.
     fn answer_initialize(&mut self, r: Request, events: &mut Vec<Event>) {
-        let mut message = Message::Request(r.clone());
-        self.report(&mut message, None, events);
-        let params = match &message {
-            Message::Request(repaired) => repaired.params.clone(),
-            _ => None,
-        }
-        .unwrap_or(Value::Null);
+        let params = r.params.clone().unwrap_or(Value::Null);
         let requested = params
             .get("protocolVersion")
             .and_then(Value::as_u64)
@@ -1131,7 +1026,12 @@ impl Session {
         );
         let result = Value::Object(result);
         let message = Message::response(r.id.clone(), result.clone());
-        let issues = self.validate(&message, Direction::ServerToClient, Some("initialize"));
+        let issues = self.validate(
+            &message,
+            Direction::ServerToClient,
+            Some("initialize"),
+            None,
+        );
         if !issues.is_empty() {
             events.push(Event::Violation {
                 id: Some(r.id.clone()),
@@ -1212,6 +1112,71 @@ impl Session {
         self.about_session.clear();
         self.phase = Phase::Closed;
         events.push(Event::Closed { error });
+    }
+}
+
+impl crate::inbound::Inbound for Session {
+    type Event = Event;
+
+    fn endpoint(&mut self) -> &mut Endpoint {
+        &mut self.endpoint
+    }
+
+    /// Unless `strict`, what the schema marks to be read leniently is repaired first (the
+    /// repairs are warnings), and the message handed on repaired.
+    fn check(
+        &self,
+        message: &mut Message,
+        in_reply_to: Option<&str>,
+        wire: Option<&str>,
+    ) -> Vec<Issue> {
+        let mut issues = self.validate(message, self.role.receiving(), in_reply_to, wire);
+        if !self.common.strict && issues.iter().any(|i| i.severity == Severity::Error) {
+            let version = self
+                .version
+                .unwrap_or_else(|| version::latest(self.supported()));
+            let method = message.method().or(in_reply_to).unwrap_or("").to_owned();
+            let (value, base, is_result) = match &mut *message {
+                Message::Request(r) => (r.params.as_mut(), "/params", false),
+                Message::Notification(n) => (n.params.as_mut(), "/params", false),
+                Message::Response(r) => (r.outcome.as_mut().ok(), "/result", true),
+            };
+            if let Some(value) = value {
+                let repairs =
+                    super::lenient::repair(version, &method, is_result, base, value, &issues);
+                if !repairs.is_empty() {
+                    // What is left after the repairs, judged again.
+                    let ctx = Context {
+                        protocol: Protocol::Acp,
+                        version: self.judged_by(message, in_reply_to),
+                        direction: self.role.receiving(),
+                        in_reply_to,
+                    };
+                    issues = repairs;
+                    issues.extend(schema::validate_received(None, message, &ctx));
+                }
+            }
+        }
+        issues
+    }
+
+    fn take_request(&mut self, r: Request, _: u64, events: &mut Vec<Event>) {
+        self.on_request(r, events);
+    }
+
+    fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
+        self.on_notification(n, now_ms, events);
+    }
+
+    fn take_response(
+        &mut self,
+        request: Outgoing,
+        outcome: Result<Value, ProtocolError>,
+        _: u64,
+        events: &mut Vec<Event>,
+    ) {
+        let session = self.about_session.remove(&request.id);
+        self.on_response(request.id, request.method, session, outcome, events);
     }
 }
 

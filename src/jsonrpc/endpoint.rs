@@ -50,6 +50,16 @@ pub enum Received {
     },
 }
 
+/// One incoming frame, read.
+#[derive(Debug)]
+pub struct Frame<'a> {
+    /// The frame's text when it held one message: what that message is validated from, as it
+    /// came (a batch's members are validated as they were read).
+    pub text: Option<&'a str>,
+    /// Its messages in order, or why one is not a message.
+    pub messages: Vec<Result<Message, ParseFailure>>,
+}
+
 #[derive(Debug)]
 pub struct Endpoint {
     pending: PendingTable,
@@ -114,17 +124,25 @@ impl Endpoint {
 
     /// Classifies one incoming frame.
     pub fn receive(&mut self, text: &str) -> Vec<Received> {
-        match parse(text, &self.options) {
-            Ok(Incoming::Single(m)) => vec![self.accept(m)],
-            Ok(Incoming::Batch(items)) => items
-                .into_iter()
-                .map(|r| match r {
-                    Ok(m) => self.accept(m),
-                    Err(f) => Received::invalid(f),
-                })
-                .collect(),
-            Err(f) => vec![Received::invalid(f)],
-        }
+        self.read(Ok(text))
+            .messages
+            .into_iter()
+            .map(|m| match m {
+                Ok(m) => self.accept(m),
+                Err(f) => Received::invalid(f),
+            })
+            .collect()
+    }
+
+    /// Reads one incoming frame (or bytes that were not UTF-8) into its messages, not yet
+    /// classified: a session validates each before it is taken with [`Endpoint::accept`].
+    pub fn read<'a>(&self, frame: Result<&'a str, ParseFailure>) -> Frame<'a> {
+        let (text, messages) = match frame.map(|t| (t, parse(t, &self.options))) {
+            Ok((text, Ok(Incoming::Single(m)))) => (Some(text), vec![Ok(m)]),
+            Ok((_, Ok(Incoming::Batch(items)))) => (None, items),
+            Ok((_, Err(f))) | Err(f) => (None, vec![Err(f)]),
+        };
+        Frame { text, messages }
     }
 
     /// Takes an already classified message (from a batch, a test, another layer).

@@ -11,7 +11,7 @@ mod pending;
 mod raw;
 mod vec_map;
 
-pub use endpoint::{Endpoint, Outbound, Received};
+pub use endpoint::{Endpoint, Frame, Outbound, Received};
 pub use error::ProtocolError;
 pub use id::Id;
 pub(crate) use json_object::{object, serialized};

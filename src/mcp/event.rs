@@ -23,7 +23,7 @@ impl Event {
     }
 }
 
-crate::settled::settled_events!(Event);
+crate::inbound::inbound_events!(Event);
 
 /// A request still in flight when the connection closed.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -8,9 +8,8 @@ use super::event::{Event, PendingCall};
 use super::methods::{self, Kind};
 use super::version::{Era, Version};
 use crate::jsonrpc::{
-    codes, object, parse, serialized, Endpoint, Flow, Id, Incoming, Message, Notification,
-    Outbound, Outgoing, ParseFailure, ParseOptions, ProtocolError, Received, Request, Timeout,
-    VecMap, VecSet,
+    codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, Outgoing,
+    ParseFailure, ParseOptions, ProtocolError, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, codes as issue_codes, Direction, Issue, Severity};
 use serde::Serialize;
@@ -68,8 +67,6 @@ pub struct Session {
     pub(super) versions: Vec<Version>,
     pub(super) info: Implementation,
     pub(super) endpoint: Endpoint,
-    /// The text of the frame being received, while it holds one message: validated as it came.
-    wire: Option<String>,
     pub(super) phase: Phase,
     pub(super) version: Option<Version>,
     pub(super) era: Option<Era>,
@@ -132,7 +129,6 @@ impl Session {
                 allow_batch: false,
                 allow_null_id: false,
             }),
-            wire: None,
             phase: Phase::Idle,
             version: None,
             era: None,
@@ -358,27 +354,9 @@ impl Session {
         self.take_frame(crate::jsonrpc::frame_text(bytes), now_ms)
     }
 
-    // ParseFailure is large on purpose (jsonrpc/message.rs).
-    #[allow(clippy::result_large_err)]
     fn take_frame(&mut self, frame: Result<&str, ParseFailure>, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
-        match frame.and_then(|text| parse(text, &self.endpoint.options()).map(|m| (text, m))) {
-            Ok((text, Incoming::Single(m))) => {
-                // A frame of one message is validated as it came; a batch's members are not.
-                self.wire = Some(text.to_owned());
-                self.take(m, now_ms, &mut events);
-                self.wire = None;
-            }
-            Ok((_, Incoming::Batch(items))) => {
-                for item in items {
-                    match item {
-                        Ok(m) => self.take(m, now_ms, &mut events),
-                        Err(f) => invalid(f, &mut events),
-                    }
-                }
-            }
-            Err(f) => invalid(f, &mut events),
-        }
+        crate::inbound::receive(self, frame, now_ms, &mut events);
         events
     }
 
@@ -684,7 +662,7 @@ impl Session {
         message: &Message,
         in_reply_to: Option<&str>,
     ) -> Result<(), ProtocolError> {
-        let issues = self.validate(message, self.out_dir(), in_reply_to);
+        let issues = self.validate(message, self.out_dir(), in_reply_to, None);
         if self.settings.validate_outgoing && issues.iter().any(|i| i.severity == Severity::Error) {
             let method = message
                 .method()
@@ -699,11 +677,13 @@ impl Session {
         Ok(())
     }
 
+    /// Validates a message: one received as a whole frame (`wire`) from that text, as it came.
     fn validate(
         &self,
         message: &Message,
         direction: Direction,
         in_reply_to: Option<&str>,
+        wire: Option<&str>,
     ) -> Vec<Issue> {
         let version = self.judged_by(message, in_reply_to);
         let ctx = schema::Context {
@@ -712,7 +692,6 @@ impl Session {
             direction,
             in_reply_to,
         };
-        let wire = self.wire.as_deref().filter(|_| direction == self.in_dir());
         schema::validate_received(wire, message, &ctx)
     }
 
@@ -763,7 +742,7 @@ impl Session {
         in_reply_to: Option<&str>,
         events: &mut Vec<Event>,
     ) {
-        let issues = self.validate(&message, self.out_dir(), in_reply_to);
+        let issues = self.validate(&message, self.out_dir(), in_reply_to, None);
         if !issues.is_empty() {
             events.push(Event::violation(
                 message.id(),
@@ -803,31 +782,6 @@ impl Session {
             Some(object! { "requestId": id, "reason": reason }),
         )
         .to_text()
-    }
-
-    fn take(&mut self, message: Message, now_ms: u64, events: &mut Vec<Event>) {
-        let in_reply_to = match &message {
-            Message::Response(r) => self.endpoint.pending().get(&r.id).map(|o| o.method.clone()),
-            _ => None,
-        };
-        let issues = self.validate(&message, self.in_dir(), in_reply_to.as_deref());
-        if !issues.is_empty() {
-            events.push(Event::violation(
-                message.id(),
-                message.method().or(in_reply_to.as_deref()),
-                Flow::In,
-                issues,
-            ));
-        }
-        match self.endpoint.accept(message) {
-            Received::Request(r) => self.on_request(r, now_ms, events),
-            Received::Notification(n) => self.on_notification(n, now_ms, events),
-            Received::Response { request, outcome } => {
-                self.forget(&request.id);
-                self.on_response(request, outcome, now_ms, events);
-            }
-            settled => crate::settled::report(settled, events),
-        }
     }
 
     fn on_request(&mut self, r: Request, _now_ms: u64, events: &mut Vec<Event>) {
@@ -1059,7 +1013,38 @@ pub(super) fn issue(code: &'static str, severity: Severity, message: String) -> 
     }
 }
 
-/// A frame or a batch member that is not a message: answered when it can be, reported.
-fn invalid(failure: ParseFailure, events: &mut Vec<Event>) {
-    crate::settled::report(Received::invalid(failure), events);
+impl crate::inbound::Inbound for Session {
+    type Event = Event;
+
+    fn endpoint(&mut self) -> &mut Endpoint {
+        &mut self.endpoint
+    }
+
+    fn check(
+        &self,
+        message: &mut Message,
+        in_reply_to: Option<&str>,
+        wire: Option<&str>,
+    ) -> Vec<Issue> {
+        self.validate(message, self.in_dir(), in_reply_to, wire)
+    }
+
+    fn take_request(&mut self, r: Request, now_ms: u64, events: &mut Vec<Event>) {
+        self.on_request(r, now_ms, events);
+    }
+
+    fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
+        self.on_notification(n, now_ms, events);
+    }
+
+    fn take_response(
+        &mut self,
+        request: Outgoing,
+        outcome: Result<Value, ProtocolError>,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
+        self.forget(&request.id);
+        self.on_response(request, outcome, now_ms, events);
+    }
 }

@@ -1,0 +1,174 @@
+//! The one receive path of both protocols' sessions: a frame is read into its messages; each is
+//! validated (from the frame's text when it was the whole frame) and classified by the JSON-RPC
+//! endpoint; what the endpoint settles by itself is reported in one vocabulary (`send`,
+//! `protocolError`, `stray`, `violation`), written once; requests, notifications and responses
+//! to ours go to the session.
+
+use crate::jsonrpc::{
+    Endpoint, Id, Message, Notification, Outgoing, ParseFailure, ProtocolError, Received, Request,
+};
+use crate::schema::{codes, Issue, Severity};
+use serde_json::Value;
+
+/// A protocol's session, as the receive path sees it.
+pub(crate) trait Inbound {
+    type Event: Events;
+    fn endpoint(&mut self) -> &mut Endpoint;
+    /// Validates a received message (`wire`: its text, when it was the whole frame); may repair
+    /// it, where the protocol reads leniently (the repairs are issues too).
+    fn check(
+        &self,
+        message: &mut Message,
+        in_reply_to: Option<&str>,
+        wire: Option<&str>,
+    ) -> Vec<Issue>;
+    /// A request to serve (its id now in the endpoint's table).
+    fn take_request(&mut self, request: Request, now_ms: u64, events: &mut Vec<Self::Event>);
+    fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Self::Event>);
+    /// The answer to a request of ours, with what we sent.
+    fn take_response(
+        &mut self,
+        request: Outgoing,
+        outcome: Result<Value, ProtocolError>,
+        now_ms: u64,
+        events: &mut Vec<Self::Event>,
+    );
+}
+
+/// Takes one incoming frame (or bytes that were not UTF-8): each message it holds, in order.
+pub(crate) fn receive<S: Inbound>(
+    session: &mut S,
+    frame: Result<&str, ParseFailure>,
+    now_ms: u64,
+    events: &mut Vec<S::Event>,
+) {
+    let frame = session.endpoint().read(frame);
+    for message in frame.messages {
+        let received = match message {
+            Ok(mut message) => {
+                let in_reply_to = match &message {
+                    Message::Response(r) => session
+                        .endpoint()
+                        .pending()
+                        .get(&r.id)
+                        .map(|o| o.method.clone()),
+                    _ => None,
+                };
+                let issues = session.check(&mut message, in_reply_to.as_deref(), frame.text);
+                if !issues.is_empty() {
+                    let method = message.method().or(in_reply_to.as_deref());
+                    events.push(S::Event::violation(
+                        message.id().cloned(),
+                        method.map(str::to_owned),
+                        issues,
+                    ));
+                }
+                session.endpoint().accept(message)
+            }
+            Err(failure) => Received::invalid(failure),
+        };
+        match received {
+            Received::Request(r) => session.take_request(r, now_ms, events),
+            Received::Notification(n) => session.take_notification(n, now_ms, events),
+            Received::Response { request, outcome } => {
+                session.take_response(request, outcome, now_ms, events)
+            }
+            settled => report(settled, events),
+        }
+    }
+}
+
+/// The events of a session's own vocabulary that report what the endpoint settled.
+pub(crate) trait Events: Sized {
+    /// Text to send: the endpoint's answer (-32700, -32600).
+    fn send(text: String) -> Self;
+    /// A breach the endpoint answered or ignored.
+    fn protocol_error(error: ProtocolError) -> Self;
+    /// A response to no request of ours.
+    fn stray(id: Id, already_answered: bool, error: Option<ProtocolError>) -> Self;
+    /// Issues of an incoming message.
+    fn violation(id: Option<Id>, method: Option<String>, issues: Vec<Issue>) -> Self;
+}
+
+/// `Events` for a session's event enum, whose variants `Send`, `ProtocolError`, `Stray`
+/// and `Violation` are the same in both protocols.
+macro_rules! inbound_events {
+    ($event:ty) => {
+        impl $crate::inbound::Events for $event {
+            fn send(text: String) -> Self {
+                Self::Send { text }
+            }
+            fn protocol_error(error: $crate::jsonrpc::ProtocolError) -> Self {
+                Self::ProtocolError { error }
+            }
+            fn stray(
+                id: $crate::jsonrpc::Id,
+                already_answered: bool,
+                error: Option<$crate::jsonrpc::ProtocolError>,
+            ) -> Self {
+                Self::Stray {
+                    id,
+                    already_answered,
+                    error,
+                }
+            }
+            fn violation(
+                id: Option<$crate::jsonrpc::Id>,
+                method: Option<String>,
+                issues: Vec<$crate::schema::Issue>,
+            ) -> Self {
+                Self::Violation {
+                    id,
+                    method,
+                    direction: $crate::jsonrpc::Flow::In,
+                    issues,
+                }
+            }
+        }
+    };
+}
+pub(crate) use inbound_events;
+
+/// Reports what the endpoint settled by itself: a malformed frame or a duplicate request id
+/// (answered), a malformed response, a stray response. Requests, notifications and responses
+/// to ours are the session's to handle, not passed here.
+fn report<E: Events>(received: Received, events: &mut Vec<E>) {
+    match received {
+        Received::Invalid {
+            failure,
+            reply: Some(text),
+        } => {
+            events.push(E::send(text));
+            events.push(E::protocol_error(failure.error));
+        }
+        // A malformed response (an error without `id`, say): reported, never answered.
+        Received::Invalid {
+            failure,
+            reply: None,
+        } => events.push(E::violation(
+            Some(failure.id).filter(|id| *id != Id::Null),
+            None,
+            vec![Issue {
+                path: String::new(),
+                code: codes::INVALID_ENVELOPE,
+                message: failure.error.message,
+                severity: Severity::Error,
+            }],
+        )),
+        Received::DuplicateRequest { request, reply } => {
+            events.push(E::send(reply));
+            events.push(E::protocol_error(ProtocolError::invalid_request(format!(
+                "duplicate request id {} ({})",
+                request.id, request.method
+            ))));
+        }
+        // An error with `id: null` (the peer could not read one of our messages) is one too:
+        // it settles nothing, since guessing which request it meant could answer the wrong one.
+        Received::Stray {
+            id,
+            already_answered,
+            outcome,
+        } => events.push(E::stray(id, already_answered, outcome.err())),
+        Received::Request(_) | Received::Notification(_) | Received::Response { .. } => {}
+    }
+}
