@@ -1,11 +1,12 @@
 // What a session costs per frame that is not a session update (those take a path of their
-// own: bench/replay), for builds side by side in one Node process, CPU time, short slices of
+// own: bench/replay), and per call sent, for builds side by side in one Node process, CPU time, short slices of
 // each in turn; min and median per frame:
 //   node bench/receive/run.mjs DIR...     DIR: a built package (pkg, or another build's)
 // Frames, each a real exchange between two agentwire sessions (sans-IO):
 // - MCP client: the answer to `tools/call` (a result with text and structured content, 1.4 KB);
 // - ACP client: the agent's `fs/read_text_file` request (answered untimed, so nothing piles up);
-// - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise).
+// - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise);
+// - sent: an MCP `tools/call` whose arguments are that result, an ACP `session/prompt`.
 // Environment: ROUNDS (30), SLICE ms (50).
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -51,6 +52,20 @@ function cases(aw) {
       const out = client.request("session/prompt", prompt);
       const handle = () => agent.receive(out.text);
       handle.after = (events) => client.receive(agent.respond(events[0].id, { stopReason: "end_turn" }));
+      return handle;
+    },
+    // Sending: the call checked, written once and validated as it goes (answered untimed).
+    "MCP client: tools/call sent (1.4 KB arguments)": () => {
+      const handle = () => mcp.request("tools/call", { name: "apply", arguments: toolResult });
+      handle.after = (out) => mcp.receive(`{"jsonrpc":"2.0","id":${JSON.stringify(out.id)},"result":{"content":[]}}`);
+      return handle;
+    },
+    "ACP client: session/prompt sent": () => {
+      const handle = () => client.request("session/prompt", prompt);
+      handle.after = (out) => {
+        const asked = agent.receive(out.text).find((e) => e.type === "request");
+        client.receive(agent.respond(asked.id, { stopReason: "end_turn" }));
+      };
       return handle;
     },
   };

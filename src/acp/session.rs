@@ -14,8 +14,8 @@ use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::jsonrpc::{
-    codes, object, serialized, sort_by, Endpoint, Flow, Id, Message, Notification, Outbound,
-    Outgoing, ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
+    codes, object, sort_by, Endpoint, Flow, Id, Message, Notification, Outbound, Outgoing,
+    ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
@@ -388,28 +388,24 @@ impl Session {
     // -----------------------------------------------------------------------------------
     // Sending.
 
-    fn validate_outgoing(
+    /// The text of an outgoing message, written once and validated as it goes; refused on errors
+    /// unless told not to validate.
+    #[inline(never)]
+    fn outgoing_text(
         &self,
         message: &Message,
         in_reply_to: Option<&str>,
-    ) -> Result<(), ProtocolError> {
-        let mut issues = self.validate(message, self.role.sending(), in_reply_to, None);
-        if !self.common.validate_outgoing {
-            return Ok(());
+    ) -> Result<String, ProtocolError> {
+        let text = message.to_text();
+        if self.common.validate_outgoing {
+            let issues = self.validate(message, self.role.sending(), in_reply_to, Some(&text));
+            let what = message.method().or(in_reply_to).unwrap_or("response");
+            schema::refuse_errors(what, &issues)?;
         }
-        issues.retain(|i| i.severity == Severity::Error);
-        if issues.is_empty() {
-            return Ok(());
-        }
-        let what = message.method().or(in_reply_to).unwrap_or("message");
-        let first = issues[0].message.clone();
-        Err(
-            ProtocolError::local_refusal(format!("refusing to send an invalid {what}: {first}"))
-                .with_data(object! { "method": what, "issues": serialized(&issues) }),
-        )
+        Ok(text)
     }
 
-    /// Validates a message: one received as a whole frame (`wire`) from that text, as it came.
+    /// Validates a message, from `wire` when that is its text (as it came, as it goes).
     fn validate(
         &self,
         message: &Message,
@@ -424,11 +420,12 @@ impl Session {
             in_reply_to,
         };
         // The schema and ACP's own parameter rules (absolute paths), as the Validator checks them.
-        schema::validate_received(wire, message, &ctx)
+        schema::validate_as(wire, message, &ctx)
     }
 
-    /// Checks everything an outgoing call must satisfy, from the lifecycle to validation.
-    fn check_outgoing(
+    /// Checks what an outgoing call must satisfy before it is written: the lifecycle, the
+    /// method table, capabilities.
+    fn gate_outgoing(
         &self,
         method: &str,
         params: Option<&Value>,
@@ -456,11 +453,7 @@ impl Session {
                 self.gate_params(method, params).map_err(local)?;
             }
         }
-        let probe = match kind {
-            Kind::Notification => Message::notification(method, params.cloned()),
-            _ => Message::request(Id::Number(0), method, params.cloned()),
-        };
-        self.validate_outgoing(&probe, None)
+        Ok(())
     }
 
     pub(crate) fn request(
@@ -472,7 +465,7 @@ impl Session {
         // Every ACP request takes an object: none given is `{}` (agents refuse a missing
         // `params`), and a method with required members then names what is missing.
         let params = Some(params.unwrap_or_else(|| Value::Object(Map::new())));
-        self.check_outgoing(method, params.as_ref(), Kind::Request)?;
+        self.gate_outgoing(method, params.as_ref(), Kind::Request)?;
         let timeout = Timeout {
             timeout_ms: if HUMAN_PACED.contains(&method) {
                 None
@@ -482,7 +475,10 @@ impl Session {
             max_total_ms: None,
         };
         let session_id = session_id_of(params.as_ref());
-        let (id, text) = self.endpoint.request(method, params, now_ms, timeout);
+        let id = self.endpoint.pending_mut().next_id();
+        let text = self.outgoing_text(&Message::request(id.clone(), method, params), None)?;
+        // A fresh id is never in flight, so registering cannot fail.
+        let _ = (self.endpoint.pending_mut()).register(id.clone(), method, now_ms, timeout);
         if let Some(s) = session_id {
             if self.role == Role::Client && REPLAYING.contains(&method) {
                 self.replaying.insert(s.clone());
@@ -515,11 +511,11 @@ impl Session {
         method: &str,
         params: Option<Value>,
     ) -> Result<Outbound, ProtocolError> {
-        self.check_outgoing(method, params.as_ref(), Kind::Notification)?;
+        self.gate_outgoing(method, params.as_ref(), Kind::Notification)?;
         Ok(Outbound {
             id: None,
             method: Some(method.to_owned()),
-            text: self.endpoint.notify(method, params),
+            text: self.outgoing_text(&Message::notification(method, params), None)?,
         })
     }
 
@@ -535,12 +531,12 @@ impl Session {
             )));
         };
         let outcome = self.enforce_cancelled(&serving, outcome);
-        let message = match &outcome {
-            Ok(v) => Message::response(id.clone(), v.clone()),
-            Err(e) => Message::error(id.clone(), e.clone()),
+        let message = match outcome {
+            Ok(v) => Message::response(id.clone(), v),
+            Err(e) => Message::error(id.clone(), e),
         };
-        self.validate_outgoing(&message, Some(&serving.method))?;
-        let text = self.endpoint.respond(id, outcome)?;
+        let text = self.outgoing_text(&message, Some(&serving.method))?;
+        self.endpoint.pending_mut().finish_incoming(id);
         self.serving.remove(id);
         if serving.method == "session/prompt" {
             if let Some(s) = &serving.session_id {
@@ -1025,12 +1021,13 @@ impl Session {
             Value::Array(self.auth_methods.clone()),
         );
         let result = Value::Object(result);
-        let message = Message::response(r.id.clone(), result.clone());
+        let message = Message::response(r.id.clone(), result);
+        let text = message.to_text();
         let issues = self.validate(
             &message,
             Direction::ServerToClient,
             Some("initialize"),
-            None,
+            Some(&text),
         );
         if !issues.is_empty() {
             events.push(Event::Violation {
@@ -1040,7 +1037,7 @@ impl Session {
                 issues,
             });
         }
-        if let Ok(text) = self.endpoint.respond(&r.id, Ok(result)) {
+        if self.endpoint.pending_mut().finish_incoming(&r.id) {
             events.push(Event::Send { text });
         }
         self.phase = Phase::Ready;
@@ -1153,7 +1150,7 @@ impl crate::inbound::Inbound for Session {
                         in_reply_to,
                     };
                     issues = repairs;
-                    issues.extend(schema::validate_received(None, message, &ctx));
+                    issues.extend(schema::validate_as(None, message, &ctx));
                 }
             }
         }

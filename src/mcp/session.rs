@@ -8,8 +8,8 @@ use super::event::{Event, PendingCall};
 use super::methods::{self, Kind};
 use super::version::{Era, Version};
 use crate::jsonrpc::{
-    codes, object, serialized, Endpoint, Flow, Id, Message, Notification, Outbound, Outgoing,
-    ParseFailure, ParseOptions, ProtocolError, Request, Timeout, VecMap, VecSet,
+    codes, object, Endpoint, Flow, Id, Message, Notification, Outbound, Outgoing, ParseFailure,
+    ParseOptions, ProtocolError, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, codes as issue_codes, Direction, Issue, Severity};
 use serde::Serialize;
@@ -271,12 +271,10 @@ impl Session {
             ));
         }
         self.permit(method, Kind::Notification, params.as_ref())?;
-        let message = Message::notification(method, params);
-        self.check_outgoing(&message, None)?;
         Ok(Outbound {
             id: None,
             method: None,
-            text: message.to_text(),
+            text: self.outgoing_text(&Message::notification(method, params), None)?,
         })
     }
 
@@ -306,12 +304,12 @@ impl Session {
             id: id.clone(),
             outcome,
         });
-        self.check_outgoing(&message, Some(&method))?;
+        let text = self.outgoing_text(&message, Some(&method))?;
         self.finish(id);
         Ok(Outbound {
             id: None,
             method: None,
-            text: message.to_text(),
+            text,
         })
     }
 
@@ -619,8 +617,7 @@ impl Session {
             token.insert("progressToken".into(), id.to_value());
             merge_meta(&mut params, token);
         }
-        let message = Message::request(id.clone(), method, params);
-        self.check_outgoing(&message, None)?;
+        let text = self.outgoing_text(&Message::request(id.clone(), method, params), None)?;
         let timeout = Timeout {
             timeout_ms: options.timeout_ms.or(self.settings.request_timeout_ms),
             max_total_ms: if options.reset_on_progress {
@@ -642,7 +639,7 @@ impl Session {
         Ok(Outbound {
             id: Some(id),
             method: Some(method.to_owned()),
-            text: message.to_text(),
+            text,
         })
     }
 
@@ -656,28 +653,24 @@ impl Session {
         meta
     }
 
-    /// Validates an outgoing message; refuses it on errors unless told not to.
-    fn check_outgoing(
+    /// The text of an outgoing message, written once and validated as it goes; refused on errors
+    /// unless told not to validate.
+    #[inline(never)]
+    fn outgoing_text(
         &self,
         message: &Message,
         in_reply_to: Option<&str>,
-    ) -> Result<(), ProtocolError> {
-        let issues = self.validate(message, self.out_dir(), in_reply_to, None);
-        if self.settings.validate_outgoing && issues.iter().any(|i| i.severity == Severity::Error) {
-            let method = message
-                .method()
-                .or(in_reply_to)
-                .unwrap_or("response")
-                .to_owned();
-            return Err(ProtocolError::local_refusal(format!(
-                "refusing to send an invalid {method} message"
-            ))
-            .with_data(object! { "method": method, "issues": serialized(&issues) }));
+    ) -> Result<String, ProtocolError> {
+        let text = message.to_text();
+        if self.settings.validate_outgoing {
+            let issues = self.validate(message, self.out_dir(), in_reply_to, Some(&text));
+            let what = message.method().or(in_reply_to).unwrap_or("response");
+            schema::refuse_errors(what, &issues)?;
         }
-        Ok(())
+        Ok(text)
     }
 
-    /// Validates a message: one received as a whole frame (`wire`) from that text, as it came.
+    /// Validates a message, from `wire` when that is its text (as it came, as it goes).
     fn validate(
         &self,
         message: &Message,
@@ -692,7 +685,7 @@ impl Session {
             direction,
             in_reply_to,
         };
-        schema::validate_received(wire, message, &ctx)
+        schema::validate_as(wire, message, &ctx)
     }
 
     /// The version a message is judged by (docs/validation.md, "Handshake messages"):
@@ -742,7 +735,8 @@ impl Session {
         in_reply_to: Option<&str>,
         events: &mut Vec<Event>,
     ) {
-        let issues = self.validate(&message, self.out_dir(), in_reply_to, None);
+        let text = message.to_text();
+        let issues = self.validate(&message, self.out_dir(), in_reply_to, Some(&text));
         if !issues.is_empty() {
             events.push(Event::violation(
                 message.id(),
@@ -751,9 +745,7 @@ impl Session {
                 issues,
             ));
         }
-        events.push(Event::Send {
-            text: message.to_text(),
-        });
+        events.push(Event::Send { text });
     }
 
     /// Answers an incoming request on the session's own account.

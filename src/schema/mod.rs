@@ -14,7 +14,7 @@ mod rules;
 
 use crate::json::tape::{self, Kind, Tape, TapeError};
 pub use crate::json::utf8;
-use crate::jsonrpc::{Message, Notification, Request, Response};
+use crate::jsonrpc::{object, serialized, Message, Notification, ProtocolError, Request, Response};
 pub use engine::is_absolute_path;
 use engine::Walker;
 pub use frame::{has_errors, validate_and_read};
@@ -438,9 +438,21 @@ pub fn validate_definition(
     Report::of(w.issues)
 }
 
-/// Validates a received message as it came, when the text of its frame is at hand (one parse,
-/// nothing written again), else as `validate_message`. An empty list means valid.
-pub fn validate_received(wire: Option<&str>, message: &Message, ctx: &Context) -> Vec<Issue> {
+/// Refuses an outgoing message its issues hold errors in (`what`: its method, or the method it
+/// answers): the first error in the text, every issue in `data`.
+pub fn refuse_errors(what: &str, issues: &[Issue]) -> Result<(), ProtocolError> {
+    let Some(first) = issues.iter().find(|i| i.severity == Severity::Error) else {
+        return Ok(());
+    };
+    let text = format!("refusing to send an invalid {what}: {}", first.message);
+    Err(ProtocolError::local_refusal(text)
+        .with_data(object! { "method": what, "issues": serialized(issues) }))
+}
+
+/// Validates a message from its text when that is at hand (the frame it came in, the text that
+/// goes out: one parse, nothing written again), else as `validate_message`. An empty list means
+/// valid.
+pub fn validate_as(wire: Option<&str>, message: &Message, ctx: &Context) -> Vec<Issue> {
     match wire {
         Some(text) => validate_text(text, ctx, &Limits::default()).issues,
         None => validate_message(message, ctx),
