@@ -583,6 +583,36 @@ fn pending_table_cancel_and_incoming_duplicates() {
     assert_eq!(t.serving_count(), 1);
 }
 
+/// The memory of answered ids over a long session: an id is remembered once each time it is
+/// answered, forgotten when it is sent again, and the oldest go first.
+#[test]
+fn pending_table_remembers_the_latest_answered_ids() {
+    let mut t = PendingTable::new();
+    let round = |t: &mut PendingTable, id: Id| {
+        t.register(id.clone(), "m", 0, Timeout::default()).unwrap();
+        t.resolve(&id)
+    };
+    // An id sent again (a lower number than the greatest answered, a string) is pending again.
+    for id in [Id::Number(9), Id::Number(3), Id::String("s".into())] {
+        assert!(matches!(round(&mut t, id.clone()), Matched::Answered(_)));
+        assert!(
+            matches!(round(&mut t, id.clone()), Matched::Answered(_)),
+            "{id}"
+        );
+        assert_eq!(t.resolve(&id), Matched::AlreadyAnswered, "{id}");
+    }
+    assert_eq!(t.resolve(&Id::Number(4)), Matched::Unknown);
+    // 1,024 answered ids are remembered: the oldest is forgotten first.
+    for i in 0..1021 {
+        let id = Id::Number(100 + i);
+        assert!(matches!(round(&mut t, id), Matched::Answered(_)));
+    }
+    assert_eq!(t.resolve(&Id::Number(9)), Matched::AlreadyAnswered);
+    round(&mut t, Id::Number(2000));
+    assert_eq!(t.resolve(&Id::Number(9)), Matched::Unknown);
+    assert_eq!(t.resolve(&Id::Number(3)), Matched::AlreadyAnswered);
+}
+
 #[test]
 fn next_id_skips_ids_in_flight() {
     let mut t = PendingTable::new();

@@ -53,6 +53,9 @@ pub struct PendingTable {
     outgoing: Vec<Outgoing>,
     /// The latest answered ids, oldest first.
     answered: VecDeque<Id>,
+    /// The greatest number among them (ever): a number above it was not answered, and
+    /// registering it (every id of `next_id`) looks for nothing.
+    answered_max: i64,
     incoming: VecSet<Id>,
 }
 
@@ -192,16 +195,23 @@ impl PendingTable {
         self.outgoing.iter().position(|e| e.id == *id)
     }
 
+    /// An id leaves the table here once per time it was registered, and registering takes it
+    /// out of the memory: it is never in it twice, so it is not looked for (a scan of the whole
+    /// memory, per response, in a long session).
     fn remember_answered(&mut self, id: Id) {
-        if !self.answered.contains(&id) {
-            self.answered.push_back(id);
-            if self.answered.len() > ANSWERED_MEMORY {
-                self.answered.pop_front();
-            }
+        if let Id::Number(n) = id {
+            self.answered_max = self.answered_max.max(n);
+        }
+        self.answered.push_back(id);
+        if self.answered.len() > ANSWERED_MEMORY {
+            self.answered.pop_front();
         }
     }
 
     fn forget_answered(&mut self, id: &Id) {
+        if matches!(id, Id::Number(n) if *n > self.answered_max) {
+            return;
+        }
         self.answered.retain(|x| x != id);
     }
 }
