@@ -741,77 +741,6 @@ impl Session {
         Ok(())
     }
 
-    fn on_request(&mut self, r: Request, events: &mut Vec<Event>) {
-        if self.role == Role::Agent
-            && r.method == "initialize"
-            && self.phase == Phase::Uninitialized
-        {
-            return self.answer_initialize(r, events);
-        }
-        if let Err(e) = self.gate_incoming(&r.method, r.params.as_ref(), Kind::Request) {
-            if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
-                events.push(Event::Send { text });
-            }
-            return;
-        }
-        let session_id = session_id_of(r.params.as_ref());
-        self.serving.insert(
-            r.id.clone(),
-            Serving {
-                method: r.method.clone(),
-                session_id,
-            },
-        );
-        events.push(Event::Request {
-            id: r.id,
-            method: r.method,
-            params: r.params,
-        });
-    }
-
-    fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
-            // Notifications are never answered: report and drop.
-            return events.push(Event::ProtocolError { error });
-        }
-        let params = n.params.as_ref();
-        match n.method.as_str() {
-            "$/cancel_request" => {
-                let id = params.and_then(|p| p.get("requestId")).map(Id::from_value);
-                match id {
-                    Some(Ok(id)) if self.serving.contains_key(&id) => {
-                        events.push(Event::CancelRequested { id })
-                    }
-                    // A request already answered, or never seen: nothing to cancel.
-                    _ => {}
-                }
-            }
-            "session/update" if self.role == Role::Client => {
-                let session_id = session_id_of(params).unwrap_or_default();
-                let update = params.and_then(|p| p.get("update")).unwrap_or(&Value::Null);
-                let state =
-                    update.get("sessionUpdate").and_then(Value::as_str) == Some("state_update");
-                let update = RawJson::from_value(update);
-                self.on_update(session_id, update, state, now_ms, events);
-            }
-            "session/cancel" if self.role == Role::Agent => {
-                if let Some(s) = session_id_of(params) {
-                    if !self.serving_ids("session/prompt", &s).is_empty() {
-                        self.cancelled.insert(s);
-                    }
-                }
-                events.push(Event::Notification {
-                    method: n.method,
-                    params: n.params,
-                });
-            }
-            _ => events.push(Event::Notification {
-                method: n.method,
-                params: n.params,
-            }),
-        }
-    }
-
     fn on_response(
         &mut self,
         id: Id,
@@ -1157,12 +1086,75 @@ impl crate::inbound::Inbound for Session {
         issues
     }
 
-    fn take_request(&mut self, r: Request, _: u64, events: &mut Vec<Event>) {
-        self.on_request(r, events);
+    fn take_request(&mut self, r: Request, _now_ms: u64, events: &mut Vec<Event>) {
+        if self.role == Role::Agent
+            && r.method == "initialize"
+            && self.phase == Phase::Uninitialized
+        {
+            return self.answer_initialize(r, events);
+        }
+        if let Err(e) = self.gate_incoming(&r.method, r.params.as_ref(), Kind::Request) {
+            if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
+                events.push(Event::Send { text });
+            }
+            return;
+        }
+        let session_id = session_id_of(r.params.as_ref());
+        self.serving.insert(
+            r.id.clone(),
+            Serving {
+                method: r.method.clone(),
+                session_id,
+            },
+        );
+        events.push(Event::Request {
+            id: r.id,
+            method: r.method,
+            params: r.params,
+        });
     }
 
     fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        self.on_notification(n, now_ms, events);
+        if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
+            // Notifications are never answered: report and drop.
+            return events.push(Event::ProtocolError { error });
+        }
+        let params = n.params.as_ref();
+        match n.method.as_str() {
+            "$/cancel_request" => {
+                let id = params.and_then(|p| p.get("requestId")).map(Id::from_value);
+                match id {
+                    Some(Ok(id)) if self.serving.contains_key(&id) => {
+                        events.push(Event::CancelRequested { id })
+                    }
+                    // A request already answered, or never seen: nothing to cancel.
+                    _ => {}
+                }
+            }
+            "session/update" if self.role == Role::Client => {
+                let session_id = session_id_of(params).unwrap_or_default();
+                let update = params.and_then(|p| p.get("update")).unwrap_or(&Value::Null);
+                let state =
+                    update.get("sessionUpdate").and_then(Value::as_str) == Some("state_update");
+                let update = RawJson::from_value(update);
+                self.on_update(session_id, update, state, now_ms, events);
+            }
+            "session/cancel" if self.role == Role::Agent => {
+                if let Some(s) = session_id_of(params) {
+                    if !self.serving_ids("session/prompt", &s).is_empty() {
+                        self.cancelled.insert(s);
+                    }
+                }
+                events.push(Event::Notification {
+                    method: n.method,
+                    params: n.params,
+                });
+            }
+            _ => events.push(Event::Notification {
+                method: n.method,
+                params: n.params,
+            }),
+        }
     }
 
     fn take_response(

@@ -776,110 +776,6 @@ impl Session {
         .to_text()
     }
 
-    fn on_request(&mut self, r: Request, _now_ms: u64, events: &mut Vec<Event>) {
-        self.serving.insert(
-            r.id.clone(),
-            Serving {
-                method: r.method.clone(),
-                stateless: false,
-                cancelled: false,
-            },
-        );
-        if self.side == Side::Server {
-            match self.serve_lifecycle(&r, events) {
-                Lifecycle::Handled => return,
-                Lifecycle::Stateless => {
-                    if let Some(s) = self.serving.get_mut(&r.id) {
-                        s.stateless = true;
-                    }
-                }
-                Lifecycle::Continue => {}
-            }
-        }
-        if r.method == "ping" && self.screen_request("ping", None).is_none() {
-            self.reply(&r.id, "ping", Ok(object! {}), events);
-            return;
-        }
-        if let Some(error) = self.screen_request(&r.method, r.params.as_ref()) {
-            self.reply(&r.id, &r.method, Err(error), events);
-            return;
-        }
-        events.push(Event::Request {
-            id: r.id,
-            method: r.method,
-            params: r.params,
-        });
-    }
-
-    fn on_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        match n.method.as_str() {
-            "notifications/cancelled" => {
-                let params = n.params.unwrap_or(Value::Null);
-                let request_id = params.get("requestId").cloned().unwrap_or(Value::Null);
-                if let Ok(id) = Id::from_value(&request_id) {
-                    if let Some(s) = self.serving.get_mut(&id) {
-                        s.cancelled = true;
-                    }
-                }
-                let reason = params
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                events.push(Event::Cancelled { request_id, reason });
-            }
-            "notifications/progress" => {
-                let params = n.params.unwrap_or(Value::Null);
-                let token = params.get("progressToken").cloned().unwrap_or(Value::Null);
-                let id = self.progress.get(&crate::json::text(&token)).cloned();
-                if let Some(id) = &id {
-                    if self.resets.contains(id) {
-                        self.endpoint.pending_mut().touch(id, now_ms);
-                    }
-                }
-                events.push(Event::Progress {
-                    id,
-                    progress_token: token,
-                    params,
-                });
-            }
-            "notifications/initialized" if self.side == Side::Server => self.on_initialized(events),
-            _ => {
-                if let Some(i) = self.screen_notification(&n.method) {
-                    events.push(Event::violation(None, Some(&n.method), Flow::In, vec![i]));
-                }
-                events.push(Event::Notification {
-                    method: n.method,
-                    params: n.params,
-                });
-            }
-        }
-    }
-
-    fn on_response(
-        &mut self,
-        request: Outgoing,
-        outcome: Result<Value, ProtocolError>,
-        now_ms: u64,
-        events: &mut Vec<Event>,
-    ) {
-        if self.side == Side::Client && MANAGED.contains(&request.method.as_str()) {
-            self.on_handshake_answer(&request.method, outcome, now_ms, events);
-            return;
-        }
-        events.push(match outcome {
-            Ok(result) => Event::Response {
-                id: request.id,
-                method: request.method,
-                result,
-            },
-            Err(error) => Event::Error {
-                id: request.id,
-                method: request.method,
-                error,
-            },
-        });
-    }
-
     fn after_failure(
         &mut self,
         request: &Outgoing,
@@ -1021,12 +917,83 @@ impl crate::inbound::Inbound for Session {
         self.validate(message, self.in_dir(), in_reply_to, wire)
     }
 
-    fn take_request(&mut self, r: Request, now_ms: u64, events: &mut Vec<Event>) {
-        self.on_request(r, now_ms, events);
+    fn take_request(&mut self, r: Request, _now_ms: u64, events: &mut Vec<Event>) {
+        self.serving.insert(
+            r.id.clone(),
+            Serving {
+                method: r.method.clone(),
+                stateless: false,
+                cancelled: false,
+            },
+        );
+        if self.side == Side::Server {
+            match self.serve_lifecycle(&r, events) {
+                Lifecycle::Handled => return,
+                Lifecycle::Stateless => {
+                    if let Some(s) = self.serving.get_mut(&r.id) {
+                        s.stateless = true;
+                    }
+                }
+                Lifecycle::Continue => {}
+            }
+        }
+        if r.method == "ping" && self.screen_request("ping", None).is_none() {
+            self.reply(&r.id, "ping", Ok(object! {}), events);
+            return;
+        }
+        if let Some(error) = self.screen_request(&r.method, r.params.as_ref()) {
+            self.reply(&r.id, &r.method, Err(error), events);
+            return;
+        }
+        events.push(Event::Request {
+            id: r.id,
+            method: r.method,
+            params: r.params,
+        });
     }
 
     fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        self.on_notification(n, now_ms, events);
+        match n.method.as_str() {
+            "notifications/cancelled" => {
+                let params = n.params.unwrap_or(Value::Null);
+                let request_id = params.get("requestId").cloned().unwrap_or(Value::Null);
+                if let Ok(id) = Id::from_value(&request_id) {
+                    if let Some(s) = self.serving.get_mut(&id) {
+                        s.cancelled = true;
+                    }
+                }
+                let reason = params
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                events.push(Event::Cancelled { request_id, reason });
+            }
+            "notifications/progress" => {
+                let params = n.params.unwrap_or(Value::Null);
+                let token = params.get("progressToken").cloned().unwrap_or(Value::Null);
+                let id = self.progress.get(&crate::json::text(&token)).cloned();
+                if let Some(id) = &id {
+                    if self.resets.contains(id) {
+                        self.endpoint.pending_mut().touch(id, now_ms);
+                    }
+                }
+                events.push(Event::Progress {
+                    id,
+                    progress_token: token,
+                    params,
+                });
+            }
+            "notifications/initialized" if self.side == Side::Server => self.on_initialized(events),
+            _ => {
+                if let Some(i) = self.screen_notification(&n.method) {
+                    events.push(Event::violation(None, Some(&n.method), Flow::In, vec![i]));
+                }
+                events.push(Event::Notification {
+                    method: n.method,
+                    params: n.params,
+                });
+            }
+        }
     }
 
     fn take_response(
@@ -1037,6 +1004,21 @@ impl crate::inbound::Inbound for Session {
         events: &mut Vec<Event>,
     ) {
         self.forget(&request.id);
-        self.on_response(request, outcome, now_ms, events);
+        if self.side == Side::Client && MANAGED.contains(&request.method.as_str()) {
+            self.on_handshake_answer(&request.method, outcome, now_ms, events);
+            return;
+        }
+        events.push(match outcome {
+            Ok(result) => Event::Response {
+                id: request.id,
+                method: request.method,
+                result,
+            },
+            Err(error) => Event::Error {
+                id: request.id,
+                method: request.method,
+                error,
+            },
+        });
     }
 }
