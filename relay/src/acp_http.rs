@@ -30,7 +30,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agentwire::jsonrpc::{parse_value, Id, Incoming, Message, ParseOptions};
+use agentwire::jsonrpc::{parse, parse_value, Id, Incoming, Message, ParseOptions};
 use agentwire::mcp::http::encode_event;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -228,11 +228,7 @@ impl State {
 
     /// Routes one line of the agent's output.
     fn route(&mut self, text: &str) {
-        let message = serde_json::from_str::<Value>(text)
-            .ok()
-            .filter(|v| !v.is_array())
-            .and_then(|v| parse_value(v, &options()).ok());
-        let Some(Incoming::Single(message)) = message else {
+        let Ok(Incoming::Single(message)) = parse(text, &options()) else {
             eprintln!("agentwire-relay: the ACP agent wrote a line that is not a JSON-RPC message; dropped");
             return;
         };

@@ -13,7 +13,12 @@ const MAX_DEPTH: usize = 127;
 
 /// Parses `text` into a value, at most `MAX_DEPTH` deep.
 pub fn parse_value(text: &str) -> Result<Value, TapeError> {
-    Tape::parse(text, MAX_DEPTH).map(|t| value_at(&t, 0))
+    tape_of(text).map(|t| value_at(&t, 0))
+}
+
+/// Parses `text` into the tape, at most `MAX_DEPTH` deep (a frame, read by the endpoint).
+pub(crate) fn tape_of(text: &str) -> Result<Tape<'_>, TapeError> {
+    Tape::parse(text, MAX_DEPTH)
 }
 
 /// The value of `text`, or `None` when it is not JSON (within `MAX_DEPTH`).
@@ -22,7 +27,7 @@ pub fn value_of(text: &str) -> Option<Value> {
 }
 
 /// The value of node `i` and its subtree.
-fn value_at(t: &Tape, i: usize) -> Value {
+pub(crate) fn value_at(t: &Tape, i: usize) -> Value {
     let n = t.node(i);
     match n.kind {
         Kind::Null => Value::Null,

@@ -5,7 +5,9 @@
 // it is large; it is built only on the cold path, where boxing would add an allocation for no gain.
 #![allow(clippy::result_large_err)]
 
+use super::envelope::{self, Shape};
 use super::{Id, ProtocolError};
+use crate::json::tape::{Kind, Tape};
 use serde_json::{Map, Value};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -98,146 +100,89 @@ pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
     })
 }
 
-/// Parses one frame of text.
+/// Parses one frame of text: the tape, then each message's envelope read on it
+/// (`envelope::read`, the validator's reader too), and values built for what it carries.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
-    let value = crate::json::parse_value(text).map_err(|e| ParseFailure {
+    let tape = crate::json::tape_of(text).map_err(|e| ParseFailure {
         error: ProtocolError::parse_error(e),
         id: Id::Null,
         answerable: true,
     })?;
-    parse_value(value, opts)
+    if tape.node(0).kind != Kind::Arr {
+        return message_at(&tape, 0, opts).map(Incoming::Single);
+    }
+    if !opts.allow_batch {
+        return Err(ParseFailure::invalid(
+            "batches are not allowed by this protocol version",
+            Id::Null,
+        ));
+    }
+    if tape.node(0).start == 0 {
+        return Err(ParseFailure::invalid("a batch must not be empty", Id::Null));
+    }
+    Ok(Incoming::Batch(
+        tape.items(0).map(|i| message_at(&tape, i, opts)).collect(),
+    ))
 }
 
-/// Classifies an already parsed JSON value.
+/// Classifies an already parsed JSON value (written out and read as a frame).
 pub fn parse_value(value: Value, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
-    match value {
-        Value::Array(items) => {
-            if !opts.allow_batch {
-                return Err(ParseFailure::invalid(
-                    "batches are not allowed by this protocol version",
-                    Id::Null,
-                ));
-            }
-            if items.is_empty() {
-                return Err(ParseFailure::invalid("a batch must not be empty", Id::Null));
-            }
-            Ok(Incoming::Batch(
-                items
-                    .into_iter()
-                    .map(|v| message_from_value(v, opts))
-                    .collect(),
-            ))
-        }
-        other => message_from_value(other, opts).map(Incoming::Single),
-    }
+    parse(&crate::json::text(&value), opts)
 }
 
-/// Classifies a value that must be a single message (batch elements, for instance).
+/// Classifies a value that must be a single message (an array is not one).
 pub fn message_from_value(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> {
-    let response_shaped = value.as_object().is_some_and(|o| {
-        !o.contains_key("method") && (o.contains_key("result") || o.contains_key("error"))
-    });
-    classify(value, opts).map_err(|mut f| {
-        f.answerable = !response_shaped;
-        f
-    })
+    let text = crate::json::text(&value);
+    let tape = crate::json::tape_of(&text).map_err(|e| ParseFailure {
+        error: ProtocolError::parse_error(e),
+        id: Id::Null,
+        answerable: true,
+    })?;
+    message_at(&tape, 0, opts)
 }
 
-fn classify(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> {
-    let Value::Object(mut obj) = value else {
-        return Err(ParseFailure::invalid(
-            format!("a message must be a JSON object, not {}", type_name(&value)),
-            Id::Null,
-        ));
+/// The message at node `n`, or why it is not one, with the id to answer to when one could be
+/// read (a broken response is not answered).
+fn message_at(tape: &Tape, n: usize, opts: &ParseOptions) -> Result<Message, ParseFailure> {
+    let envelope::Envelope {
+        id,
+        response,
+        shape,
+    } = envelope::read(tape, n);
+    let value = |i| crate::json::value_at(tape, i);
+    let fail = |why: String, id: Id| ParseFailure {
+        answerable: !response,
+        ..ParseFailure::invalid(why, id)
     };
-    // Read the id first so every later failure can be answered to the right request.
-    let id = match obj.remove("id") {
-        None => None,
-        Some(v) => match Id::from_value(&v) {
-            Ok(id) => Some(id),
-            Err(why) => return Err(ParseFailure::invalid(why, Id::Null)),
-        },
+    // The id first, so that every later failure is answered to the right request.
+    let id = match id.map(|i| Id::from_value(&value(i))).transpose() {
+        Ok(id) => id,
+        Err(why) => return Err(fail(why.into(), Id::Null)),
     };
-    let reply_id = id.clone().unwrap_or(Id::Null);
-    match obj.get("jsonrpc") {
-        Some(Value::String(v)) if v == "2.0" => {}
-        Some(other) => {
-            return Err(ParseFailure::invalid(
-                format!(
-                    "\"jsonrpc\" must be \"2.0\", not {}",
-                    crate::json::text(other)
-                ),
-                reply_id,
-            ))
+    let shape = shape.map_err(|b| fail(b.why, id.clone().unwrap_or(Id::Null)))?;
+    match (shape, id) {
+        (Shape::Call { method, params }, id) => {
+            let method = tape.str(tape.node(method)).into_owned();
+            let params = params.map(value);
+            Ok(match id {
+                None => Message::Notification(Notification { method, params }),
+                Some(Id::Null) if !opts.allow_null_id => {
+                    return Err(fail(
+                        "a request id must not be null in this protocol".into(),
+                        Id::Null,
+                    ))
+                }
+                Some(id) => Message::Request(Request { id, method, params }),
+            })
         }
-        None => {
-            return Err(ParseFailure::invalid(
-                "\"jsonrpc\": \"2.0\" is missing",
-                reply_id,
-            ))
+        (Shape::Response { outcome }, id) => {
+            let id = id.unwrap_or(Id::Null);
+            let outcome = match outcome {
+                Ok(r) => Ok(value(r)),
+                Err(e) => Err(error_object(value(e)).map_err(|why| fail(why, id.clone()))?),
+            };
+            Ok(Message::Response(Response { id, outcome }))
         }
-    }
-    if let Some(method) = obj.remove("method") {
-        let Value::String(method) = method else {
-            return Err(ParseFailure::invalid(
-                format!("\"method\" must be a string, not {}", type_name(&method)),
-                reply_id,
-            ));
-        };
-        if obj.contains_key("result") || obj.contains_key("error") {
-            return Err(ParseFailure::invalid(
-                "a request or notification must not carry \"result\" or \"error\"",
-                reply_id,
-            ));
-        }
-        let params =
-            take_params(&mut obj).map_err(|why| ParseFailure::invalid(why, reply_id.clone()))?;
-        return Ok(match id {
-            None => Message::Notification(Notification { method, params }),
-            Some(Id::Null) if !opts.allow_null_id => {
-                return Err(ParseFailure::invalid(
-                    "a request id must not be null in this protocol",
-                    Id::Null,
-                ))
-            }
-            Some(id) => Message::Request(Request { id, method, params }),
-        });
-    }
-    let Some(id) = id else {
-        return Err(ParseFailure::invalid(
-            "neither a request (no \"method\") nor a response (no \"id\")",
-            Id::Null,
-        ));
-    };
-    let outcome = match (obj.remove("result"), obj.remove("error")) {
-        (Some(_), Some(_)) => {
-            return Err(ParseFailure::invalid(
-                "a response must not carry both \"result\" and \"error\"",
-                id,
-            ))
-        }
-        (None, None) => {
-            return Err(ParseFailure::invalid(
-                "a response needs \"result\" or \"error\"",
-                id,
-            ))
-        }
-        (Some(result), None) => Ok(result),
-        (None, Some(error)) => {
-            Err(error_object(error).map_err(|why| ParseFailure::invalid(why, id.clone()))?)
-        }
-    };
-    Ok(Message::Response(Response { id, outcome }))
-}
-
-fn take_params(obj: &mut Map<String, Value>) -> Result<Option<Value>, String> {
-    match obj.remove("params") {
-        None => Ok(None),
-        Some(p @ (Value::Object(_) | Value::Array(_))) => Ok(Some(p)),
-        Some(other) => Err(format!(
-            "\"params\" must be an object or an array, not {}",
-            type_name(&other)
-        )),
     }
 }
 

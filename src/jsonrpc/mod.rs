@@ -3,6 +3,7 @@
 
 pub mod codes;
 mod endpoint;
+pub(crate) mod envelope;
 mod error;
 mod id;
 pub(crate) mod json_object;

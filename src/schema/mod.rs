@@ -14,6 +14,7 @@ mod rules;
 
 use crate::json::tape::{self, Kind, Tape, TapeError};
 pub use crate::json::utf8;
+use crate::jsonrpc::envelope::{self, Shape};
 use crate::jsonrpc::{object, serialized, Message, Notification, ProtocolError, Request, Response};
 pub use engine::is_absolute_path;
 use engine::Walker;
@@ -623,12 +624,6 @@ fn check_tape(
     (issues, found)
 }
 
-fn envelope(w: &mut Walker, n: usize, at: Option<&'static str>, why: &'static str) {
-    w.report(n, Severity::Error, codes::INVALID_ENVELOPE, at, || {
-        why.into()
-    });
-}
-
 /// Extension methods (`_`-prefixed) carry whatever they like.
 fn is_extension(method: &str) -> bool {
     // A byte compared: `starts_with('_')` encodes the char first, and an `Option`'s `==` is
@@ -636,82 +631,28 @@ fn is_extension(method: &str) -> bool {
     matches!(method.as_bytes().first(), Some(b'_'))
 }
 
-/// One JSON-RPC message: the envelope, then the method's params, result or error.
+/// One JSON-RPC message: the envelope (read as the endpoint reads it), then the method's
+/// params, result or error.
 fn check_message(w: &mut Walker, chain: Chain, ctx: &Context, n: usize) {
     let tape = w.tape;
-    if tape.node(n).kind != Kind::Obj {
-        return envelope(w, n, None, "a message must be a JSON object");
-    }
-    // The envelope's members in one pass (the last of duplicates counts).
-    let mut members = [None; 6];
-    for (k, v) in tape.members(n) {
-        // Byte-string patterns are matched byte by byte (no `memcmp` call).
-        let slot = tape.with_bytes(tape.node(k), |key| match key {
-            b"jsonrpc" => Some(0),
-            b"id" => Some(1),
-            b"method" => Some(2),
-            b"params" => Some(3),
-            b"result" => Some(4),
-            b"error" => Some(5),
-            _ => None,
-        });
-        if let Some(i) = slot {
-            members[i] = Some(v);
+    let envelope::Envelope { id, shape, .. } = envelope::read(tape, n);
+    let (method, params) = match shape {
+        Err(b) => return w.report(n, Severity::Error, codes::INVALID_ENVELOPE, b.at, || b.why),
+        Ok(Shape::Response { outcome }) => {
+            // A null id (JSON-RPC's answer to an unreadable request) is valid where the
+            // protocol's RequestId allows it (ACP v1), and an issue where it does not (MCP).
+            if let Some(id) = id {
+                check_def(w, w.rules.request_id, id);
+            }
+            return match outcome {
+                Err(e) => check_def(w, w.rules.error, e),
+                Ok(r) => check_result(w, chain, ctx, n, r),
+            };
         }
-    }
-    let [jsonrpc, id, method, params, result, error] = members;
-    match jsonrpc {
-        Some(v) if tape.node(v).kind == Kind::Str && tape.reads(tape.node(v), b"2.0") => {}
-        Some(_) => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\" must be \"2.0\""),
-        None => envelope(w, n, Some("jsonrpc"), "\"jsonrpc\": \"2.0\" is missing"),
-    }
-    let Some(method) = method else {
-        let Some(id) = id else {
-            return envelope(
-                w,
-                n,
-                None,
-                "neither a request (no \"method\") nor a response (no \"id\")",
-            );
-        };
-        // A null id (JSON-RPC's answer to an unreadable request) is valid where the
-        // protocol's RequestId allows it (ACP v1), and an issue where it does not (MCP).
-        check_def(w, w.rules.request_id, id);
-        return match (result, error) {
-            (Some(_), Some(_)) => envelope(
-                w,
-                n,
-                None,
-                "a response must not carry both \"result\" and \"error\"",
-            ),
-            (None, None) => envelope(w, n, None, "a response needs \"result\" or \"error\""),
-            (None, Some(e)) => check_def(w, w.rules.error, e),
-            (Some(r), None) => check_result(w, chain, ctx, n, r),
-        };
+        Ok(Shape::Call { method, params }) => (method, params),
     };
-    if tape.node(method).kind != Kind::Str {
-        return envelope(w, n, Some("method"), "\"method\" must be a string");
-    }
-    if result.is_some() || error.is_some() {
-        return envelope(
-            w,
-            n,
-            None,
-            "a request or notification must not carry \"result\" or \"error\"",
-        );
-    }
     if let Some(id) = id {
         check_def(w, w.rules.request_id, id);
-    }
-    if let Some(p) = params {
-        if !matches!(tape.node(p).kind, Kind::Obj | Kind::Arr) {
-            return envelope(
-                w,
-                n,
-                Some("params"),
-                "\"params\" must be an object or an array",
-            );
-        }
     }
     let name = tape.str(tape.node(method));
     // Dereferenced once, not at every use.
