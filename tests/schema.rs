@@ -798,3 +798,77 @@ fn every_issue_code_has_one_spelling_and_is_listed_for_js_and_in_the_docs() {
         "the overlay's verdicts were found: {verdicts}"
     );
 }
+
+/// A broken envelope is read by one routine: the endpoint's -32600 and the validator's
+/// `invalid_envelope` say the same of it, at the member it is about.
+#[test]
+fn the_endpoint_and_the_validator_say_the_same_of_a_broken_envelope() {
+    let cases = [
+        (
+            r#"7"#,
+            "",
+            "a message must be a JSON object, not an integer",
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            "/jsonrpc",
+            r#""jsonrpc" must be "2.0", not "1.0""#,
+        ),
+        (
+            r#"{"jsonrpc":2,"method":"ping"}"#,
+            "/jsonrpc",
+            r#""jsonrpc" must be "2.0", not an integer"#,
+        ),
+        (
+            r#"{"id":1,"method":"ping"}"#,
+            "/jsonrpc",
+            r#""jsonrpc": "2.0" is missing"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":1.5}"#,
+            "/method",
+            r#""method" must be a string, not a fractional number"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}"#,
+            "",
+            r#"a request or notification must not carry "result" or "error""#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}"#,
+            "/params",
+            r#""params" must be an object or an array, not a string"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0"}"#,
+            "",
+            r#"neither a request (no "method") nor a response (no "id")"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            "",
+            r#"a response needs "result" or "error""#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"m"}}"#,
+            "",
+            r#"a response must not carry both "result" and "error""#,
+        ),
+    ];
+    for (text, path, why) in cases {
+        let failure = parse(text, &ParseOptions::default()).expect_err(text);
+        assert_eq!(failure.error.data, Some(json!(why)), "{text}");
+        let report = validate_text(
+            text,
+            &ctx(Protocol::Mcp, "2025-11-25", C2S, None),
+            &Limits::default(),
+        );
+        let envelope: Vec<(&str, &str)> = report
+            .issues
+            .iter()
+            .filter(|i| i.code == codes::INVALID_ENVELOPE)
+            .map(|i| (i.path.as_str(), i.message.as_str()))
+            .collect();
+        assert_eq!(envelope, [(path, why)], "{text}");
+    }
+}
