@@ -66,7 +66,10 @@ async function flow(driver, name) {
   const code = await driver.findElement(By.css("code"));
   await driver.wait(until.elementTextIs(code, returned), WAIT, "the view shows the tool's result");
   await driver.findElement(By.xpath("//button[normalize-space()='Get Server Time']")).click();
-  await driver.findElement(By.xpath("//button[normalize-space()='Send Message']")).click();
+  // The view lays itself out again as the tool's answer lands (its size-changed follows), so a
+  // pointer click may land where the button was: the click is dispatched to the button itself.
+  const send = await driver.findElement(By.xpath("//button[normalize-space()='Send Message']"));
+  await driver.executeScript("arguments[0].click()", send);
   await driver.switchTo().defaultContent();
 
   await until_(driver, () => {
