@@ -30,7 +30,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agentwire::jsonrpc::{parse, parse_value, Id, Incoming, Message, ParseOptions};
+use agentwire::jsonrpc::{parse, Id, Incoming, Message, ParseOptions};
 use agentwire::mcp::http::encode_event;
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -475,18 +475,31 @@ impl Hub {
 
     /// The body as one JSON-RPC message, or the refusal the RFD names.
     fn message(text: &str) -> Result<Message, Response> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| refuse(StatusCode::BAD_REQUEST, -32700, format!("Parse error: {e}")))?;
-        if value.is_array() {
-            return Err(refuse(
+        // Read once, batches let through to be refused by name.
+        let batches = ParseOptions {
+            allow_batch: true,
+            ..options()
+        };
+        match parse(text, &batches) {
+            Ok(Incoming::Single(m)) => Ok(m),
+            Ok(Incoming::Batch(_)) => Err(refuse(
                 StatusCode::NOT_IMPLEMENTED,
                 -32600,
                 "Not Implemented: ACP over HTTP takes no batches; send one message per request",
-            ));
-        }
-        match parse_value(value, &options()) {
-            Ok(Incoming::Single(m)) => Ok(m),
-            Ok(Incoming::Batch(_)) => unreachable!("arrays are refused above"),
+            )),
+            Err(f) if f.error.code == -32700 => {
+                let why = f
+                    .error
+                    .data
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                Err(refuse(
+                    StatusCode::BAD_REQUEST,
+                    -32700,
+                    format!("Parse error: {why}"),
+                ))
+            }
             Err(f) => Err(refuse(
                 StatusCode::BAD_REQUEST,
                 f.error.code,

@@ -478,7 +478,10 @@ impl Session {
         let id = self.endpoint.pending_mut().next_id();
         let text = self.outgoing_text(&Message::request(id.clone(), method, params), None)?;
         // A fresh id is never in flight, so registering cannot fail.
-        let _ = (self.endpoint.pending_mut()).register(id.clone(), method, now_ms, timeout);
+        let _ = self
+            .endpoint
+            .pending_mut()
+            .register(id.clone(), method, now_ms, timeout);
         if let Some(s) = session_id {
             if self.role == Role::Client && REPLAYING.contains(&method) {
                 self.replaying.insert(s.clone());

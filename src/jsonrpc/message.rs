@@ -103,11 +103,7 @@ pub fn frame_text(bytes: &[u8]) -> Result<&str, ParseFailure> {
 /// Parses one frame of text: the tape, then each message's envelope read on it
 /// (`envelope::read`, the validator's reader too), and values built for what it carries.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Incoming, ParseFailure> {
-    let tape = crate::json::tape_of(text).map_err(|e| ParseFailure {
-        error: ProtocolError::parse_error(e),
-        id: Id::Null,
-        answerable: true,
-    })?;
+    let tape = tape_of(text)?;
     if tape.node(0).kind != Kind::Arr {
         return message_at(&tape, 0, opts).map(Incoming::Single);
     }
@@ -133,12 +129,16 @@ pub fn parse_value(value: Value, opts: &ParseOptions) -> Result<Incoming, ParseF
 /// Classifies a value that must be a single message (an array is not one).
 pub fn message_from_value(value: Value, opts: &ParseOptions) -> Result<Message, ParseFailure> {
     let text = crate::json::text(&value);
-    let tape = crate::json::tape_of(&text).map_err(|e| ParseFailure {
+    message_at(&tape_of(&text)?, 0, opts)
+}
+
+/// The tape of a frame, or the -32700 that answers text that is not JSON.
+fn tape_of(text: &str) -> Result<Tape<'_>, ParseFailure> {
+    crate::json::tape_of(text).map_err(|e| ParseFailure {
         error: ProtocolError::parse_error(e),
         id: Id::Null,
         answerable: true,
-    })?;
-    message_at(&tape, 0, opts)
+    })
 }
 
 /// The message at node `n`, or why it is not one, with the id to answer to when one could be
