@@ -1354,3 +1354,24 @@ fn a_session_update_is_written_with_the_text_it_came_in() {
         "written out again: JS is handed this text"
     );
 }
+
+#[test]
+fn an_update_deeper_than_the_endpoint_reads_is_refused_as_any_frame_is() {
+    let (mut c, _a) = pair(json!({}), json!({}));
+    let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
+    let update = format!(
+        r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s1","update":{{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{{"type":"text","text":"x"}},"_meta":{{"deep":{deep}}}}}}}}}"#
+    );
+    let events = c.receive(&update, 1);
+    assert!(
+        matches!(&events[..], [Event::Send { .. }, Event::ProtocolError { error }] if error.code == codes::PARSE_ERROR),
+        "{events:?}"
+    );
+    // 100 deep is within the bound: delivered.
+    let update = update.replace(&deep, &format!("{}1{}", "[".repeat(100), "]".repeat(100)));
+    let events = c.receive(&update, 2);
+    assert!(
+        matches!(&events[..], [Event::SessionUpdate { .. }]),
+        "{events:?}"
+    );
+}

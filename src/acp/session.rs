@@ -639,18 +639,19 @@ impl Session {
             direction: self.role.receiving(),
             in_reply_to: None,
         };
-        let read = schema::validate_and_read(text, &ctx, |root| {
+        let read = schema::validate_and_read(text, |root| {
             if root.get("id").is_some() || root.get("method")?.as_str()? != "session/update" {
                 return None;
             }
             let params = root.get("params")?;
             let update = params.get("update").filter(crate::json::Item::is_object)?;
             let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
-            Some((
+            let read = (
                 params.get("sessionId")?.as_str()?.into_owned(),
                 RawJson::from_frame(update.raw()),
                 kind.is_some_and(|k| k == "state_update"),
-            ))
+            );
+            Some((ctx, read))
         });
         let Some((issues, (session_id, update, state))) = read else {
             return false;

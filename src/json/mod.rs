@@ -14,4 +14,4 @@ pub use tape::{utf8, TapeError};
 pub use text::text;
 pub(crate) use text::Shortest;
 pub use value::{parse_value, value_of};
-pub(crate) use value::{tape_of, value_at};
+pub(crate) use value::{tape_of, value_at, MAX_DEPTH};

@@ -9,7 +9,7 @@ use serde_json::{Map, Number, Value};
 
 /// serde_json's nesting bound: 127 nested arrays or objects, the 128th refused. Frames and
 /// options are read with it, as they were when serde_json read them.
-const MAX_DEPTH: usize = 127;
+pub(crate) const MAX_DEPTH: usize = 127;
 
 /// Parses `text` into a value, at most `MAX_DEPTH` deep.
 pub fn parse_value(text: &str) -> Result<Value, TapeError> {

@@ -2,38 +2,39 @@
 //! caller, which takes the members it needs (strings decoded, values as their raw JSON text,
 //! `json::Item`) without the frame ever becoming a tree of values.
 
-use super::{issues_of, parsed, Context, Issue, Limits, Rulebook, Severity, MAX_DEPTH_CAP};
+use super::{parse, Context, Issue, Limits, Rulebook, Severity, MAX_DEPTH_CAP};
 use crate::json::tape::Kind;
 use crate::json::Item;
 
 /// Parses one message (never a batch), hands the parse to `read`, and when `read` took what
-/// it wanted, validates the same parse: the issues, and what `read` took. `None` when the
-/// text is not a JSON object or `read` declined it (the caller takes its general path).
-pub fn validate_and_read<R>(
+/// it wanted, validates the same parse by the context `read` names (a response's by the
+/// request it answers, found from its id): the issues, and what `read` took. `None` when the
+/// text is not a JSON object the endpoint would read (its depth is the endpoint's), or `read`
+/// declined it: the caller takes its general path, which says why.
+pub fn validate_and_read<'c, R>(
     text: &str,
-    ctx: &Context,
-    read: impl FnOnce(Item<'_, '_>) -> Option<R>,
+    read: impl FnOnce(Item<'_, '_>) -> Option<(Context<'c>, R)>,
 ) -> Option<(Vec<Issue>, R)> {
     let limits = Limits::default();
     if text.len() > limits.max_bytes {
         return None;
     }
-    let book = Rulebook::of(ctx.protocol, ctx.version)?;
-    let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    parsed(text, depth, |tape, found| {
-        let taken = (tape.node(0).kind == Kind::Obj)
-            .then(|| read(Item::root(tape)))
-            .flatten();
-        match taken {
-            Some(taken) => {
-                let (issues, found) = issues_of(tape, book, ctx, found);
-                (Some((issues, taken)), found)
-            }
-            None => (None, found),
+    let depth = limits
+        .max_depth
+        .min(MAX_DEPTH_CAP)
+        .min(crate::json::MAX_DEPTH);
+    let parsed = parse(text, depth).ok()?;
+    let taken = (parsed.tape.node(0).kind == Kind::Obj)
+        .then(|| read(Item::root(&parsed.tape)))
+        .flatten()
+        .and_then(|(ctx, taken)| Some((Rulebook::of(ctx.protocol, ctx.version)?, ctx, taken)));
+    match taken {
+        Some((book, ctx, taken)) => Some((parsed.issues(book, &ctx), taken)),
+        None => {
+            parsed.keep();
+            None
         }
-    })
-    .ok()
-    .flatten()
+    }
 }
 
 /// Whether any issue is an error (warnings are delivered with the message).
@@ -59,10 +60,10 @@ mod tests {
     #[test]
     fn raw_members_are_the_frame_text() {
         let text = r#" {"jsonrpc":"2.0","method":"session/update","params":{"sessionId" : "s\"1","update":  {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a}]\"{"}} }} "#;
-        let (issues, (sid, raw, kind)) = validate_and_read(text, &ctx(), |root| {
+        let (issues, (sid, raw, kind)) = validate_and_read(text, |root| {
             let params = root.get("params").expect("params");
             let update = params.get("update").expect("update");
-            (
+            let read = (
                 params
                     .get("sessionId")
                     .and_then(|s| s.as_str())
@@ -72,8 +73,8 @@ mod tests {
                     .get("sessionUpdate")
                     .and_then(|k| k.as_str())
                     .map(Cow::into_owned),
-            )
-                .into()
+            );
+            Some((ctx(), read))
         })
         .expect("read");
         assert!(!has_errors(&issues), "{issues:?}");
@@ -88,11 +89,11 @@ mod tests {
     #[test]
     fn an_invalid_message_is_read_with_its_issues() {
         let text = r#"{"jsonrpc":"2.0","method":"session/update","params":{"update":{}}}"#;
-        let (issues, ()) = validate_and_read(text, &ctx(), |_| Some(())).expect("read");
+        let (issues, ()) = validate_and_read(text, |_| Some((ctx(), ()))).expect("read");
         assert!(has_errors(&issues));
         assert!(issues.iter().any(|i| i.code == codes::MISSING_REQUIRED));
-        assert!(validate_and_read("[1]", &ctx(), |_| Some(())).is_none());
-        assert!(validate_and_read("{", &ctx(), |_| Some(())).is_none());
-        assert!(validate_and_read(text, &ctx(), |_| None::<()>).is_none());
+        assert!(validate_and_read("[1]", |_| Some((ctx(), ()))).is_none());
+        assert!(validate_and_read("{", |_| Some((ctx(), ()))).is_none());
+        assert!(validate_and_read(text, |_| None::<(Context, ())>).is_none());
     }
 }

@@ -19,6 +19,7 @@ use crate::jsonrpc::{object, serialized, Message, Notification, ProtocolError, R
 pub use engine::is_absolute_path;
 use engine::Walker;
 pub use frame::{has_errors, validate_and_read};
+
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
@@ -237,12 +238,13 @@ pub fn validate_text_by(
         return too_large(text.len(), limits);
     }
     let depth = limits.max_depth.min(MAX_DEPTH_CAP);
-    let checked = parsed(text, depth, |tape, found| match book {
-        Some(book) => {
-            let (issues, found) = issues_of(tape, book, ctx, found);
-            (Some(issues), found)
+    // No rules: told once the text is known to be JSON.
+    let checked = parse(text, depth).map(|parsed| match book {
+        Some(book) => Some(parsed.issues(book, ctx)),
+        None => {
+            parsed.keep();
+            None
         }
-        None => (None, found),
     });
     match checked {
         Ok(Some(issues)) => Report::of(issues),
@@ -264,31 +266,52 @@ pub fn validate_text_by(
     }
 }
 
-/// `text` parsed into the buffers kept from the last message, handed to `f` with the member
-/// scratch (`f` gives it back); the buffers are kept again for the next one, unless a huge
-/// message grew them. The one parse of every validation and of a session's read of a frame.
-#[inline(always)]
-fn parsed<R>(
-    text: &str,
-    depth: usize,
-    f: impl FnOnce(&Tape, Vec<u32>) -> (R, Vec<u32>),
-) -> Result<R, TapeError> {
-    let scratch = SCRATCH.with(Cell::take).unwrap_or_default();
-    let tape = Tape::parse_in(text, depth, scratch.nodes)?;
-    let (taken, found) = f(&tape, scratch.found);
-    if tape.nodes.capacity() <= 1 << 16 {
-        let kept = Scratch {
-            nodes: tape.nodes,
-            found,
-        };
-        SCRATCH.with(|c| c.set(Some(kept)));
-    }
-    Ok(taken)
+/// A message parsed into the buffers kept from the last one: the one parse of every
+/// validation and of a session's read of a frame (`frame::validate_and_read`).
+struct Parsed<'a> {
+    tape: Tape<'a>,
+    found: Vec<u32>,
 }
 
-/// Every issue of a parsed message: the schema's, then the overlay's checks. Inlined: with two
-/// callers (`validate_text_by`, `frame::validate_and_read`) it was left a call, and validating
-/// in Node took 1.8 % more CPU per MCP message (bench/validate/ab.mjs).
+#[inline(always)]
+fn parse(text: &str, depth: usize) -> Result<Parsed<'_>, TapeError> {
+    let scratch = SCRATCH.with(Cell::take).unwrap_or_default();
+    let tape = Tape::parse_in(text, depth, scratch.nodes)?;
+    Ok(Parsed {
+        tape,
+        found: scratch.found,
+    })
+}
+
+impl Parsed<'_> {
+    /// Its issues by `book` and `ctx`. One function for both callers, so that the engine it
+    /// inlines is built once.
+    #[inline(never)]
+    fn issues(self, book: Rulebook, ctx: &Context) -> Vec<Issue> {
+        let (issues, found) = issues_of(&self.tape, book, ctx, self.found);
+        Parsed {
+            tape: self.tape,
+            found,
+        }
+        .keep();
+        issues
+    }
+
+    /// The buffers kept for the next message, unless a huge one grew them.
+    fn keep(self) {
+        if self.tape.nodes.capacity() <= 1 << 16 {
+            let kept = Scratch {
+                nodes: self.tape.nodes,
+                found: self.found,
+            };
+            SCRATCH.with(|c| c.set(Some(kept)));
+        }
+    }
+}
+
+/// Every issue of a parsed message: the schema's, then the overlay's checks. Inlined into its
+/// one caller: left a call, validating in Node took 1.8 % more CPU per MCP message
+/// (bench/validate/ab.mjs).
 #[inline(always)]
 fn issues_of(
     tape: &Tape,
