@@ -78,7 +78,7 @@ const utf8 = new TextDecoder();
  * The events of a frame. A frame that was one session update, read as it came, is told by a
  * number (1 live, 2 replayed): its event is made here from the frame JS already holds, parsed
  * once, so the module never hands the same bytes back (docs/architecture.md, "One parse for a
- * session update").
+ * session update and a result").
  */
 function fromFrame(events, frame) {
   if (typeof events !== "number") return events;

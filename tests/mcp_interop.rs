@@ -123,7 +123,7 @@ fn response_of(events: &[Event], id: &agentwire::jsonrpc::Id) -> Value {
     events
         .iter()
         .find_map(|e| match e {
-            Event::Response { id: i, result, .. } if i == id => Some(result.clone()),
+            Event::Response { id: i, result, .. } if i == id => Some(result.value()),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no response to {id}: {events:?}"))

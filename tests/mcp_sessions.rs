@@ -1272,6 +1272,100 @@ fn what_the_endpoint_settles_is_validated_first_in_both_protocols() {
     }
 }
 
+#[test]
+fn a_result_is_handed_on_as_the_text_it_came_in() {
+    let mut p = ready("2025-03-26", json!({}), json!({ "tools": {} }));
+    p.take_client_events();
+    let list = |p: &mut Pair, at| {
+        let out = p
+            .client
+            .request("tools/list", None, RequestOptions::default(), at);
+        out.expect("tools/list").id.expect("id")
+    };
+    let answer = |id: &agentwire::jsonrpc::Id, result: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+            json!(id)
+        )
+    };
+    // Spacing, escapes, key order and a number's digits as they came.
+    let result =
+        r#"{ "tools" : [ {"name":"\u0078","inputSchema":{"type":"object"},"_meta":{"n":1.50}} ] }"#;
+    let id = list(&mut p, 1);
+    let events = p.client.receive(&answer(&id, result), 2);
+    let [Event::Response {
+        id: answered,
+        method,
+        result: read,
+    }] = &events[..]
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!((answered, method.as_str()), (&id, "tools/list"));
+    assert_eq!(read.as_str(), result);
+    assert!(read.in_frame());
+    // The same result in a batch, or breaking the schema, is read by the general path: the
+    // same value (a broken one delivered after its violation).
+    let id = list(&mut p, 3);
+    let events = p.client.receive(&format!("[{}]", answer(&id, result)), 4);
+    let [Event::Response {
+        result: batched, ..
+    }] = &events[..]
+    else {
+        panic!("{events:?}")
+    };
+    assert!(!batched.in_frame());
+    assert_eq!(batched.value(), read.value());
+    let id = list(&mut p, 5);
+    let broken = r#"{"tools":[{"name":"x"}]}"#;
+    let events = p.client.receive(&answer(&id, broken), 6);
+    assert_eq!(
+        values(&events)
+            .iter()
+            .map(|e| e["type"].as_str().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        ["violation", "response"]
+    );
+    assert_eq!(
+        of_type(&events, "response")[0]["result"],
+        json!({ "tools": [{ "name": "x" }] })
+    );
+}
+
+#[test]
+fn a_frame_deeper_than_the_endpoint_reads_is_refused_on_every_path() {
+    let deep = |inner: &str| format!("{}{inner}{}", "[".repeat(130), "]".repeat(130));
+    // An MCP result: -32700 answered, the call still waiting for its answer.
+    let mut p = ready("2025-11-25", json!({}), json!({ "tools": {} }));
+    p.take_client_events();
+    let id = p
+        .client
+        .request("tools/list", None, RequestOptions::default(), 1)
+        .expect("tools/list")
+        .id
+        .expect("id");
+    let result = format!(r#"{{"tools":[],"_meta":{{"deep":{}}}}}"#, deep("1"));
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+        json!(id)
+    );
+    let events = values(&p.client.receive(&frame, 2));
+    assert_eq!(of_type_in(&events, "protocolError").len(), 1, "{events:?}");
+    assert!(of_type_in(&events, "response").is_empty(), "{events:?}");
+    let events = p.client.receive(
+        &format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":{{"tools":[]}}}}"#,
+            json!(id)
+        ),
+        3,
+    );
+    assert_eq!(of_type(&events, "response").len(), 1, "{events:?}");
+}
+
+fn of_type_in<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    events.iter().filter(|e| e["type"] == kind).collect()
+}
+
 fn json_of<E: serde::Serialize>(events: Vec<E>) -> Vec<Value> {
     events
         .iter()

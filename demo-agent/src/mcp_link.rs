@@ -84,7 +84,7 @@ impl McpLink {
                     }
                     Event::Response {
                         method: m, result, ..
-                    } if m == method => answer = Some(Ok(result)),
+                    } if m == method => answer = Some(Ok(result.value())),
                     Event::Error {
                         method: m, error, ..
                     }

@@ -105,7 +105,7 @@ impl McpDemo {
                         out.send(self.server.respond(&id, answer));
                     }
                 }
-                Event::Response { id, result, .. } => self.answered(&id, Ok(&result), out),
+                Event::Response { id, result, .. } => self.answered(&id, Ok(&result.value()), out),
                 Event::Error { id, error, .. } | Event::Timeout { id, error, .. } => {
                     self.answered(&id, Err(&error.message), out)
                 }

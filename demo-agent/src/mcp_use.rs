@@ -370,7 +370,7 @@ impl McpUse {
                     job.current = Some((name.clone(), Stage::List, None));
                 }
                 Event::Response { method, result, .. } if method == "tools/list" => {
-                    let tools = tools_of(&result);
+                    let tools = tools_of(&result.value());
                     let wanted = matches!(&job.ask, McpAsk::Call { name: tool, .. } if tools.iter().any(|(t, _)| t == tool));
                     if wanted {
                         job.current = Some((name.clone(), Stage::Call, None));
@@ -380,7 +380,7 @@ impl McpUse {
                     }
                 }
                 Event::Response { method, result, .. } if method == "tools/call" => {
-                    actions.extend(self.finish(session, tool_answer(&result)));
+                    actions.extend(self.finish(session, tool_answer(&result.value())));
                     return actions;
                 }
                 Event::Error { method, error, .. } | Event::Timeout { method, error, .. } => {

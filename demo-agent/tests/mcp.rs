@@ -60,7 +60,7 @@ fn answer(
         |e| matches!(e, Event::Response { id: i, .. } | Event::Error { id: i, .. } if *i == id),
     );
     let outcome = match seen.pop() {
-        Some(Event::Response { result, .. }) => Ok(result),
+        Some(Event::Response { result, .. }) => Ok(result.value()),
         Some(Event::Error { error, .. }) => Err(error),
         other => panic!("{other:?}"),
     };

@@ -47,6 +47,11 @@ impl<'t, 'a> Item<'t, 'a> {
         (n.kind == Kind::Str).then(|| self.tape.str(n))
     }
 
+    /// The value as a tree (for what is small: an id).
+    pub fn value(&self) -> serde_json::Value {
+        super::value_at(self.tape, self.at)
+    }
+
     pub fn is_object(&self) -> bool {
         self.tape.node(self.at).kind == Kind::Obj
     }

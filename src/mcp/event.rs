@@ -1,7 +1,7 @@
 //! What a session reports: text to send and things that happened, in order.
 
 use super::version::Era;
-use crate::jsonrpc::{Flow, Id, ProtocolError};
+use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
@@ -24,6 +24,24 @@ impl Event {
 }
 
 crate::inbound::inbound_events!(Event);
+
+impl Event {
+    /// The event as JSON text, as `Serialize` writes it, but a response's `result` is spliced
+    /// in as the text it came in, never parsed and written again.
+    pub fn write_json(&self, out: &mut String) {
+        let Event::Response { id, method, result } = self else {
+            out.push_str(&crate::json::text(self));
+            return;
+        };
+        out.push_str("{\"type\":\"response\",\"id\":");
+        out.push_str(&crate::json::text(id));
+        out.push_str(",\"method\":");
+        out.push_str(&crate::json::text(method));
+        out.push_str(",\"result\":");
+        out.push_str(result.as_str());
+        out.push('}');
+    }
+}
 
 /// A request still in flight when the connection closed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -60,11 +78,11 @@ pub enum Event {
         to: String,
         reason: ProtocolError,
     },
-    /// The answer to one of our requests.
+    /// The answer to one of our requests: `result` is the JSON text it came in.
     Response {
         id: Id,
         method: String,
-        result: Value,
+        result: RawJson,
     },
     /// The error answer to one of our requests (or its failure when the connection closed).
     Error {

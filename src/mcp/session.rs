@@ -8,8 +8,8 @@ use super::event::{Event, PendingCall};
 use super::methods::{self, Kind};
 use super::version::{Era, Version};
 use crate::jsonrpc::{
-    codes, object, Endpoint, Flow, Id, Message, Notification, Outbound, Outgoing, ParseFailure,
-    ParseOptions, ProtocolError, Request, Timeout, VecMap, VecSet,
+    codes, object, Endpoint, Flow, Id, Matched, Message, Notification, Outbound, Outgoing,
+    ParseFailure, ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, codes as issue_codes, Direction, Issue, Severity};
 use serde::Serialize;
@@ -354,8 +354,71 @@ impl Session {
 
     fn take_frame(&mut self, frame: Result<&str, ParseFailure>, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
+        if let Ok(text) = frame {
+            if self.response_read_in_place(text, &mut events) {
+                return events;
+            }
+        }
         crate::inbound::receive(self, frame, now_ms, &mut events);
         events
+    }
+
+    /// A frame that is one result of a call of ours (a tool's output, a resource, a list: the
+    /// bulk of what a client receives), read from the parse that validates it: no tree of
+    /// values, the result handed on as the text it came in. Anything else, a result of the
+    /// handshake, or one with an error (reported by the general path) is left to that path
+    /// (false), which reads it the same way.
+    fn response_read_in_place(&mut self, text: &str, events: &mut Vec<Event>) -> bool {
+        // Before a version is agreed or offered, a response is judged by what it answers.
+        if self.version.is_none() && self.offered.is_none() {
+            return false;
+        }
+        let (version, era) = self.level();
+        let version = version.feature_level(era);
+        let direction = self.in_dir();
+        let pending = self.endpoint.pending();
+        let read = schema::validate_and_read(text, |root| {
+            if root.get("method").is_some() {
+                return None;
+            }
+            let result = root.get("result")?;
+            let id = Id::from_value(&root.get("id")?.value()).ok()?;
+            let method = pending.get(&id)?.method.as_str();
+            if MANAGED.contains(&method) {
+                return None;
+            }
+            let ctx = schema::Context {
+                protocol: schema::Protocol::Mcp,
+                version: version.as_str(),
+                direction,
+                in_reply_to: Some(method),
+            };
+            Some((ctx, (id, RawJson::from_frame(result.raw()))))
+        });
+        let Some((issues, (id, result))) = read else {
+            return false;
+        };
+        if schema::has_errors(&issues) {
+            return false;
+        }
+        let Matched::Answered(request) = self.endpoint.pending_mut().resolve(&id) else {
+            return false;
+        };
+        if !issues.is_empty() {
+            events.push(Event::violation(
+                Some(&id),
+                Some(&request.method),
+                Flow::In,
+                issues,
+            ));
+        }
+        self.forget(&id);
+        events.push(Event::Response {
+            id,
+            method: request.method,
+            result,
+        });
+        true
     }
 
     /// Time passed: requests past their deadline fail with `timeout` and are cancelled
@@ -1012,7 +1075,7 @@ impl crate::inbound::Inbound for Session {
             Ok(result) => Event::Response {
                 id: request.id,
                 method: request.method,
-                result,
+                result: RawJson::from_value(&result),
             },
             Err(error) => Event::Error {
                 id: request.id,

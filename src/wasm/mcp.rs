@@ -108,7 +108,11 @@ impl McpServer {
     }
 }
 
-impl WriteEvent for mcp::Event {}
+impl WriteEvent for mcp::Event {
+    fn write(&self, out: &mut String) {
+        self.write_json(out)
+    }
+}
 
 session_class!(McpClient, "McpClient", note_close_mcp);
 session_class!(McpServer, "McpServer", note_close_mcp);
