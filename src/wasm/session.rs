@@ -96,8 +96,18 @@ pub(super) fn error_from(value: &JsValue) -> Result<ProtocolError, JsValue> {
     Ok(error)
 }
 
+/// A frame for the transport as `{ id?, method?, text }`: the id and method through JSON (an id
+/// past 2^53 exact), the text set as a string, not escaped into JSON to be parsed back (it is
+/// nearly all of the object).
 pub(super) fn outbound(result: Result<Outbound, ProtocolError>) -> Result<JsValue, JsValue> {
-    result.map(|o| js(&o)).map_err(fail)
+    let Outbound { id, method, text } = result.map_err(fail)?;
+    let head = js(&Outbound {
+        id,
+        method,
+        text: String::new(),
+    });
+    js_sys::Reflect::set(&head, &"text".into(), &JsValue::from_str(&text))?;
+    Ok(head)
 }
 
 pub(super) fn text(result: Result<Outbound, ProtocolError>) -> Result<String, JsValue> {
