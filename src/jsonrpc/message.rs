@@ -308,14 +308,46 @@ impl Message {
         Value::Object(m)
     }
 
+    /// The text of `to_value`, written from the message as it stands: its params or result
+    /// are not copied into a tree of their own first.
     pub fn to_text(&self) -> String {
-        crate::json::text(&self.to_value())
+        fn member<T: serde::Serialize + ?Sized>(out: &mut String, name: &str, value: &T) {
+            out.push_str(",\"");
+            out.push_str(name);
+            out.push_str("\":");
+            out.push_str(&crate::json::text(value));
+        }
+        let mut out = String::from("{\"jsonrpc\":\"2.0\"");
+        if let Some(id) = self.id() {
+            member(&mut out, "id", &id.to_value());
+        }
+        match self {
+            Message::Request(Request { method, params, .. })
+            | Message::Notification(Notification { method, params }) => {
+                member(&mut out, "method", method);
+                if let Some(p) = params {
+                    member(&mut out, "params", p);
+                }
+            }
+            Message::Response(Response { outcome: Ok(r), .. }) => member(&mut out, "result", r),
+            Message::Response(Response {
+                outcome: Err(e), ..
+            }) => member(&mut out, "error", e),
+        }
+        out.push('}');
+        out
     }
 }
 
 /// Serializes a batch (an array of messages).
 pub fn batch_to_text(messages: &[Message]) -> String {
-    crate::json::text(&Value::Array(
-        messages.iter().map(Message::to_value).collect(),
-    ))
+    let mut out = String::from("[");
+    for (i, m) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&m.to_text());
+    }
+    out.push(']');
+    out
 }

@@ -15,7 +15,7 @@ mod rules;
 use crate::json::tape::{self, Kind, Tape, TapeError};
 pub use crate::json::utf8;
 use crate::jsonrpc::envelope::{self, Shape};
-use crate::jsonrpc::{object, serialized, Message, Notification, ProtocolError, Request, Response};
+use crate::jsonrpc::{object, serialized, Message, ProtocolError};
 pub use engine::is_absolute_path;
 use engine::Walker;
 pub use frame::{has_errors, validate_and_read};
@@ -485,38 +485,7 @@ pub fn validate_as(wire: Option<&str>, message: &Message, ctx: &Context) -> Vec<
 
 /// Validates one parsed message. An empty list means valid.
 pub fn validate_message(message: &Message, ctx: &Context) -> Vec<Issue> {
-    validate_text(&message_text(message), ctx, &Limits::default()).issues
-}
-
-/// The wire text of a message, written without cloning its params or result. Writing these
-/// cannot fail (their keys are strings, no serializer of theirs fails): a failure would leave
-/// the text unreadable, and the message reported as not JSON, not lost.
-fn message_text(m: &Message) -> String {
-    fn member<T: Serialize + ?Sized>(out: &mut String, name: &str, value: &T) {
-        out.push_str(",\"");
-        out.push_str(name);
-        out.push_str("\":");
-        out.push_str(&crate::json::text(value));
-    }
-    let mut out = String::from("{\"jsonrpc\":\"2.0\"");
-    if let Some(id) = m.id() {
-        member(&mut out, "id", &id.to_value());
-    }
-    match m {
-        Message::Request(Request { method, params, .. })
-        | Message::Notification(Notification { method, params }) => {
-            member(&mut out, "method", method);
-            if let Some(p) = params {
-                member(&mut out, "params", p);
-            }
-        }
-        Message::Response(Response { outcome: Ok(r), .. }) => member(&mut out, "result", r),
-        Message::Response(Response {
-            outcome: Err(e), ..
-        }) => member(&mut out, "error", e),
-    }
-    out.push('}');
-    out
+    validate_text(&message.to_text(), ctx, &Limits::default()).issues
 }
 
 /// Nesting depth of a value, measured with an explicit stack.
