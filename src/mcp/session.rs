@@ -369,7 +369,8 @@ impl Session {
     /// handshake, or one with an error (reported by the general path) is left to that path
     /// (false), which reads it the same way.
     fn response_read_in_place(&mut self, text: &str, events: &mut Vec<Event>) -> bool {
-        // Before a version is agreed or offered, a response is judged by what it answers.
+        // Judged by the agreed or offered version, as `judged_by` judges a response; before
+        // either, the general path works out which.
         if self.version.is_none() && self.offered.is_none() {
             return false;
         }

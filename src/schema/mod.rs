@@ -19,7 +19,6 @@ use crate::jsonrpc::{object, serialized, Message, ProtocolError};
 pub use engine::is_absolute_path;
 use engine::Walker;
 pub use frame::{has_errors, validate_and_read};
-
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
@@ -287,13 +286,11 @@ impl Parsed<'_> {
     /// Its issues by `book` and `ctx`. One function for both callers, so that the engine it
     /// inlines is built once.
     #[inline(never)]
-    fn issues(self, book: Rulebook, ctx: &Context) -> Vec<Issue> {
-        let (issues, found) = issues_of(&self.tape, book, ctx, self.found);
-        Parsed {
-            tape: self.tape,
-            found,
-        }
-        .keep();
+    fn issues(mut self, book: Rulebook, ctx: &Context) -> Vec<Issue> {
+        let found = std::mem::take(&mut self.found);
+        let (issues, found) = issues_of(&self.tape, book, ctx, found);
+        self.found = found;
+        self.keep();
         issues
     }
 
