@@ -1,8 +1,9 @@
-//! The one receive path of both protocols' sessions: a frame is read into its messages; each is
-//! validated (from the frame's text when it was the whole frame) and classified by the JSON-RPC
-//! endpoint; what the endpoint settles by itself is reported in one vocabulary (`send`,
-//! `protocolError`, `stray`, `violation`), written once; requests, notifications and responses
-//! to ours go to the session.
+//! The one receive path of both protocols' sessions: a frame the session reads in place (one
+//! parse, no tree of values) is taken so; any other is read into its messages; each is validated
+//! (from the frame's text when it was the whole frame) and classified by the JSON-RPC endpoint;
+//! what the endpoint settles by itself is reported in one vocabulary (`send`, `protocolError`,
+//! `stray`, `violation`), written once; requests, notifications and responses to ours go to the
+//! session.
 
 use crate::jsonrpc::{
     Endpoint, Id, Message, Notification, Outgoing, ParseFailure, ProtocolError, Received, Request,
@@ -13,6 +14,10 @@ use serde_json::Value;
 /// A protocol's session, as the receive path sees it.
 pub(crate) trait Inbound {
     type Event: Events;
+    /// Takes a frame the session reads from the parse that validates it, with no tree of
+    /// values (ACP: a session update; MCP: a result of one of our calls); false leaves it to
+    /// the general path, which reads anything else and anything such a read declines.
+    fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Self::Event>) -> bool;
     fn endpoint(&mut self) -> &mut Endpoint;
     /// Validates a received message (`wire`: its text, when it was the whole frame); may repair
     /// it, where the protocol reads leniently (the repairs are issues too).
@@ -42,6 +47,11 @@ pub(crate) fn receive<S: Inbound>(
     now_ms: u64,
     events: &mut Vec<S::Event>,
 ) {
+    if let Ok(text) = frame {
+        if session.read_in_place(text, now_ms, events) {
+            return;
+        }
+    }
     let frame = session.endpoint().read(frame);
     for message in frame.messages {
         let received = match message {

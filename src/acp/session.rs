@@ -612,67 +612,8 @@ impl Session {
             }];
         }
         let mut events = Vec::new();
-        if let Ok(text) = frame {
-            if self.update_read_in_place(text, now_ms, &mut events) {
-                return events;
-            }
-        }
         crate::inbound::receive(self, frame, now_ms, &mut events);
         events
-    }
-
-    /// A `session/update` to the client, read from the parse that validated it (the bulk of
-    /// any conversation, and all of a replay): no tree of values, the update handed on as the
-    /// text it came in. Anything else, or an update with an error (repaired or reported by
-    /// the general path), is left to `dispatch` (false).
-    fn update_read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
-        if self.role != Role::Client || self.phase != Phase::Ready {
-            return false;
-        }
-        let ctx = Context {
-            protocol: Protocol::Acp,
-            version: if self.version.unwrap_or(1) >= 2 {
-                "2"
-            } else {
-                "1"
-            },
-            direction: self.role.receiving(),
-            in_reply_to: None,
-        };
-        let read = schema::validate_and_read(text, |root| {
-            if root.get("id").is_some() || root.get("method")?.as_str()? != "session/update" {
-                return None;
-            }
-            let params = root.get("params")?;
-            let update = params.get("update").filter(crate::json::Item::is_object)?;
-            let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
-            let read = (
-                params.get("sessionId")?.as_str()?.into_owned(),
-                RawJson::from_frame(update.raw()),
-                kind.is_some_and(|k| k == "state_update"),
-            );
-            Some((ctx, read))
-        });
-        let Some((issues, (session_id, update, state))) = read else {
-            return false;
-        };
-        if schema::has_errors(&issues)
-            || self
-                .gate_incoming("session/update", None, Kind::Notification)
-                .is_err()
-        {
-            return false;
-        }
-        if !issues.is_empty() {
-            events.push(Event::Violation {
-                id: None,
-                method: Some("session/update".into()),
-                direction: Flow::In,
-                issues,
-            });
-        }
-        self.on_update(session_id, update, state, now_ms, events);
-        true
     }
 
     /// An update applied (transcript, turns, a replay's deadline) and handed to the app.
@@ -1047,6 +988,60 @@ impl Session {
 
 impl crate::inbound::Inbound for Session {
     type Event = Event;
+
+    /// A `session/update` to the client, read from the parse that validated it (the bulk of
+    /// any conversation, and all of a replay): no tree of values, the update handed on as the
+    /// text it came in. Anything else, or an update with an error (repaired or reported by
+    /// the general path), is left to `dispatch` (false).
+    fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
+        if self.role != Role::Client || self.phase != Phase::Ready {
+            return false;
+        }
+        let ctx = Context {
+            protocol: Protocol::Acp,
+            version: if self.version.unwrap_or(1) >= 2 {
+                "2"
+            } else {
+                "1"
+            },
+            direction: self.role.receiving(),
+            in_reply_to: None,
+        };
+        let read = schema::validate_and_read(text, |root| {
+            if root.get("id").is_some() || root.get("method")?.as_str()? != "session/update" {
+                return None;
+            }
+            let params = root.get("params")?;
+            let update = params.get("update").filter(crate::json::Item::is_object)?;
+            let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
+            let read = (
+                params.get("sessionId")?.as_str()?.into_owned(),
+                RawJson::from_frame(update.raw()),
+                kind.is_some_and(|k| k == "state_update"),
+            );
+            Some((ctx, read))
+        });
+        let Some((issues, (session_id, update, state))) = read else {
+            return false;
+        };
+        if schema::has_errors(&issues)
+            || self
+                .gate_incoming("session/update", None, Kind::Notification)
+                .is_err()
+        {
+            return false;
+        }
+        if !issues.is_empty() {
+            events.push(Event::Violation {
+                id: None,
+                method: Some("session/update".into()),
+                direction: Flow::In,
+                issues,
+            });
+        }
+        self.on_update(session_id, update, state, now_ms, events);
+        true
+    }
 
     fn endpoint(&mut self) -> &mut Endpoint {
         &mut self.endpoint

@@ -354,72 +354,8 @@ impl Session {
 
     fn take_frame(&mut self, frame: Result<&str, ParseFailure>, now_ms: u64) -> Vec<Event> {
         let mut events = Vec::new();
-        if let Ok(text) = frame {
-            if self.response_read_in_place(text, &mut events) {
-                return events;
-            }
-        }
         crate::inbound::receive(self, frame, now_ms, &mut events);
         events
-    }
-
-    /// A frame that is one result of a call of ours (a tool's output, a resource, a list: the
-    /// bulk of what a client receives), read from the parse that validates it: no tree of
-    /// values, the result handed on as the text it came in. Anything else, a result of the
-    /// handshake, or one with an error (reported by the general path) is left to that path
-    /// (false), which reads it the same way.
-    fn response_read_in_place(&mut self, text: &str, events: &mut Vec<Event>) -> bool {
-        // Judged by the agreed or offered version, as `judged_by` judges a response; before
-        // either, the general path works out which.
-        if self.version.is_none() && self.offered.is_none() {
-            return false;
-        }
-        let (version, era) = self.level();
-        let version = version.feature_level(era);
-        let direction = self.in_dir();
-        let pending = self.endpoint.pending();
-        let read = schema::validate_and_read(text, |root| {
-            if root.get("method").is_some() {
-                return None;
-            }
-            let result = root.get("result")?;
-            let id = Id::from_value(&root.get("id")?.value()).ok()?;
-            let method = pending.get(&id)?.method.as_str();
-            if MANAGED.contains(&method) {
-                return None;
-            }
-            let ctx = schema::Context {
-                protocol: schema::Protocol::Mcp,
-                version: version.as_str(),
-                direction,
-                in_reply_to: Some(method),
-            };
-            Some((ctx, (id, RawJson::from_frame(result.raw()))))
-        });
-        let Some((issues, (id, result))) = read else {
-            return false;
-        };
-        if schema::has_errors(&issues) {
-            return false;
-        }
-        let Matched::Answered(request) = self.endpoint.pending_mut().resolve(&id) else {
-            return false;
-        };
-        if !issues.is_empty() {
-            events.push(Event::violation(
-                Some(&id),
-                Some(&request.method),
-                Flow::In,
-                issues,
-            ));
-        }
-        self.forget(&id);
-        events.push(Event::Response {
-            id,
-            method: request.method,
-            result,
-        });
-        true
     }
 
     /// Time passed: requests past their deadline fail with `timeout` and are cancelled
@@ -967,6 +903,65 @@ pub(super) fn issue(code: &'static str, severity: Severity, message: String) -> 
 
 impl crate::inbound::Inbound for Session {
     type Event = Event;
+
+    /// A frame that is one result of a call of ours (a tool's output, a resource, a list: the
+    /// bulk of what a client receives), read from the parse that validates it: no tree of
+    /// values, the result handed on as the text it came in. Anything else, a result of the
+    /// handshake, or one with an error (reported by the general path) is left to that path
+    /// (false), which reads it the same way.
+    fn read_in_place(&mut self, text: &str, _now_ms: u64, events: &mut Vec<Event>) -> bool {
+        // Judged by the agreed or offered version, as `judged_by` judges a response; before
+        // either, the general path works out which.
+        if self.version.is_none() && self.offered.is_none() {
+            return false;
+        }
+        let (version, era) = self.level();
+        let version = version.feature_level(era);
+        let direction = self.in_dir();
+        let pending = self.endpoint.pending();
+        let read = schema::validate_and_read(text, |root| {
+            if root.get("method").is_some() {
+                return None;
+            }
+            let result = root.get("result")?;
+            let id = Id::from_value(&root.get("id")?.value()).ok()?;
+            let method = pending.get(&id)?.method.as_str();
+            if MANAGED.contains(&method) {
+                return None;
+            }
+            let ctx = schema::Context {
+                protocol: schema::Protocol::Mcp,
+                version: version.as_str(),
+                direction,
+                in_reply_to: Some(method),
+            };
+            Some((ctx, (id, RawJson::from_frame(result.raw()))))
+        });
+        let Some((issues, (id, result))) = read else {
+            return false;
+        };
+        if schema::has_errors(&issues) {
+            return false;
+        }
+        let Matched::Answered(request) = self.endpoint.pending_mut().resolve(&id) else {
+            return false;
+        };
+        if !issues.is_empty() {
+            events.push(Event::violation(
+                Some(&id),
+                Some(&request.method),
+                Flow::In,
+                issues,
+            ));
+        }
+        self.forget(&id);
+        events.push(Event::Response {
+            id,
+            method: request.method,
+            result,
+        });
+        true
+    }
 
     fn endpoint(&mut self) -> &mut Endpoint {
         &mut self.endpoint
