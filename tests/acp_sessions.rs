@@ -1375,3 +1375,60 @@ fn an_update_deeper_than_the_endpoint_reads_is_refused_as_any_frame_is() {
         "{events:?}"
     );
 }
+
+/// Params given as text go out as they are, read and validated from one parse: their spacing,
+/// escapes and digits kept, the gates reading the same parse, and a refused request takes no
+/// id (the next one goes out with the id it would have had).
+#[test]
+fn params_given_as_text_go_out_as_they_are() {
+    let (mut c, mut a) = pair(json!({}), json!({}));
+    let params = r#"{ "cwd" : "/w\u0073", "mcpServers":[], "_meta": {"n": 1.50} }"#;
+    let out = c
+        .request_text("session/new", Some(params), 0)
+        .expect("sent");
+    assert!(
+        out.text.ends_with(&format!(",\"params\":{params}}}")),
+        "{}",
+        out.text
+    );
+    assert_eq!(out.id, Some(Id::Number(1)));
+    let events = to_agent(&mut a, &mut c, &out, &mut Vec::new());
+    let (id, _, got) = request_of(&events);
+    assert_eq!(got["cwd"], "/ws");
+    // An answer given as text goes out as it is too, and is checked as any answer.
+    assert!(a
+        .respond_text(&id, Ok(r#"{"sessionId":7}"#.into()))
+        .is_err());
+    let result = r#"{ "sessionId" : "s1" }"#;
+    let answer = a.respond_text(&id, Ok(result.into())).expect("answered");
+    assert!(
+        answer.text.ends_with(&format!(",\"result\":{result}}}")),
+        "{}",
+        answer.text
+    );
+    let events = c.receive(&answer.text, 0);
+    assert_eq!(response_of(&events)["sessionId"], "s1");
+    // Gated from the text: an image needs promptCapabilities.image.
+    let prompt =
+        r#"{"sessionId":"s","prompt":[{"type":"image","data":"AA==","mimeType":"image/png"}]}"#;
+    refused(
+        c.request_text("session/prompt", Some(prompt), 0),
+        "prompt.image",
+    );
+    // Refused by the schema, not JSON, or deeper than a peer reads: -32602 or a local
+    // refusal, and no id taken.
+    let invalid = c.request_text("session/new", Some(r#"{"cwd":"relative"}"#), 0);
+    assert_eq!(invalid.expect_err("invalid").code, codes::LOCAL_REFUSAL);
+    for text in [
+        "{\"cwd\":",
+        "{} {}",
+        &format!("{}1{}", "[".repeat(200), "]".repeat(200)),
+    ] {
+        let e = c.request_text("_x/y", Some(text), 0).expect_err(text);
+        assert_eq!(e.code, codes::INVALID_PARAMS, "{text}: {e:?}");
+    }
+    let next = c
+        .request_text("session/new", Some(r#"{"cwd":"/","mcpServers":[]}"#), 0)
+        .expect("sent");
+    assert_eq!(next.id, Some(Id::Number(2)));
+}

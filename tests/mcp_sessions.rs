@@ -1372,3 +1372,91 @@ fn json_of<E: serde::Serialize>(events: Vec<E>) -> Vec<Value> {
         .map(|e| serde_json::to_value(e).unwrap())
         .collect()
 }
+
+/// Params given as text go out as they are: what the session adds (`_meta` of a stateless
+/// request, a progress token) goes in before the closing brace, where the tree put it, or is
+/// merged with a `_meta` of their own; the gates read the same parse.
+#[test]
+fn params_given_as_text_go_out_as_they_are() {
+    let mut p = Pair::connect(
+        json!({ "protocolVersions": ["2026-07-28"], "era": "stateless" }),
+        json!({ "protocolVersions": ["2026-07-28"], "capabilities": all_caps_server() }),
+    );
+    let params = r#"{ "name" : "echo", "arguments": {"m": 1.50, "s": "\u0041"} }"#;
+    let out = p
+        .client
+        .request_text(
+            "tools/call",
+            Some(params.into()),
+            RequestOptions::default(),
+            0,
+        )
+        .expect("sent");
+    let (kept, meta) = out.text.split_once(r#","_meta":"#).expect("meta added");
+    assert!(kept.ends_with(r#"{ "name" : "echo", "arguments": {"m": 1.50, "s": "\u0041"}"#));
+    let sent_req: Value = serde_json::from_str(&out.text).unwrap();
+    assert!(meta.starts_with('{') && meta.ends_with("}}}"), "{meta}");
+    assert_eq!(
+        sent_req["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    // A `_meta` of their own keeps its members; ours are added (a progress token too).
+    let options = RequestOptions {
+        reset_on_progress: true,
+        ..RequestOptions::default()
+    };
+    let params = r#"{"name":"echo","_meta":{"progressToken":"mine","x":1}}"#;
+    let out = p
+        .client
+        .request_text("tools/call", Some(params.into()), options, 0)
+        .expect("sent");
+    let sent_req: Value = serde_json::from_str(&out.text).unwrap();
+    let meta = &sent_req["params"]["_meta"];
+    assert_eq!(
+        (&meta["progressToken"], &meta["x"]),
+        (&json!("mine"), &json!(1))
+    );
+    assert_eq!(
+        meta["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    // The tree and the text give the same message.
+    let value: Value = serde_json::from_str(params).unwrap();
+    let mut q = Pair::connect(
+        json!({ "protocolVersions": ["2026-07-28"], "era": "stateless" }),
+        json!({ "protocolVersions": ["2026-07-28"], "capabilities": all_caps_server() }),
+    );
+    let options = RequestOptions {
+        reset_on_progress: true,
+        ..RequestOptions::default()
+    };
+    let by_tree = q
+        .client
+        .request("tools/call", Some(value), options, 0)
+        .expect("sent");
+    let tree: Value = serde_json::from_str(&by_tree.text).unwrap();
+    assert_eq!(tree["params"], sent_req["params"]);
+    // Not JSON: -32602, whatever is added to it.
+    let e = p
+        .client
+        .request_text(
+            "tools/call",
+            Some("{\"name\":".into()),
+            RequestOptions::default(),
+            0,
+        )
+        .expect_err("not JSON");
+    assert_eq!(e.code, codes::INVALID_PARAMS, "{e:?}");
+    // Gated from the text: a task-augmented call needs the server's tasks capability.
+    let mut r = ready("2025-11-25", json!({}), json!({ "tools": {} }));
+    let task = r#"{"name":"echo","task":{"ttl":1000}}"#;
+    assert_eq!(
+        refusal_capability(r.client.request_text(
+            "tools/call",
+            Some(task.into()),
+            RequestOptions::default(),
+            0
+        )),
+        "tasks.requests.tools.call"
+    );
+}

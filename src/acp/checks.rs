@@ -3,25 +3,25 @@
 //! paths, MCP server entries field by field) is in the rules' overlay
 //! (`src/schema/rules/acp.overlay.rules`), checked by the validator.
 
-use serde_json::Value;
+use crate::json::View;
+use std::borrow::Cow;
 
 /// Absolute in POSIX (`/home/u`) or Windows form (`C:\x`, `C:/x`, `\\server\share`): the
 /// validator's `absolute-path` format.
 pub use crate::schema::is_absolute_path;
 
 /// The transport of an MCP server entry: `type` "http"/"sse"/"stdio"/"acp", none = stdio (v1).
-pub fn mcp_transport(entry: &Value) -> Option<&str> {
+pub fn mcp_transport<'a, V: View<'a>>(entry: V) -> Option<Cow<'a, str>> {
     match entry.get("type") {
-        None => Some("stdio"),
-        Some(Value::String(t)) => Some(t),
-        Some(_) => None,
+        None => Some(Cow::Borrowed("stdio")),
+        Some(t) => t.text(),
     }
 }
 
 /// An MCP server entry, field by field (seed 002 shapes): the overlay's `McpServerCheck`, its
 /// issues at `at` (one a place, as the validator tells them).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn check_mcp_server(entry: &Value, at: &str, out: &mut Vec<crate::schema::Issue>) {
+pub fn check_mcp_server(entry: &serde_json::Value, at: &str, out: &mut Vec<crate::schema::Issue>) {
     use crate::schema::{validate_definition, Limits, Protocol};
     let report = validate_definition(
         entry,
@@ -39,43 +39,49 @@ pub fn check_mcp_server(entry: &Value, at: &str, out: &mut Vec<crate::schema::Is
     }
 }
 
-/// The agent capability flags a request's params need, with what needs them.
-pub fn required_flags(method: &str, params: Option<&Value>) -> Vec<(&'static str, String)> {
+/// What an MCP server entry of transport `flag` needs it for (out of the generic reader).
+fn server_needs(flag: &str, name: Option<&str>) -> String {
+    format!("MCP server {:?} ({})", name.unwrap_or("?"), &flag[4..])
+}
+
+/// The agent capability flags a request's params need, with what needs them (params as a
+/// tree when received, as their parse when sent).
+pub fn required_flags<'a, V: View<'a>>(
+    method: &str,
+    params: Option<V>,
+) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let Some(p) = params else { return out };
-    if let Some(Value::Array(servers)) = p.get("mcpServers") {
-        for s in servers {
-            let flag = match mcp_transport(s) {
-                Some("stdio") => "mcp.stdio",
-                Some("http") => "mcp.http",
-                Some("sse") => "mcp.sse",
-                Some("acp") => "mcp.acp",
-                _ => continue,
-            };
-            let name = s.get("name").and_then(Value::as_str).unwrap_or("?");
-            out.push((flag, format!("MCP server {name:?} ({})", &flag[4..])));
-        }
+    for s in p.get("mcpServers").map(V::elements).unwrap_or_default() {
+        let flag = match mcp_transport(s).as_deref() {
+            Some("stdio") => "mcp.stdio",
+            Some("http") => "mcp.http",
+            Some("sse") => "mcp.sse",
+            Some("acp") => "mcp.acp",
+            _ => continue,
+        };
+        out.push((
+            flag,
+            server_needs(flag, s.get("name").and_then(V::text).as_deref()),
+        ));
     }
-    if matches!(p.get("additionalDirectories"), Some(Value::Array(a)) if !a.is_empty()) {
+    if p.get("additionalDirectories")
+        .is_some_and(|a| !a.elements().is_empty())
+    {
         out.push((
             "session.additionalDirectories",
             "additionalDirectories".into(),
         ));
     }
     if method == "session/prompt" {
-        if let Some(Value::Array(blocks)) = p.get("prompt") {
-            for b in blocks {
-                let flag = match b.get("type").and_then(Value::as_str) {
-                    Some("image") => "prompt.image",
-                    Some("audio") => "prompt.audio",
-                    Some("resource") => "prompt.embeddedContext",
-                    _ => continue,
-                };
-                out.push((
-                    flag,
-                    format!("{} prompt content", b["type"].as_str().unwrap_or("")),
-                ));
-            }
+        for b in p.get("prompt").map(V::elements).unwrap_or_default() {
+            let need = match b.get("type").and_then(V::text).as_deref() {
+                Some("image") => ("prompt.image", "image prompt content"),
+                Some("audio") => ("prompt.audio", "audio prompt content"),
+                Some("resource") => ("prompt.embeddedContext", "resource prompt content"),
+                _ => continue,
+            };
+            out.push((need.0, need.1.into()));
         }
     }
     out.dedup();
@@ -87,7 +93,7 @@ pub fn required_flags(method: &str, params: Option<&Value>) -> Vec<(&'static str
 mod tests {
     use super::*;
     use crate::schema::{validate_text, Context, Direction, Issue, Limits, Protocol, Severity};
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     /// The validator's issues for a client's request in ACP `version`.
     fn issues(version: &str, method: &str, params: Value) -> Vec<Issue> {
@@ -295,5 +301,30 @@ mod tests {
             .map(|x| x.0)
             .collect();
         assert_eq!(f, ["mcp.stdio", "mcp.sse", "session.additionalDirectories"]);
+    }
+
+    /// Params read as a tree (received) and as a parse of their text (sent) need the same.
+    #[test]
+    fn a_tree_and_a_parse_need_the_same() {
+        for (method, p) in [
+            (
+                "session/prompt",
+                json!({"prompt": [{"type": "audio"}, {"type": 1}, "x", {"type": "resource"}]}),
+            ),
+            (
+                "session/new",
+                json!({"mcpServers": [{"name": "a\"b"}, {"type": "http"}, {"type": null}, 3], "additionalDirectories": []}),
+            ),
+            (
+                "session/load",
+                json!({"mcpServers": {"type": "sse"}, "additionalDirectories": ["/a"]}),
+            ),
+            ("session/new", json!([])),
+        ] {
+            let text = p.to_string();
+            let tape = crate::json::tape_of(&text).expect("json");
+            let by_parse = required_flags(method, Some(crate::json::Item::root(&tape)));
+            assert_eq!(by_parse, required_flags(method, Some(&p)), "{p}");
+        }
     }
 }

@@ -58,6 +58,32 @@ macro_rules! session_common {
             ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
                 self.session.respond(id, outcome)
             }
+            /// As `request`, with the params as JSON text: put into the message as they are
+            /// (text that is not JSON is refused, -32602).
+            pub fn request_text(
+                &mut self,
+                method: &str,
+                params: Option<&str>,
+                now_ms: u64,
+            ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.request_text(method, params, now_ms)
+            }
+            /// As `notify`, with the params as JSON text.
+            pub fn notify_text(
+                &mut self,
+                method: &str,
+                params: Option<&str>,
+            ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.notify_text(method, params)
+            }
+            /// As `respond`, with the result as JSON text.
+            pub fn respond_text(
+                &mut self,
+                id: &crate::jsonrpc::Id,
+                outcome: Result<String, crate::jsonrpc::ProtocolError>,
+            ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
+                self.session.respond_text(id, outcome)
+            }
             /// Asks the peer to stop serving one of our requests (`$/cancel_request`).
             pub fn cancel_request(
                 &mut self,

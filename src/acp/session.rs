@@ -13,13 +13,15 @@ use super::methods::{
 use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
+use crate::json::{Item, View};
 use crate::jsonrpc::{
-    codes, object, sort_by, Endpoint, Flow, Id, Message, Notification, Outbound, Outgoing,
-    ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
+    call_text, codes, object, response_text, sort_by, Endpoint, Flow, Id, Message, Notification,
+    Outbound, Outgoing, ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -183,25 +185,35 @@ impl Session {
     /// `initialize` by the version it requests, its answer by the version it answers with
     /// when we speak it (else the requested one), everything else by the negotiated one.
     fn judged_by(&self, message: &Message, in_reply_to: Option<&str>) -> &'static str {
-        let named = |v: Option<&Value>| {
-            v?.get("protocolVersion")?
-                .as_u64()
-                .and_then(|v| u16::try_from(v).ok())
-        };
-        // Until negotiated, the version our `initialize` requests.
+        match message {
+            Message::Request(r) => self.version_of(Some(&r.method), None, named(r.params.as_ref())),
+            Message::Notification(_) => self.version_of(None, None, None),
+            Message::Response(r) => {
+                self.version_of(None, in_reply_to, named(r.outcome.as_ref().ok()))
+            }
+        }
+    }
+
+    /// The version a message is judged by: the negotiated one (until then, the one our
+    /// `initialize` asks for); an `initialize` request (`request`: its method) and its answer by
+    /// the version they name (`named`: see `named`).
+    fn version_of(
+        &self,
+        request: Option<&str>,
+        in_reply_to: Option<&str>,
+        named: Option<u16>,
+    ) -> &'static str {
         let current = self
             .version
             .unwrap_or_else(|| version::latest(self.supported()));
-        let version = match message {
-            Message::Request(r) if r.method == "initialize" => {
-                named(r.params.as_ref()).unwrap_or(current)
-            }
-            Message::Response(r) if in_reply_to == Some("initialize") => {
-                named(r.outcome.as_ref().ok())
-                    .filter(|v| self.supported().contains(v))
-                    .unwrap_or(current)
-            }
-            _ => current,
+        let version = if request == Some("initialize") {
+            named.unwrap_or(current)
+        } else if in_reply_to == Some("initialize") {
+            named
+                .filter(|v| self.supported().contains(v))
+                .unwrap_or(current)
+        } else {
+            current
         };
         if version >= 2 {
             "2"
@@ -299,8 +311,21 @@ impl Session {
 
     /// Parameter rules of a request to the agent: content types, MCP transports,
     /// additional directories, auth method ids.
-    fn gate_params(&self, method: &str, params: Option<&Value>) -> Result<(), Refusal> {
-        for (flag, what) in required_flags(method, params) {
+    fn gate_params<'a, V: View<'a>>(&self, method: &str, params: Option<V>) -> Result<(), Refusal> {
+        let wanted = matches!(method, "authenticate" | "auth/login")
+            .then(|| params.and_then(|p| p.get("methodId")).map(V::value));
+        self.gate_needs(method, required_flags(method, params), wanted)
+    }
+
+    /// `gate_params` once its params are read: the flags they need, and for `authenticate`
+    /// the auth method it names.
+    fn gate_needs(
+        &self,
+        method: &str,
+        flags: Vec<(&'static str, String)>,
+        wanted: Option<Option<Value>>,
+    ) -> Result<(), Refusal> {
+        for (flag, what) in flags {
             if !self.agent_caps.flag(flag).unwrap_or(false) {
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
@@ -311,21 +336,20 @@ impl Session {
                 });
             }
         }
-        if matches!(method, "authenticate" | "auth/login") {
-            let wanted = params.and_then(|p| p.get("methodId"));
+        if let Some(wanted) = wanted {
             // v1 names an auth method's id `id`, v2 `methodId`.
             let id_of = |m: &Value| m.get("id").or_else(|| m.get("methodId")).cloned();
             let known = self
                 .auth_methods
                 .iter()
-                .any(|m| id_of(m).is_some() && id_of(m).as_ref() == wanted);
+                .any(|m| id_of(m).is_some() && id_of(m) == wanted);
             if !known {
                 let ids: Vec<Value> = self.auth_methods.iter().filter_map(id_of).collect();
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
                     message: format!(
                         "{method}: methodId {} is not one of the advertised auth methods {}",
-                        crate::json::text(wanted.unwrap_or(&Value::Null)),
+                        crate::json::text(&wanted.unwrap_or(Value::Null)),
                         crate::json::text(&ids)
                     ),
                     capability: Some("authMethods"),
@@ -388,21 +412,38 @@ impl Session {
     // -----------------------------------------------------------------------------------
     // Sending.
 
-    /// The text of an outgoing message, written once and validated as it goes; refused on errors
-    /// unless told not to validate.
+    /// Checks the text of an outgoing message and reads what the session needs of it, from
+    /// one parse (the params are never a tree of values): the params of a call to the agent
+    /// against its capabilities (`gate`), the session the message is about, and the schema
+    /// (refused on errors unless told not to validate). `call`: the method of a request or
+    /// notification; `in_reply_to`: the method a response answers.
     #[inline(never)]
-    fn outgoing_text(
+    fn check_outgoing(
         &self,
-        message: &Message,
+        text: &str,
+        call: Option<&str>,
         in_reply_to: Option<&str>,
-    ) -> Result<String, ProtocolError> {
-        let text = message.to_text();
-        if self.common.validate_outgoing {
-            let issues = self.validate(message, self.role.sending(), in_reply_to, Some(&text));
-            let what = message.method().or(in_reply_to).unwrap_or("response");
-            schema::refuse_errors(what, &issues)?;
-        }
-        Ok(text)
+        gate: bool,
+    ) -> Result<Option<String>, ProtocolError> {
+        let what = call.or(in_reply_to).unwrap_or("response");
+        let (issues, read) = schema::read_outgoing(text, |root| {
+            let payload = root.get(if call.is_some() { "params" } else { "result" });
+            let ctx = self.common.validate_outgoing.then(|| Context {
+                protocol: Protocol::Acp,
+                version: self.version_of(call, in_reply_to, named(payload)),
+                direction: self.role.sending(),
+                in_reply_to,
+            });
+            let gated = match call {
+                Some(method) if gate => self.gate_params(method, payload),
+                _ => Ok(()),
+            };
+            (ctx, gated.map(|()| session_id_of(payload)))
+        })
+        .map_err(|e| ProtocolError::invalid_params(e.to_string()))?;
+        let session = read.map_err(|r| r.to_error(what, codes::LOCAL_REFUSAL))?;
+        schema::refuse_errors(what, &issues)?;
+        Ok(session)
     }
 
     /// Validates a message, from `wire` when that is its text (as it came, as it goes).
@@ -424,13 +465,9 @@ impl Session {
     }
 
     /// Checks what an outgoing call must satisfy before it is written: the lifecycle, the
-    /// method table, capabilities.
-    fn gate_outgoing(
-        &self,
-        method: &str,
-        params: Option<&Value>,
-        kind: Kind,
-    ) -> Result<(), ProtocolError> {
+    /// method table, capabilities; true when its params are gated too (a call to the agent:
+    /// `check_outgoing`).
+    fn gate_outgoing(&self, method: &str, kind: Kind) -> Result<bool, ProtocolError> {
         let local = |r: Refusal| r.to_error(method, codes::LOCAL_REFUSAL);
         self.phase_rule(method).map_err(local)?;
         if !methods::is_extension(method) {
@@ -449,11 +486,9 @@ impl Session {
                 return Err(local(Refusal::new(0, format!("{method} is a {k}"))));
             }
             self.gate(spec, self.role).map_err(local)?;
-            if spec.server == Server::Agent {
-                self.gate_params(method, params).map_err(local)?;
-            }
+            return Ok(spec.server == Server::Agent);
         }
-        Ok(())
+        Ok(false)
     }
 
     pub(crate) fn request(
@@ -462,10 +497,22 @@ impl Session {
         params: Option<Value>,
         now_ms: u64,
     ) -> Result<Outbound, ProtocolError> {
+        let params = params.map(|p| crate::json::text(&p));
+        self.request_text(method, params.as_deref(), now_ms)
+    }
+
+    /// As `request`, with the params JSON text already (as the binding has them): put into the
+    /// message as they are, and read from the parse that validates it.
+    pub(crate) fn request_text(
+        &mut self,
+        method: &str,
+        params: Option<&str>,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
         // Every ACP request takes an object: none given is `{}` (agents refuse a missing
         // `params`), and a method with required members then names what is missing.
-        let params = Some(params.unwrap_or_else(|| Value::Object(Map::new())));
-        self.gate_outgoing(method, params.as_ref(), Kind::Request)?;
+        let params = params.unwrap_or("{}");
+        let gate = self.gate_outgoing(method, Kind::Request)?;
         let timeout = Timeout {
             timeout_ms: if HUMAN_PACED.contains(&method) {
                 None
@@ -474,9 +521,11 @@ impl Session {
             },
             max_total_ms: None,
         };
-        let session_id = session_id_of(params.as_ref());
+        // The id is taken once the message is known to go.
+        let id = self.endpoint.pending().peek_id();
+        let text = call_text(Some(&id), method, Some(params));
+        let session_id = self.check_outgoing(&text, Some(method), None, gate)?;
         let id = self.endpoint.pending_mut().next_id();
-        let text = self.outgoing_text(&Message::request(id.clone(), method, params), None)?;
         // A fresh id is never in flight, so registering cannot fail.
         let _ = self
             .endpoint
@@ -514,11 +563,23 @@ impl Session {
         method: &str,
         params: Option<Value>,
     ) -> Result<Outbound, ProtocolError> {
-        self.gate_outgoing(method, params.as_ref(), Kind::Notification)?;
+        let params = params.map(|p| crate::json::text(&p));
+        self.notify_text(method, params.as_deref())
+    }
+
+    /// As `notify`, with the params JSON text already.
+    pub(crate) fn notify_text(
+        &mut self,
+        method: &str,
+        params: Option<&str>,
+    ) -> Result<Outbound, ProtocolError> {
+        let gate = self.gate_outgoing(method, Kind::Notification)?;
+        let text = call_text(None, method, params);
+        self.check_outgoing(&text, Some(method), None, gate)?;
         Ok(Outbound {
             id: None,
             method: Some(method.to_owned()),
-            text: self.outgoing_text(&Message::notification(method, params), None)?,
+            text,
         })
     }
 
@@ -528,17 +589,25 @@ impl Session {
         id: &Id,
         outcome: Result<Value, ProtocolError>,
     ) -> Result<Outbound, ProtocolError> {
+        self.respond_text(id, outcome.map(|v| crate::json::text(&v)))
+    }
+
+    /// As `respond`, with the result JSON text already.
+    pub(crate) fn respond_text(
+        &mut self,
+        id: &Id,
+        outcome: Result<String, ProtocolError>,
+    ) -> Result<Outbound, ProtocolError> {
         let Some(serving) = self.serving.get(id).cloned() else {
             return Err(ProtocolError::local_refusal(format!(
                 "no incoming request {id} is waiting for an answer"
             )));
         };
-        let outcome = self.enforce_cancelled(&serving, outcome);
-        let message = match outcome {
-            Ok(v) => Message::response(id.clone(), v),
-            Err(e) => Message::error(id.clone(), e),
+        let text = match self.enforce_cancelled(&serving, outcome) {
+            Ok(result) => response_text(id, "result", &result),
+            Err(e) => response_text(id, "error", &crate::json::text(&e)),
         };
-        let text = self.outgoing_text(&message, Some(&serving.method))?;
+        self.check_outgoing(&text, None, Some(&serving.method), false)?;
         self.endpoint.pending_mut().finish_incoming(id);
         self.serving.remove(id);
         if serving.method == "session/prompt" {
@@ -558,8 +627,8 @@ impl Session {
     fn enforce_cancelled(
         &self,
         serving: &Serving,
-        outcome: Result<Value, ProtocolError>,
-    ) -> Result<Value, ProtocolError> {
+        outcome: Result<String, ProtocolError>,
+    ) -> Result<String, ProtocolError> {
         let cancelled = serving.method == "session/prompt"
             && serving
                 .session_id
@@ -569,12 +638,12 @@ impl Session {
         if !cancelled {
             return outcome;
         }
-        let mut result = match outcome {
-            Ok(Value::Object(m)) => m,
+        let mut result = match outcome.ok().and_then(|r| crate::json::value_of(&r)) {
+            Some(Value::Object(m)) => m,
             _ => Map::new(),
         };
         result.insert("stopReason".into(), "cancelled".into());
-        Ok(Value::Object(result))
+        Ok(crate::json::text(&result))
     }
 
     /// Incoming requests the application still has to answer, for one session and method.
@@ -680,7 +749,11 @@ impl Session {
         self.gate(spec, peer)
             .map_err(|r| r.to_error(method, r.code))?;
         if self.role == Role::Agent && spec.server == Server::Agent {
-            self.gate_params(method, params)
+            // Read as the parse of their text, as params going out are: the gates are built
+            // once, for a parse, not again for a tree.
+            let text = params.map(crate::json::text);
+            let tape = text.as_deref().and_then(|t| crate::json::tape_of(t).ok());
+            self.gate_params(method, tape.as_ref().map(Item::root))
                 .map_err(|r| r.to_error(method, r.code))?;
         }
         Ok(())
@@ -1186,8 +1259,16 @@ fn sender_can_send(spec: &MethodSpec, sender: Role) -> bool {
     !sender.serves(spec.server) || spec.server == Server::Both
 }
 
-fn session_id_of(params: Option<&Value>) -> Option<String> {
-    params?.get("sessionId")?.as_str().map(str::to_owned)
+/// The `protocolVersion` params or a result name (`initialize`'s).
+fn named<'a, V: View<'a>>(payload: Option<V>) -> Option<u16> {
+    payload?
+        .get("protocolVersion")?
+        .uint()
+        .and_then(|v| u16::try_from(v).ok())
+}
+
+fn session_id_of<'a, V: View<'a>>(params: Option<V>) -> Option<String> {
+    params?.get("sessionId")?.text().map(Cow::into_owned)
 }
 
 /// The peer's capabilities: the key of the negotiated version's shape (`capabilities` for

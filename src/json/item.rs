@@ -53,7 +53,31 @@ impl<'t, 'a> Item<'t, 'a> {
     }
 
     pub fn is_object(&self) -> bool {
-        self.tape.node(self.at).kind == Kind::Obj
+        self.kind() == Kind::Obj
+    }
+
+    pub(crate) fn kind(&self) -> Kind {
+        self.tape.node(self.at).kind
+    }
+
+    /// The elements of an array (none for anything else).
+    pub fn elements(&self) -> Vec<Item<'t, 'a>> {
+        if self.kind() != Kind::Arr {
+            return Vec::new();
+        }
+        let tape = self.tape;
+        tape.items(self.at)
+            .map(|at| Item {
+                tape,
+                at,
+                key: None,
+            })
+            .collect()
+    }
+
+    /// An object without members, an array without elements, or a scalar.
+    pub fn is_empty(&self) -> bool {
+        !matches!(self.kind(), Kind::Arr | Kind::Obj) || self.tape.node(self.at).start == 0
     }
 
     /// The value's JSON text exactly as it stands in the frame.

@@ -8,6 +8,7 @@ pub(crate) mod names;
 pub(crate) mod tape;
 mod text;
 mod value;
+mod view;
 
 pub use item::Item;
 pub use tape::{utf8, TapeError};
@@ -15,3 +16,4 @@ pub use text::text;
 pub(crate) use text::Shortest;
 pub use value::{parse_value, value_of};
 pub(crate) use value::{tape_of, value_at, MAX_DEPTH};
+pub use view::View;

@@ -311,32 +311,57 @@ impl Message {
     /// The text of `to_value`, written from the message as it stands: its params or result
     /// are not copied into a tree of their own first.
     pub fn to_text(&self) -> String {
-        fn member<T: serde::Serialize + ?Sized>(out: &mut String, name: &str, value: &T) {
-            out.push_str(",\"");
-            out.push_str(name);
-            out.push_str("\":");
-            out.push_str(&crate::json::text(value));
-        }
-        let mut out = String::from("{\"jsonrpc\":\"2.0\"");
-        if let Some(id) = self.id() {
-            member(&mut out, "id", &id.to_value());
-        }
+        let json = |v: &Value| crate::json::text(v);
         match self {
-            Message::Request(Request { method, params, .. })
-            | Message::Notification(Notification { method, params }) => {
-                member(&mut out, "method", method);
-                if let Some(p) = params {
-                    member(&mut out, "params", p);
-                }
+            Message::Request(Request { id, method, params }) => {
+                call_text(Some(id), method, params.as_ref().map(json).as_deref())
             }
-            Message::Response(Response { outcome: Ok(r), .. }) => member(&mut out, "result", r),
-            Message::Response(Response {
-                outcome: Err(e), ..
-            }) => member(&mut out, "error", e),
+            Message::Notification(Notification { method, params }) => {
+                call_text(None, method, params.as_ref().map(json).as_deref())
+            }
+            Message::Response(Response { id, outcome }) => match outcome {
+                Ok(r) => response_text(id, "result", &json(r)),
+                Err(e) => response_text(id, "error", &crate::json::text(e)),
+            },
         }
-        out.push('}');
-        out
     }
+}
+
+/// The start of a message's text: `jsonrpc`, and its id when it has one.
+fn head(id: Option<&Id>) -> String {
+    let mut out = String::from("{\"jsonrpc\":\"2.0\"");
+    if let Some(id) = id {
+        member(&mut out, "id", &crate::json::text(&id.to_value()));
+    }
+    out
+}
+
+/// A member whose value is JSON text already.
+fn member(out: &mut String, name: &str, json: &str) {
+    out.push_str(",\"");
+    out.push_str(name);
+    out.push_str("\":");
+    out.push_str(json);
+}
+
+/// The text of a request (with an id) or a notification, its params JSON text already: put
+/// in as they are, not read and written again.
+pub fn call_text(id: Option<&Id>, method: &str, params: Option<&str>) -> String {
+    let mut out = head(id);
+    member(&mut out, "method", &crate::json::text(method));
+    if let Some(p) = params {
+        member(&mut out, "params", p);
+    }
+    out.push('}');
+    out
+}
+
+/// The text of a response, its `result` (or `error`) JSON text already.
+pub fn response_text(id: &Id, name: &str, json: &str) -> String {
+    let mut out = head(Some(id));
+    member(&mut out, name, json);
+    out.push('}');
+    out
 }
 
 /// Serializes a batch (an array of messages).

@@ -19,8 +19,8 @@ pub(crate) use json_object::{object, serialized};
 #[cfg(all(target_arch = "wasm32", not(agentwire_validator_only)))]
 pub(crate) use message::error_object;
 pub use message::{
-    batch_to_text, frame_text, message_from_value, parse, parse_value, type_name, Incoming,
-    Message, Notification, ParseFailure, ParseOptions, Request, Response,
+    batch_to_text, call_text, frame_text, message_from_value, parse, parse_value, response_text,
+    type_name, Incoming, Message, Notification, ParseFailure, ParseOptions, Request, Response,
 };
 pub use pending::{DuplicateId, Matched, Outgoing, PendingTable, Timeout};
 pub use raw::RawJson;

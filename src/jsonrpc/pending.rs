@@ -56,6 +56,9 @@ pub struct PendingTable {
     /// The greatest number among them (ever): a number above it was not answered, and
     /// registering it (every id of `next_id`) looks for nothing.
     answered_max: i64,
+    /// The greatest number registered (ever): a number above it is not in flight, and
+    /// registering it (every id of `next_id`) looks for nothing.
+    outgoing_max: i64,
     incoming: VecSet<Id>,
 }
 
@@ -70,15 +73,23 @@ impl PendingTable {
         Self::default()
     }
 
-    /// A fresh id that is not in flight.
+    /// A fresh id that is not in flight, taken.
     pub fn next_id(&mut self) -> Id {
-        loop {
-            let id = Id::Number(self.next_id);
-            self.next_id = self.next_id.wrapping_add(1);
-            if self.position(&id).is_none() {
-                return id;
-            }
+        let id = self.peek_id();
+        if let Id::Number(n) = id {
+            self.next_id = n.wrapping_add(1);
         }
+        id
+    }
+
+    /// The id `next_id` gives next, not taken (a message is written with it, and refused or
+    /// sent).
+    pub fn peek_id(&self) -> Id {
+        let mut n = self.next_id;
+        while self.in_flight(&Id::Number(n)) {
+            n = n.wrapping_add(1);
+        }
+        Id::Number(n)
     }
 
     /// Registers an outgoing request. Refuses an id already in flight.
@@ -89,8 +100,11 @@ impl PendingTable {
         now_ms: u64,
         timeout: Timeout,
     ) -> Result<(), Id> {
-        if self.position(&id).is_some() {
+        if self.in_flight(&id) {
             return Err(id);
+        }
+        if let Id::Number(n) = id {
+            self.outgoing_max = self.outgoing_max.max(n);
         }
         self.forget_answered(&id);
         let deadline_ms = timeout.timeout_ms.map(|t| now_ms.saturating_add(t));
@@ -189,6 +203,10 @@ impl PendingTable {
 
     pub fn serving_count(&self) -> usize {
         self.incoming.len()
+    }
+
+    fn in_flight(&self, id: &Id) -> bool {
+        !matches!(id, Id::Number(n) if *n > self.outgoing_max) && self.position(id).is_some()
     }
 
     fn position(&self, id: &Id) -> Option<usize> {

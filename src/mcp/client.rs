@@ -3,7 +3,7 @@
 
 use super::config::{ClientConfig, EraPreference, RequestOptions};
 use super::event::Event;
-use super::session::{merge_meta, refusal, Phase, Role, Session, META_SERVER_INFO};
+use super::session::{merge_meta_text, refusal, Phase, Role, Session, META_SERVER_INFO};
 use super::version::{Era, Version};
 use crate::jsonrpc::{codes, object, Message, Outbound, ProtocolError};
 use serde_json::Value;
@@ -249,9 +249,10 @@ impl Session {
         // `initialize` waits for its answer however long the server takes to start.
         self.send_request(
             "initialize",
-            Some(params),
+            Some(crate::json::text(&params)),
             RequestOptions::default(),
             now_ms,
+            false,
         )
     }
 
@@ -261,9 +262,14 @@ impl Session {
         }
         self.offered = Some((version, Era::Stateless));
         self.phase = Phase::Discovering;
-        let mut params = None;
-        merge_meta(&mut params, self.stateless_meta());
-        self.send_request("server/discover", params, RequestOptions::default(), now_ms)
+        let params = merge_meta_text(None, self.stateless_meta());
+        self.send_request(
+            "server/discover",
+            Some(params),
+            RequestOptions::default(),
+            now_ms,
+            false,
+        )
     }
 
     /// The answer to `initialize` or `server/discover` (or their failure).

@@ -5,9 +5,9 @@
 
 use super::capabilities::{Capabilities, Side};
 use super::version::{Era, Version};
+use crate::json::View;
 use crate::schema::Direction;
 use serde::Serialize;
-use serde_json::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -81,12 +81,32 @@ pub struct Blocked {
     pub capability: Option<String>,
 }
 
+/// What the gates read of a call's params: `mode: "url"` (elicitation) and a `task`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParamsRead {
+    pub url_mode: bool,
+    pub task: bool,
+}
+
+impl ParamsRead {
+    /// From params as a tree (received) or as their parse (sent).
+    pub fn of<'a, V: View<'a>>(params: Option<V>) -> Self {
+        let Some(p) = params else {
+            return Self::default();
+        };
+        ParamsRead {
+            url_mode: p.get("mode").and_then(V::text).as_deref() == Some("url"),
+            task: p.get("task").is_some_and(|t| !t.is_null()),
+        }
+    }
+}
+
 /// Checks a known or unknown method against the version and both parties' capabilities.
 /// Unknown methods (extensions) pass: MCP leaves them to the peers.
 pub fn check(
     method: &str,
     direction: Direction,
-    params: Option<&Value>,
+    params: ParamsRead,
     version: &Version,
     era: Era,
     client: &Capabilities,
@@ -134,10 +154,9 @@ pub fn check(
             }
         }
         ElicitationMode => {
-            let url = params.and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("url");
             need(
                 Side::Client,
-                if url {
+                if params.url_mode {
                     "elicitation.url"
                 } else {
                     "elicitation.form"
@@ -145,7 +164,7 @@ pub fn check(
             )?;
         }
     }
-    if params.is_some_and(|p| p.get("task").is_some_and(|t| !t.is_null())) {
+    if params.task {
         if let Some((side, path)) = task_gate(method, direction) {
             need(side, path)?;
         }

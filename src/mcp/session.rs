@@ -5,11 +5,13 @@
 use super::capabilities::{self, Capabilities, CapabilityModel, Side};
 use super::config::{Common, EraPreference, Implementation, RequestOptions};
 use super::event::{Event, PendingCall};
-use super::methods::{self, Kind};
+use super::methods::{self, Kind, ParamsRead};
 use super::version::{Era, Version};
+use crate::json::{Item, View};
 use crate::jsonrpc::{
-    codes, object, Endpoint, Flow, Id, Matched, Message, Notification, Outbound, Outgoing,
-    ParseFailure, ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
+    call_text, codes, object, response_text, Endpoint, Flow, Id, Matched, Message, Notification,
+    Outbound, Outgoing, ParseFailure, ParseOptions, ProtocolError, RawJson, Request, Timeout,
+    VecMap, VecSet,
 };
 use crate::schema::{self, codes as issue_codes, Direction, Issue, Severity};
 use serde::Serialize;
@@ -216,10 +218,11 @@ impl Session {
                             "sent by the session itself during the handshake",
                         ))
                     } else {
-                        self.permit(spec.method, spec.kind, None)
+                        self.permit(spec.method, spec.kind, ParamsRead::default())
                     }
                 } else if spec.kind == Kind::Request {
-                    self.screen_request(spec.method, None).map_or(Ok(()), Err)
+                    self.screen_request(spec.method, ParamsRead::default())
+                        .map_or(Ok(()), Err)
                 } else {
                     self.screen_notification(spec.method)
                         .map_or(Ok(()), |i| Err(ProtocolError::local_refusal(i.message)))
@@ -246,15 +249,21 @@ impl Session {
         options: RequestOptions,
         now_ms: u64,
     ) -> Result<Outbound, ProtocolError> {
-        if MANAGED.contains(&method) {
-            return Err(refusal(
-                method,
-                None,
-                format!("{method} is sent by the session itself"),
-            ));
-        }
-        self.permit(method, Kind::Request, params.as_ref())?;
-        self.send_request(method, params, options, now_ms)
+        let params = params.map(|p| crate::json::text(&p));
+        self.request_text(method, params, options, now_ms)
+    }
+
+    /// As `request`, with the params JSON text already (as the binding has them): put into
+    /// the message as they are, and read from the parse that validates it.
+    pub fn request_text(
+        &mut self,
+        method: &str,
+        params: Option<String>,
+        options: RequestOptions,
+        now_ms: u64,
+    ) -> Result<Outbound, ProtocolError> {
+        self.unmanaged(method)?;
+        self.send_request(method, params, options, now_ms, true)
     }
 
     /// Sends any notification, with the same checks.
@@ -263,6 +272,28 @@ impl Session {
         method: &str,
         params: Option<Value>,
     ) -> Result<Outbound, ProtocolError> {
+        let params = params.map(|p| crate::json::text(&p));
+        self.notify_text(method, params.as_deref())
+    }
+
+    /// As `notify`, with the params JSON text already.
+    pub fn notify_text(
+        &mut self,
+        method: &str,
+        params: Option<&str>,
+    ) -> Result<Outbound, ProtocolError> {
+        self.unmanaged(method)?;
+        let text = call_text(None, method, params);
+        self.check_outgoing(&text, Some((method, Kind::Notification)), None)?;
+        Ok(Outbound {
+            id: None,
+            method: None,
+            text,
+        })
+    }
+
+    /// Refuses what the session sends by itself.
+    fn unmanaged(&self, method: &str) -> Result<(), ProtocolError> {
         if MANAGED.contains(&method) {
             return Err(refusal(
                 method,
@@ -270,12 +301,7 @@ impl Session {
                 format!("{method} is sent by the session itself"),
             ));
         }
-        self.permit(method, Kind::Notification, params.as_ref())?;
-        Ok(Outbound {
-            id: None,
-            method: None,
-            text: self.outgoing_text(&Message::notification(method, params), None)?,
-        })
+        Ok(())
     }
 
     /// Answers a request the application received as a `request` event.
@@ -283,6 +309,15 @@ impl Session {
         &mut self,
         id: &Id,
         outcome: Result<Value, ProtocolError>,
+    ) -> Result<Outbound, ProtocolError> {
+        self.respond_text(id, outcome.map(|v| crate::json::text(&v)))
+    }
+
+    /// As `respond`, with the result JSON text already.
+    pub fn respond_text(
+        &mut self,
+        id: &Id,
+        outcome: Result<String, ProtocolError>,
     ) -> Result<Outbound, ProtocolError> {
         let Some(serving) = self.serving.get(id) else {
             return Err(ProtocolError::local_refusal(format!(
@@ -299,12 +334,15 @@ impl Session {
             )
             .with_data(object! { "method": method, "id": id }));
         }
-        let outcome = outcome.map(|r| self.decorate_result(&method, serving.stateless, r));
-        let message = Message::Response(crate::jsonrpc::Response {
-            id: id.clone(),
-            outcome,
-        });
-        let text = self.outgoing_text(&message, Some(&method))?;
+        let text = match outcome {
+            Ok(r) => response_text(
+                id,
+                "result",
+                &self.decorate_result(&method, serving.stateless, r),
+            ),
+            Err(e) => response_text(id, "error", &crate::json::text(&e)),
+        };
+        self.check_outgoing(&text, None, Some(&method))?;
         self.finish(id);
         Ok(Outbound {
             id: None,
@@ -483,12 +521,7 @@ impl Session {
     }
 
     /// Lifecycle, version and capability checks for something we want to send.
-    fn permit(
-        &self,
-        method: &str,
-        kind: Kind,
-        params: Option<&Value>,
-    ) -> Result<(), ProtocolError> {
+    fn permit(&self, method: &str, kind: Kind, params: ParamsRead) -> Result<(), ProtocolError> {
         if self.phase == Phase::Closed {
             return Err(refusal(method, None, "the session is closed".into()));
         }
@@ -529,11 +562,7 @@ impl Session {
     }
 
     /// For an incoming request: the error to answer with instead of delivering it.
-    pub(super) fn screen_request(
-        &self,
-        method: &str,
-        params: Option<&Value>,
-    ) -> Option<ProtocolError> {
+    pub(super) fn screen_request(&self, method: &str, params: ParamsRead) -> Option<ProtocolError> {
         if method == "ping" && self.era != Some(Era::Stateless) {
             return None;
         }
@@ -587,37 +616,50 @@ impl Session {
         }
         let (version, era) = self.level();
         let (client, server) = self.client_and_server();
-        methods::check(method, self.in_dir(), None, &version, era, &client, &server)
-            .err()
-            .map(|b| {
-                issue(
-                    issue_codes::CAPABILITY_NOT_NEGOTIATED,
-                    Severity::Error,
-                    b.reason,
-                )
-            })
+        methods::check(
+            method,
+            self.in_dir(),
+            ParamsRead::default(),
+            &version,
+            era,
+            &client,
+            &server,
+        )
+        .err()
+        .map(|b| {
+            issue(
+                issue_codes::CAPABILITY_NOT_NEGOTIATED,
+                Severity::Error,
+                b.reason,
+            )
+        })
     }
 
     /// Builds, validates and registers one of our requests.
+    /// `gated`: by the lifecycle, the method table and capabilities (what the session sends
+    /// by itself is not).
     pub(super) fn send_request(
         &mut self,
         method: &str,
-        params: Option<Value>,
+        params: Option<String>,
         options: RequestOptions,
         now_ms: u64,
+        gated: bool,
     ) -> Result<Outbound, ProtocolError> {
         let mut params = params;
         if self.side == Side::Client && self.era == Some(Era::Stateless) {
-            let meta = self.stateless_meta();
-            merge_meta(&mut params, meta);
+            params = Some(merge_meta_text(params, self.stateless_meta()));
         }
-        let id = self.endpoint.pending_mut().next_id();
+        // The id is taken once the message is known to go.
+        let id = self.endpoint.pending().peek_id();
         if options.reset_on_progress {
             let mut token = Map::new();
             token.insert("progressToken".into(), id.to_value());
-            merge_meta(&mut params, token);
+            params = Some(merge_meta_text(params, token));
         }
-        let text = self.outgoing_text(&Message::request(id.clone(), method, params), None)?;
+        let text = call_text(Some(&id), method, params.as_deref());
+        self.check_outgoing(&text, gated.then_some((method, Kind::Request)), None)?;
+        let id = self.endpoint.pending_mut().next_id();
         let timeout = Timeout {
             timeout_ms: options.timeout_ms.or(self.settings.request_timeout_ms),
             max_total_ms: if options.reset_on_progress {
@@ -653,21 +695,37 @@ impl Session {
         meta
     }
 
-    /// The text of an outgoing message, written once and validated as it goes; refused on errors
-    /// unless told not to validate.
+    /// Checks the text of an outgoing message from one parse (the params are never a tree of
+    /// values): a call's params against the lifecycle, the method table and capabilities
+    /// (`call`: its method and kind), and the schema (refused on errors unless told not to
+    /// validate). `in_reply_to`: the method a response answers.
     #[inline(never)]
-    fn outgoing_text(
+    fn check_outgoing(
         &self,
-        message: &Message,
+        text: &str,
+        call: Option<(&str, Kind)>,
         in_reply_to: Option<&str>,
-    ) -> Result<String, ProtocolError> {
-        let text = message.to_text();
-        if self.settings.validate_outgoing {
-            let issues = self.validate(message, self.out_dir(), in_reply_to, Some(&text));
-            let what = message.method().or(in_reply_to).unwrap_or("response");
-            schema::refuse_errors(what, &issues)?;
-        }
-        Ok(text)
+    ) -> Result<(), ProtocolError> {
+        let method = call.map(|(m, _)| m);
+        let (issues, permitted) = schema::read_outgoing(text, |root| {
+            let payload = root.get(if call.is_some() { "params" } else { "result" });
+            let request = call.filter(|&(_, k)| k == Kind::Request).map(|(m, _)| m);
+            let version = self.version_of(request, in_reply_to, Named::of(payload));
+            let permitted = match call {
+                Some((method, kind)) => self.permit(method, kind, ParamsRead::of(payload)),
+                None => Ok(()),
+            };
+            let ctx = self.settings.validate_outgoing.then(|| schema::Context {
+                protocol: schema::Protocol::Mcp,
+                version: version.name(),
+                direction: self.out_dir(),
+                in_reply_to,
+            });
+            (ctx, permitted)
+        })
+        .map_err(|e| ProtocolError::invalid_params(e.to_string()))?;
+        permitted?;
+        schema::refuse_errors(method.or(in_reply_to).unwrap_or("response"), &issues)
     }
 
     /// Validates a message, from `wire` when that is its text (as it came, as it goes).
@@ -695,34 +753,45 @@ impl Session {
     /// offer (a server offering none: its newest handshake-era version, as a peer that
     /// names no version speaks that era). Unknown versions by their feature level.
     fn judged_by(&self, message: &Message, in_reply_to: Option<&str>) -> Version {
-        let named = |v: Option<&Value>, key: &str| v?.get(key)?.as_str().map(Version::parse);
-        let in_meta = match message {
+        match message {
             Message::Request(r) => {
-                named(r.params.as_ref().and_then(|p| p.get("_meta")), META_VERSION)
+                self.version_of(Some(&r.method), None, Named::of(r.params.as_ref()))
             }
-            _ => None,
-        };
-        let (version, era) = match message {
-            Message::Request(r) if r.method == "initialize" => {
-                match named(r.params.as_ref(), "protocolVersion") {
-                    Some(v) => (v, Era::Handshake),
-                    None => self.level(),
-                }
+            Message::Notification(_) => self.version_of(None, None, Named::default()),
+            Message::Response(r) => {
+                self.version_of(None, in_reply_to, Named::of(r.outcome.as_ref().ok()))
             }
-            Message::Response(r) if in_reply_to == Some("initialize") => {
-                match named(r.outcome.as_ref().ok(), "protocolVersion")
-                    .filter(|v| self.versions.contains(v))
-                {
-                    Some(v) => (v, Era::Handshake),
-                    None => self.level(),
-                }
+        }
+    }
+
+    /// As `judged_by`, from a request's method (`request`) or the method a response answers,
+    /// and the versions its params or result name.
+    fn version_of(
+        &self,
+        request: Option<&str>,
+        in_reply_to: Option<&str>,
+        named: Named,
+    ) -> Version {
+        let Named { protocol, in_meta } = named;
+        let in_meta = in_meta.filter(|_| request.is_some());
+        let (version, era) = if request == Some("initialize") {
+            match protocol {
+                Some(v) => (v, Era::Handshake),
+                None => self.level(),
             }
-            _ if self.version.is_some() || self.offered.is_some() => self.level(),
-            _ => match (in_meta, self.handshake_versions().first()) {
+        } else if in_reply_to == Some("initialize") {
+            match protocol.filter(|v| self.versions.contains(v)) {
+                Some(v) => (v, Era::Handshake),
+                None => self.level(),
+            }
+        } else if self.version.is_some() || self.offered.is_some() {
+            self.level()
+        } else {
+            match (in_meta, self.handshake_versions().first()) {
                 (Some(v), _) => (v, Era::Stateless),
                 (None, Some(v)) if self.side == Side::Server => (v.clone(), Era::Handshake),
                 _ => self.level(),
-            },
+            }
         };
         version.feature_level(era)
     }
@@ -827,27 +896,31 @@ impl Session {
     /// In the stateless era results carry `resultType` and the server's info, and the
     /// cacheable ones a cache hint: unless the application gives one, the most cautious
     /// (`private`, stale at once), as in the session's own `server/discover` answer.
-    fn decorate_result(&self, method: &str, stateless: bool, result: Value) -> Value {
-        let Value::Object(mut m) = result else {
+    fn decorate_result(&self, method: &str, stateless: bool, result: String) -> String {
+        if !(stateless && self.side == Side::Server) {
             return result;
-        };
-        if stateless && self.side == Side::Server {
-            let kind = m
-                .entry("resultType")
-                .or_insert_with(|| Value::from("complete"));
-            if *kind == "complete" && CACHEABLE.contains(&method) {
-                m.entry("cacheScope")
-                    .or_insert_with(|| Value::from("private"));
-                m.entry("ttlMs").or_insert_with(|| Value::from(0));
-            }
-            let (version, era) = self.level();
-            let mut meta = Map::new();
-            meta.insert(META_SERVER_INFO.into(), self.info_for(&version, era));
-            let mut wrapped = Some(Value::Object(m));
-            merge_meta(&mut wrapped, meta);
-            return wrapped.unwrap_or(Value::Null);
         }
-        Value::Object(m)
+        match crate::json::value_of(&result) {
+            Some(Value::Object(m)) => crate::json::text(&self.decorated(method, m)),
+            _ => result,
+        }
+    }
+
+    fn decorated(&self, method: &str, mut m: Map<String, Value>) -> Option<Value> {
+        let kind = m
+            .entry("resultType")
+            .or_insert_with(|| Value::from("complete"));
+        if *kind == "complete" && CACHEABLE.contains(&method) {
+            m.entry("cacheScope")
+                .or_insert_with(|| Value::from("private"));
+            m.entry("ttlMs").or_insert_with(|| Value::from(0));
+        }
+        let (version, era) = self.level();
+        let mut meta = Map::new();
+        meta.insert(META_SERVER_INFO.into(), self.info_for(&version, era));
+        let mut wrapped = Some(Value::Object(m));
+        merge_meta(&mut wrapped, meta);
+        wrapped
     }
 
     /// The connection is ready: tell the application what was agreed.
@@ -871,6 +944,55 @@ impl Session {
         self.resets.remove(id);
         self.progress.retain(|_, v| v != id);
     }
+}
+
+/// The versions a message names: `protocolVersion` (`initialize` and its answer) and the one
+/// in `_meta` (a stateless request).
+#[derive(Default)]
+struct Named {
+    protocol: Option<Version>,
+    in_meta: Option<Version>,
+}
+
+impl Named {
+    fn of<'a, V: View<'a>>(payload: Option<V>) -> Self {
+        let named = |v: Option<V>, key: &str| Some(Version::parse(&v?.get(key)?.text()?));
+        Named {
+            protocol: named(payload, "protocolVersion"),
+            in_meta: named(payload.and_then(|p| p.get("_meta")), META_VERSION),
+        }
+    }
+}
+
+/// As `merge_meta`, on params as JSON text: without a `_meta` of their own the entries go in
+/// before the object's closing brace (where the tree would put them), the params not read and
+/// written again; otherwise merged on values. Text that is not JSON within the depth a peer
+/// reads is left as it is (the message is refused for it).
+pub(super) fn merge_meta_text(params: Option<String>, entries: Map<String, Value>) -> String {
+    let Some(text) = params else {
+        let mut params = None;
+        merge_meta(&mut params, entries);
+        return crate::json::text(&params);
+    };
+    let Ok(tape) = crate::json::tape_of(&text) else {
+        return text;
+    };
+    let root = Item::root(&tape);
+    if root.is_object() && root.get("_meta").is_none() {
+        let body = text.trim_end();
+        let mut out = String::with_capacity(text.len() + 256);
+        out.push_str(body[..body.len() - 1].trim_end());
+        if !root.is_empty() {
+            out.push(',');
+        }
+        out.push_str("\"_meta\":");
+        out.push_str(&crate::json::text(&entries));
+        out.push('}');
+        return out;
+    }
+    let mut params = Some(root.value());
+    merge_meta(&mut params, entries);
+    crate::json::text(&params)
 }
 
 /// Adds `_meta` entries to params (creating both as needed), keeping what is there.
@@ -996,11 +1118,11 @@ impl crate::inbound::Inbound for Session {
                 Lifecycle::Continue => {}
             }
         }
-        if r.method == "ping" && self.screen_request("ping", None).is_none() {
+        if r.method == "ping" && self.screen_request("ping", ParamsRead::default()).is_none() {
             self.reply(&r.id, "ping", Ok(object! {}), events);
             return;
         }
-        if let Some(error) = self.screen_request(&r.method, r.params.as_ref()) {
+        if let Some(error) = self.screen_request(&r.method, ParamsRead::of(r.params.as_ref())) {
             self.reply(&r.id, &r.method, Err(error), events);
             return;
         }

@@ -47,12 +47,21 @@ impl Version {
 
     pub fn as_str(&self) -> &str {
         match self {
+            Version::Unknown(s) => s,
+            known => known.name(),
+        }
+    }
+
+    /// The text of a known version, "" for an unknown one (a version's `feature_level` is
+    /// known): it outlives the version.
+    pub fn name(&self) -> &'static str {
+        match self {
             Version::V2024_11_05 => "2024-11-05",
             Version::V2025_03_26 => "2025-03-26",
             Version::V2025_06_18 => "2025-06-18",
             Version::V2025_11_25 => "2025-11-25",
             Version::V2026_07_28 => "2026-07-28",
-            Version::Unknown(s) => s,
+            Version::Unknown(_) => "",
         }
     }
 

@@ -2,8 +2,8 @@
 //! caller, which takes the members it needs (strings decoded, values as their raw JSON text,
 //! `json::Item`) without the frame ever becoming a tree of values.
 
-use super::{parse, Context, Issue, Limits, Rulebook, Severity, MAX_DEPTH_CAP};
-use crate::json::tape::Kind;
+use super::{parse, too_large, Context, Issue, Limits, Parsed, Rulebook, Severity, MAX_DEPTH_CAP};
+use crate::json::tape::TapeError;
 use crate::json::Item;
 
 /// Parses one message (never a batch), hands the parse to `read`, and when `read` took what
@@ -15,21 +15,59 @@ pub fn validate_and_read<'c, R>(
     text: &str,
     read: impl FnOnce(Item<'_, '_>) -> Option<(Context<'c>, R)>,
 ) -> Option<(Vec<Issue>, R)> {
-    let limits = Limits::default();
-    if text.len() > limits.max_bytes {
+    if text.len() > Limits::default().max_bytes {
         return None;
     }
-    let depth = limits
-        .max_depth
-        .min(MAX_DEPTH_CAP)
-        .min(crate::json::MAX_DEPTH);
-    let parsed = parse(text, depth).ok()?;
-    let taken = (parsed.tape.node(0).kind == Kind::Obj)
-        .then(|| read(Item::root(&parsed.tape)))
-        .flatten()
-        .and_then(|(ctx, taken)| Some((Rulebook::of(ctx.protocol, ctx.version)?, ctx, taken)));
-    match taken {
-        Some((book, ctx, taken)) => Some((parsed.issues(book, &ctx), taken)),
+    let read = |root: Item| match root.is_object().then(|| read(root)).flatten() {
+        Some((ctx, taken)) => (Some(ctx), Some(taken)),
+        None => (None, None),
+    };
+    let (issues, taken) = parse_read_validate(text, crate::json::MAX_DEPTH, read).ok()?;
+    Some((issues?, taken?))
+}
+
+/// A message to send, read and validated from one parse: `read` takes what the session needs
+/// of it (its params gated, a session id) and names the context to validate it by (`None`:
+/// not validated). Refused when the text is not JSON within the depth a peer reads (one level
+/// more than its params may have: the envelope's).
+pub fn read_outgoing<'c, R>(
+    text: &str,
+    read: impl FnOnce(Item<'_, '_>) -> (Option<Context<'c>>, R),
+) -> Result<(Vec<Issue>, R), TapeError> {
+    let (issues, taken) = parse_read_validate(text, crate::json::MAX_DEPTH + 1, read)?;
+    Ok((issues.unwrap_or_default(), taken))
+}
+
+/// The one parse under both: `read` first, then the issues by the context it names (`None`:
+/// none named, or no rules for it). Only the read is built for each caller.
+#[inline(always)]
+fn parse_read_validate<'c, R>(
+    text: &str,
+    depth: usize,
+    read: impl FnOnce(Item<'_, '_>) -> (Option<Context<'c>>, R),
+) -> Result<(Option<Vec<Issue>>, R), TapeError> {
+    let parsed = parse_at(text, depth)?;
+    let (ctx, taken) = read(Item::root(&parsed.tape));
+    Ok((issues_by(parsed, text.len(), ctx), taken))
+}
+
+#[inline(never)]
+fn parse_at(text: &str, depth: usize) -> Result<Parsed<'_>, TapeError> {
+    parse(
+        text,
+        depth.min(Limits::default().max_depth).min(MAX_DEPTH_CAP),
+    )
+}
+
+#[inline(never)]
+fn issues_by(parsed: Parsed, len: usize, ctx: Option<Context>) -> Option<Vec<Issue>> {
+    let limits = Limits::default();
+    match ctx.and_then(|ctx| Some((Rulebook::of(ctx.protocol, ctx.version)?, ctx))) {
+        Some(_) if len > limits.max_bytes => {
+            parsed.keep();
+            Some(too_large(len, &limits).issues)
+        }
+        Some((book, ctx)) => Some(parsed.issues(book, &ctx)),
         None => {
             parsed.keep();
             None

@@ -18,7 +18,7 @@ use crate::jsonrpc::envelope::{self, Shape};
 use crate::jsonrpc::{object, serialized, Message, ProtocolError};
 pub use engine::is_absolute_path;
 use engine::Walker;
-pub use frame::{has_errors, validate_and_read};
+pub use frame::{has_errors, read_outgoing, validate_and_read};
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
 use serde_json::Value;
@@ -267,7 +267,7 @@ pub fn validate_text_by(
 
 /// A message parsed into the buffers kept from the last one: the one parse of every
 /// validation and of a session's read of a frame (`frame::validate_and_read`).
-struct Parsed<'a> {
+pub(crate) struct Parsed<'a> {
     tape: Tape<'a>,
     found: Vec<u32>,
 }

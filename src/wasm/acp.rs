@@ -8,12 +8,12 @@ use wasm_bindgen::prelude::*;
 /// ACP request options: only a per-call timeout is meaningful here (the session's own
 /// default applies otherwise).
 fn acp_request(
-    session: &mut impl FnMut(&str, Option<Value>, u64) -> Result<Outbound, ProtocolError>,
+    session: &mut impl FnMut(&str, Option<&str>, u64) -> Result<Outbound, ProtocolError>,
     method: &str,
     params: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = from_js(params)?;
-    outbound(session(method, params, now()))
+    let params = json_of(params)?;
+    outbound(session(method, params.as_deref(), now()))
 }
 
 /// `state()` of either role (the same accessors on two types): the negotiated version, both
@@ -79,7 +79,7 @@ impl AcpClient {
         _options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let inner = &mut self.inner;
-        acp_request(&mut |m, p, t| inner.request(m, p, t), method, &params)
+        acp_request(&mut |m, p, t| inner.request_text(m, p, t), method, &params)
     }
     /// `session/cancel`, plus the `cancelled` answer to the session's pending permission
     /// requests: every frame to send, in order.
@@ -125,7 +125,7 @@ impl AcpAgent {
         _options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let inner = &mut self.inner;
-        acp_request(&mut |m, p, t| inner.request(m, p, t), method, &params)
+        acp_request(&mut |m, p, t| inner.request_text(m, p, t), method, &params)
     }
     /// A `session/update` notification for a session.
     #[wasm_bindgen(js_name = sendUpdate)]

@@ -54,19 +54,28 @@ pub fn id_value(value: &JsValue) -> Result<Value, JsValue> {
 
 /// Reads a plain JS value (options, params) as JSON. `undefined` reads as `None`.
 pub fn from_js(value: &JsValue) -> Result<Option<Value>, JsValue> {
-    if value.is_undefined() || value.is_null() {
+    let Some(text) = json_of(value)? else {
         return Ok(None);
-    }
-    let text: String = js_sys::JSON::stringify(value)
-        .map_err(|_| {
-            to_js_error(&ProtocolError::invalid_params(
-                "value cannot be converted to JSON",
-            ))
-        })?
-        .into();
+    };
     crate::json::parse_value(&text)
         .map(Some)
         .map_err(|e| to_js_error(&ProtocolError::invalid_params(e.to_string())))
+}
+
+/// A plain JS value (params, a result) as the JSON text `JSON.stringify` writes: what goes
+/// into a message as it is. `undefined` and `null` read as `None`.
+pub fn json_of(value: &JsValue) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let text = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|t| t.as_string());
+    text.map(Some).ok_or_else(|| {
+        to_js_error(&ProtocolError::invalid_params(
+            "value cannot be converted to JSON",
+        ))
+    })
 }
 
 /// A real JS `Error` carrying `code` and `data`, never a bare string.

@@ -42,9 +42,9 @@ macro_rules! mcp_class {
                 params: JsValue,
                 options: JsValue,
             ) -> Result<JsValue, JsValue> {
-                let params = from_js(&params)?;
+                let params = json_of(&params)?;
                 let opts: mcp::RequestOptions = self::options(&options, "request")?;
-                outbound(self.inner.request(method, params, opts, now()))
+                outbound(self.inner.request_text(method, params, opts, now()))
             }
             /// Withdraws one of our requests and tells the peer (`notifications/cancelled`).
             #[wasm_bindgen(js_name = cancelRequest)]

@@ -3,7 +3,7 @@
 //! clock-free, the binding supplies the clock.
 
 // What the classes of both protocols use (also inside `session_class!`, which names them).
-pub(super) use super::convert::{from_js, id_value, to_js_error, to_js_exact_ids};
+pub(super) use super::convert::{from_js, id_value, json_of, to_js_error, to_js_exact_ids};
 pub(super) use crate::jsonrpc::{object, serialized, Id, Outbound, ProtocolError};
 use crate::options::FromOptions;
 use serde::Serialize;
@@ -121,13 +121,13 @@ macro_rules! session_class {
         impl $class {
             /// Sends a notification (gated and validated like everything else).
             pub fn notify(&mut self, method: &str, params: JsValue) -> Result<JsValue, JsValue> {
-                let params = from_js(&params)?;
-                outbound(self.inner.notify(method, params))
+                let params = json_of(&params)?;
+                outbound(self.inner.notify_text(method, params.as_deref()))
             }
             /// Answers an incoming request with a result; returns the text to send.
             pub fn respond(&mut self, id: JsValue, result: JsValue) -> Result<String, JsValue> {
-                let result = from_js(&result)?.unwrap_or(Value::Null);
-                text(self.inner.respond(&id_from(&id)?, Ok(result)))
+                let result = json_of(&result)?.unwrap_or_else(|| "null".into());
+                text(self.inner.respond_text(&id_from(&id)?, Ok(result)))
             }
             /// Answers an incoming request with an error `{ code, message, data? }`.
             #[wasm_bindgen(js_name = respondError)]
