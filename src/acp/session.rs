@@ -311,21 +311,9 @@ impl Session {
 
     /// Parameter rules of a request to the agent: content types, MCP transports,
     /// additional directories, auth method ids.
-    fn gate_params<'a, V: View<'a>>(&self, method: &str, params: Option<V>) -> Result<(), Refusal> {
-        let wanted = matches!(method, "authenticate" | "auth/login")
-            .then(|| params.and_then(|p| p.get("methodId")).map(V::value));
-        self.gate_needs(method, required_flags(method, params), wanted)
-    }
-
-    /// `gate_params` once its params are read: the flags they need, and for `authenticate`
-    /// the auth method it names.
-    fn gate_needs(
-        &self,
-        method: &str,
-        flags: Vec<(&'static str, String)>,
-        wanted: Option<Option<Value>>,
-    ) -> Result<(), Refusal> {
-        for (flag, what) in flags {
+    /// Read from the parse of their text in both directions (`check_outgoing`, `gate_incoming`).
+    fn gate_params(&self, method: &str, params: Option<Item>) -> Result<(), Refusal> {
+        for (flag, what) in required_flags(method, params) {
             if !self.agent_caps.flag(flag).unwrap_or(false) {
                 return Err(Refusal {
                     code: codes::INVALID_PARAMS,
@@ -336,7 +324,8 @@ impl Session {
                 });
             }
         }
-        if let Some(wanted) = wanted {
+        if matches!(method, "authenticate" | "auth/login") {
+            let wanted = params.and_then(|p| p.get("methodId")).map(|m| m.value());
             // v1 names an auth method's id `id`, v2 `methodId`.
             let id_of = |m: &Value| m.get("id").or_else(|| m.get("methodId")).cloned();
             let known = self

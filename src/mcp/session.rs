@@ -979,9 +979,9 @@ pub(super) fn merge_meta_text(params: Option<String>, entries: Map<String, Value
     };
     let root = Item::root(&tape);
     if root.is_object() && root.get("_meta").is_none() {
-        let body = text.trim_end();
+        let body = text.trim_ascii_end();
         let mut out = String::with_capacity(text.len() + 256);
-        out.push_str(body[..body.len() - 1].trim_end());
+        out.push_str(body[..body.len() - 1].trim_ascii_end());
         if !root.is_empty() {
             out.push(',');
         }
