@@ -547,18 +547,8 @@ impl Session {
                 format!("the {what} {method} cannot be sent before the handshake completes"),
             ));
         }
-        let (version, era) = self.level();
-        let (client, server) = self.client_and_server();
-        methods::check(
-            method,
-            self.out_dir(),
-            params,
-            &version,
-            era,
-            &client,
-            &server,
-        )
-        .map_err(|b| refusal(method, b.capability.as_deref(), b.reason))
+        self.check_method(method, self.out_dir(), params)
+            .map_err(|b| refusal(method, b.capability.as_deref(), b.reason))
     }
 
     /// For an incoming request: the error to answer with instead of delivering it.
@@ -579,24 +569,27 @@ impl Session {
                 .with_data(object! { "method": method }),
             );
         }
+        self.check_method(method, self.in_dir(), params)
+            .err()
+            .map(|b| {
+                let mut e = ProtocolError::method_not_found(method);
+                e.data = Some(
+                    object! { "method": method, "reason": b.reason, "capability": b.capability },
+                );
+                e
+            })
+    }
+
+    /// The method table and both sides' capabilities at the agreed level.
+    fn check_method(
+        &self,
+        method: &str,
+        direction: Direction,
+        params: ParamsRead,
+    ) -> Result<(), methods::Blocked> {
         let (version, era) = self.level();
         let (client, server) = self.client_and_server();
-        methods::check(
-            method,
-            self.in_dir(),
-            params,
-            &version,
-            era,
-            &client,
-            &server,
-        )
-        .err()
-        .map(|b| {
-            let mut e = ProtocolError::method_not_found(method);
-            e.data =
-                Some(object! { "method": method, "reason": b.reason, "capability": b.capability });
-            e
-        })
+        methods::check(method, direction, params, &version, era, &client, &server)
     }
 
     /// For an incoming notification: what is wrong with it arriving now (still delivered).
@@ -614,25 +607,15 @@ impl Session {
                 format!("{method} arrived before the handshake completed"),
             ));
         }
-        let (version, era) = self.level();
-        let (client, server) = self.client_and_server();
-        methods::check(
-            method,
-            self.in_dir(),
-            ParamsRead::default(),
-            &version,
-            era,
-            &client,
-            &server,
-        )
-        .err()
-        .map(|b| {
-            issue(
-                issue_codes::CAPABILITY_NOT_NEGOTIATED,
-                Severity::Error,
-                b.reason,
-            )
-        })
+        self.check_method(method, self.in_dir(), ParamsRead::default())
+            .err()
+            .map(|b| {
+                issue(
+                    issue_codes::CAPABILITY_NOT_NEGOTIATED,
+                    Severity::Error,
+                    b.reason,
+                )
+            })
     }
 
     /// Builds, validates and registers one of our requests.
