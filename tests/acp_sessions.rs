@@ -75,7 +75,7 @@ fn request_of(events: &[Event]) -> (Id, String, Value) {
             Event::Request { id, method, params } => Some((
                 id.clone(),
                 method.clone(),
-                params.clone().unwrap_or(Value::Null),
+                params.as_ref().map_or(Value::Null, |p| p.value()),
             )),
             _ => None,
         })
@@ -1431,4 +1431,57 @@ fn params_given_as_text_go_out_as_they_are() {
         .request_text("session/new", Some(r#"{"cwd":"/","mcpServers":[]}"#), 0)
         .expect("sent");
     assert_eq!(next.id, Some(Id::Number(2)));
+}
+
+/// A request is read from the parse that validates it: its params reach the application as the
+/// text they came in, gated on that parse; one with a schema error, or an id already being
+/// served, takes the general path and is delivered or answered as before.
+#[test]
+fn a_request_is_handed_on_as_the_text_it_came_in() {
+    let (mut c, mut a) = pair(json!({}), json!({}));
+    let params = r#"{ "cwd" : "/w\u0073" , "mcpServers" : [ ] }"#;
+    let frame =
+        format!(r#"{{"jsonrpc":"2.0","id":"r 1","method":"session/new","params":{params}}}"#);
+    let events = a.receive(&frame, 0);
+    let [Event::Request {
+        id,
+        method,
+        params: Some(got),
+    }] = &events[..]
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!((id, method.as_str()), (&Id::from("r 1"), "session/new"));
+    assert_eq!(got.as_str(), params);
+    assert!(got.in_frame());
+    // The same id again while it is served: answered -32600 by the general path.
+    let events = a.receive(&frame, 0);
+    assert!(
+        matches!(&events[..], [Event::Send { text }, Event::ProtocolError { .. }] if text.contains("-32600")),
+        "{events:?}"
+    );
+    // Gated on the parse: an MCP server over http needs mcpCapabilities.http.
+    let http = r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[{"type":"http","name":"h","url":"https://x","headers":[]}]}}"#;
+    let events = a.receive(http, 0);
+    let [Event::Send { text }] = &events[..] else {
+        panic!("{events:?}")
+    };
+    let reply: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(reply["error"]["code"], codes::INVALID_PARAMS);
+    assert_eq!(reply["error"]["data"]["capability"], "mcp.http");
+    // A schema error: reported, then delivered (read as values, as it always was).
+    let relative =
+        r#"{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"rel","mcpServers":[]}}"#;
+    let events = a.receive(relative, 0);
+    assert!(
+        matches!(&events[..], [Event::Violation { .. }, Event::Request { params: Some(p), .. }] if !p.in_frame() && p.value()["cwd"] == "rel"),
+        "{events:?}"
+    );
+    // The client side too: a request of the agent's.
+    let read = r#"{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"title":"T","options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}"#;
+    let events = c.receive(read, 0);
+    assert!(
+        matches!(&events[..], [Event::Request { params: Some(p), .. }] if p.in_frame()),
+        "{events:?}"
+    );
 }

@@ -71,7 +71,7 @@ impl AcpDemo {
                     out.send(self.agent.respond(&id, Err(refusal)));
                 }
                 Event::Request { id, method, params } => {
-                    let params = params.unwrap_or(Value::Null);
+                    let params = params.map_or(Value::Null, |p| p.value());
                     if method == "session/prompt" {
                         self.start_turn(id, &params, now_ms, out);
                         continue;

@@ -323,7 +323,7 @@ fn permission_round_trip_goes_on_or_stops_by_the_chosen_option() {
         let Some(Event::Request { id, params, .. }) = seen.last() else {
             panic!()
         };
-        let params = params.clone().expect("params");
+        let params = params.as_ref().expect("params").value();
         let options: Vec<&str> = params["options"]
             .as_array()
             .expect("options")
@@ -368,7 +368,7 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
         panic!()
     };
     assert_eq!(method, "fs/read_text_file");
-    let params = params.clone().expect("params");
+    let params = params.as_ref().expect("params").value();
     assert_eq!(
         (params["sessionId"].as_str(), params["path"].as_str()),
         (Some(s.as_str()), Some("/work/project/notes.md"))
@@ -394,7 +394,10 @@ fn fs_requests_go_to_the_client_only_when_advertised() {
         panic!()
     };
     assert_eq!(method, "fs/write_text_file");
-    assert_eq!(params.as_ref().expect("params")["content"], "hello world");
+    assert_eq!(
+        params.as_ref().expect("params").value()["content"],
+        "hello world"
+    );
     let answer = c.respond(id, Ok(json!({})));
     agent.send(answer);
     let (_, result) = turn(&mut agent, &mut c, &p.id.expect("id"));

@@ -75,7 +75,7 @@ macro_rules! seen_of {
                 E::Request { id, method, params } => Seen::Request {
                     id: id.clone(),
                     method: method.clone(),
-                    params: params.clone(),
+                    params: params.as_ref().map(|p| to_json("params", p)),
                 },
                 E::Response { id, .. } | E::Error { id, .. } | E::Timeout { id, .. } => {
                     Seen::Outcome(id.clone())

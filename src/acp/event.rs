@@ -42,12 +42,13 @@ pub enum Event {
         method: String,
         error: ProtocolError,
     },
-    /// A request for the application to answer with `respond`.
+    /// A request for the application to answer with `respond`; its params are the JSON text
+    /// they came in.
     Request {
         id: Id,
         method: String,
         #[serde(skip_serializing_if = "Option::is_none")]
-        params: Option<Value>,
+        params: Option<RawJson>,
     },
     Notification {
         method: String,
@@ -109,9 +110,22 @@ pub enum Event {
 crate::inbound::inbound_events!(Event);
 
 impl Event {
-    /// The event as JSON text, as `Serialize` writes it, but a session update's `update` is
-    /// spliced in as the text it came in, never parsed and written again.
+    /// The event as JSON text, as `Serialize` writes it, but a session update's `update` and
+    /// a request's `params` are spliced in as the text they came in, never parsed and written
+    /// again.
     pub fn write_json(&self, out: &mut String) {
+        if let Event::Request { id, method, params } = self {
+            out.push_str("{\"type\":\"request\",\"id\":");
+            out.push_str(&crate::json::text(id));
+            out.push_str(",\"method\":");
+            out.push_str(&crate::json::text(method));
+            if let Some(p) = params {
+                out.push_str(",\"params\":");
+                out.push_str(p.as_str());
+            }
+            out.push('}');
+            return;
+        }
         let Event::SessionUpdate {
             session_id,
             update,

@@ -714,12 +714,9 @@ impl Session {
     }
 
     /// Gating of an incoming call: phase, table, capabilities of our own side.
-    fn gate_incoming(
-        &self,
-        method: &str,
-        params: Option<&Value>,
-        kind: Kind,
-    ) -> Result<(), ProtocolError> {
+    /// Checks what an incoming call must satisfy by its method: the lifecycle, the method table,
+    /// capabilities; true when its params are gated too (a call an agent serves: `check_call`).
+    fn gate_incoming(&self, method: &str, kind: Kind) -> Result<bool, ProtocolError> {
         let peer = if self.role == Role::Client {
             Role::Agent
         } else {
@@ -728,7 +725,7 @@ impl Session {
         self.phase_rule(method)
             .map_err(|r| r.to_error(method, r.code))?;
         if methods::is_extension(method) {
-            return Ok(());
+            return Ok(false);
         }
         let Some(spec) =
             methods::lookup(method).filter(|s| s.kind == kind || s.kind == Kind::Either)
@@ -737,15 +734,51 @@ impl Session {
         };
         self.gate(spec, peer)
             .map_err(|r| r.to_error(method, r.code))?;
-        if self.role == Role::Agent && spec.server == Server::Agent {
-            // Read as the parse of their text, as params going out are: the gates are built
-            // once, for a parse, not again for a tree.
-            let text = params.map(crate::json::text);
-            let tape = text.as_deref().and_then(|t| crate::json::tape_of(t).ok());
-            self.gate_params(method, tape.as_ref().map(Item::root))
+        Ok(self.role == Role::Agent && spec.server == Server::Agent)
+    }
+
+    /// An incoming call (a request; a notification has no answer to refuse with) checked
+    /// from the parse of its params: the gates, and the session it is about.
+    fn check_call(
+        &self,
+        method: &str,
+        params: Option<Item>,
+        kind: Kind,
+    ) -> Result<Option<String>, ProtocolError> {
+        if self.gate_incoming(method, kind)? {
+            self.gate_params(method, params)
                 .map_err(|r| r.to_error(method, r.code))?;
         }
-        Ok(())
+        Ok(session_id_of(params))
+    }
+
+    /// A request checked (`check_call`): answered with its refusal, or handed to the
+    /// application, its params as their JSON text.
+    fn serve(
+        &mut self,
+        id: Id,
+        method: String,
+        params: Option<RawJson>,
+        checked: Result<Option<String>, ProtocolError>,
+        events: &mut Vec<Event>,
+    ) {
+        match checked {
+            Err(e) => {
+                if let Ok(text) = self.endpoint.respond(&id, Err(e)) {
+                    events.push(Event::Send { text });
+                }
+            }
+            Ok(session_id) => {
+                self.serving.insert(
+                    id.clone(),
+                    Serving {
+                        method: method.clone(),
+                        session_id,
+                    },
+                );
+                events.push(Event::Request { id, method, params });
+            }
+        }
     }
 
     fn on_response(
@@ -1056,52 +1089,83 @@ impl crate::inbound::Inbound for Session {
     /// text it came in. Anything else, or an update with an error (repaired or reported by
     /// the general path), is left to `dispatch` (false).
     fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
-        if self.role != Role::Client || self.phase != Phase::Ready {
+        if self.phase != Phase::Ready {
             return false;
         }
         let ctx = Context {
             protocol: Protocol::Acp,
-            version: if self.version.unwrap_or(1) >= 2 {
-                "2"
-            } else {
-                "1"
-            },
+            version: self.version_of(None, None, None),
             direction: self.role.receiving(),
             in_reply_to: None,
         };
         let read = schema::validate_and_read(text, |root| {
-            if root.get("id").is_some() || root.get("method")?.as_str()? != "session/update" {
-                return None;
-            }
-            let params = root.get("params")?;
-            let update = params.get("update").filter(crate::json::Item::is_object)?;
-            let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
-            let read = (
-                params.get("sessionId")?.as_str()?.into_owned(),
-                RawJson::from_frame(update.raw()),
-                kind.is_some_and(|k| k == "state_update"),
-            );
+            let method = root.get("method")?.as_str()?;
+            let params = root.get("params");
+            let read = match root.get("id") {
+                None if method == "session/update" && self.role == Role::Client => {
+                    let params = params?;
+                    let update = params.get("update").filter(Item::is_object)?;
+                    let kind = update.get("sessionUpdate").and_then(|k| k.as_str());
+                    InPlace::Update(
+                        params.get("sessionId")?.as_str()?.into_owned(),
+                        RawJson::from_frame(update.raw()),
+                        kind.is_some_and(|k| k == "state_update"),
+                    )
+                }
+                // `initialize` is the handshake's, read by the general path.
+                Some(id) if method != "initialize" => {
+                    let checked = self.check_call(&method, params, Kind::Request);
+                    InPlace::Request(
+                        Id::from_value(&id.value()).ok()?,
+                        method.into_owned(),
+                        params.map(|p| RawJson::from_frame(p.raw())),
+                        checked,
+                    )
+                }
+                _ => return None,
+            };
             Some((ctx, read))
         });
-        let Some((issues, (session_id, update, state))) = read else {
+        let Some((issues, read)) = read else {
             return false;
         };
-        if schema::has_errors(&issues)
-            || self
-                .gate_incoming("session/update", None, Kind::Notification)
-                .is_err()
-        {
+        if schema::has_errors(&issues) {
             return false;
         }
+        let (id, method) = match &read {
+            InPlace::Update(..) => {
+                if self
+                    .gate_incoming("session/update", Kind::Notification)
+                    .is_err()
+                {
+                    return false;
+                }
+                (None, "session/update".to_owned())
+            }
+            // A duplicate id is the general path's to answer.
+            InPlace::Request(id, method, ..) => {
+                if self.endpoint.pending_mut().begin_incoming(id).is_err() {
+                    return false;
+                }
+                (Some(id.clone()), method.clone())
+            }
+        };
         if !issues.is_empty() {
             events.push(Event::Violation {
-                id: None,
-                method: Some("session/update".into()),
+                id,
+                method: Some(method),
                 direction: Flow::In,
                 issues,
             });
         }
-        self.on_update(session_id, update, state, now_ms, events);
+        match read {
+            InPlace::Update(session_id, update, state) => {
+                self.on_update(session_id, update, state, now_ms, events)
+            }
+            InPlace::Request(id, method, params, checked) => {
+                self.serve(id, method, params, checked, events)
+            }
+        }
         true
     }
 
@@ -1154,29 +1218,30 @@ impl crate::inbound::Inbound for Session {
         {
             return self.answer_initialize(r, events);
         }
-        if let Err(e) = self.gate_incoming(&r.method, r.params.as_ref(), Kind::Request) {
-            if let Ok(text) = self.endpoint.respond(&r.id, Err(e)) {
-                events.push(Event::Send { text });
-            }
-            return;
-        }
-        let session_id = session_id_of(r.params.as_ref());
-        self.serving.insert(
-            r.id.clone(),
-            Serving {
-                method: r.method.clone(),
-                session_id,
-            },
-        );
-        events.push(Event::Request {
-            id: r.id,
-            method: r.method,
-            params: r.params,
-        });
+        // Read as the parse of its text, as a request read in place is (`read_in_place`).
+        let params = r.params.as_ref().map(RawJson::from_value);
+        let tape = params
+            .as_ref()
+            .and_then(|p| crate::json::tape_of(p.as_str()).ok());
+        let checked = self.check_call(&r.method, tape.as_ref().map(Item::root), Kind::Request);
+        drop(tape);
+        self.serve(r.id, r.method, params, checked, events);
     }
 
     fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        if let Err(error) = self.gate_incoming(&n.method, n.params.as_ref(), Kind::Notification) {
+        let checked = self
+            .gate_incoming(&n.method, Kind::Notification)
+            .and_then(|gated| {
+                if !gated {
+                    return Ok(());
+                }
+                // Read as the parse of their text, as a request's are.
+                let text = n.params.as_ref().map(crate::json::text);
+                let tape = text.as_deref().and_then(|t| crate::json::tape_of(t).ok());
+                self.gate_params(&n.method, tape.as_ref().map(Item::root))
+                    .map_err(|r| r.to_error(&n.method, r.code))
+            });
+        if let Err(error) = checked {
             // Notifications are never answered: report and drop.
             return events.push(Event::ProtocolError { error });
         }
@@ -1254,6 +1319,19 @@ fn named<'a, V: View<'a>>(payload: Option<V>) -> Option<u16> {
         .get("protocolVersion")?
         .uint()
         .and_then(|v| u16::try_from(v).ok())
+}
+
+/// What a frame read in place holds: a session update (its session, the update as it came,
+/// whether it is a state update), or a request (its id, method, params as they came, and what
+/// `check_call` found).
+enum InPlace {
+    Update(String, RawJson, bool),
+    Request(
+        Id,
+        String,
+        Option<RawJson>,
+        Result<Option<String>, ProtocolError>,
+    ),
 }
 
 fn session_id_of<'a, V: View<'a>>(params: Option<V>) -> Option<String> {
