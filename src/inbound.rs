@@ -15,7 +15,7 @@ use serde_json::Value;
 pub(crate) trait Inbound {
     type Event: Events;
     /// Takes a frame the session reads from the parse that validates it, with no tree of
-    /// values (ACP: a session update; MCP: a result of one of our calls); false leaves it to
+    /// values (ACP: a session update, a request; MCP: a result of one of our calls); false leaves it to
     /// the general path, which reads anything else and anything such a read declines.
     fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Self::Event>) -> bool;
     fn endpoint(&mut self) -> &mut Endpoint;

@@ -1460,3 +1460,51 @@ fn params_given_as_text_go_out_as_they_are() {
         "tasks.requests.tools.call"
     );
 }
+
+/// A request is read from the parse that validates it: its params reach the application as the
+/// text they came in, screened on that parse; an id already being served, or a request with a
+/// schema error, takes the general path and is answered or delivered as before.
+#[test]
+fn a_request_is_handed_on_as_the_text_it_came_in() {
+    let mut p = ready(
+        "2025-11-25",
+        json!({ "sampling": {} }),
+        json!({ "tools": {} }),
+    );
+    let params = r#"{ "name" : "echo" , "arguments" : { "s" : "\u0041" , "n" : 1.50 } }"#;
+    let frame = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{params}}}"#);
+    let events = p.server.receive(&frame, 0);
+    let [Event::Request {
+        id,
+        method,
+        params: Some(got),
+    }] = &events[..]
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!((id.to_value(), method.as_str()), (json!(7), "tools/call"));
+    assert_eq!(got.as_str(), params);
+    assert!(got.in_frame());
+    // The same id while it is served: -32600 from the general path.
+    let reply = &sent(&p.server.receive(&frame, 0))[0];
+    assert_eq!(reply["error"]["code"], codes::INVALID_REQUEST);
+    // Screened on the parse: a capability the server did not advertise.
+    let prompts = r#"{"jsonrpc":"2.0","id":8,"method":"prompts/list","params":{}}"#;
+    let reply = &sent(&p.server.receive(prompts, 0))[0];
+    assert_eq!(reply["error"]["code"], codes::METHOD_NOT_FOUND);
+    assert_eq!(reply["error"]["data"]["capability"], "prompts");
+    // A schema error: reported, then delivered, read as values.
+    let nameless = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"arguments":{}}}"#;
+    let events = p.server.receive(nameless, 0);
+    assert!(
+        matches!(&events[..], [Event::Violation { .. }, Event::Request { params: Some(p), .. }] if !p.in_frame() && p.value() == json!({"arguments": {}})),
+        "{events:?}"
+    );
+    // The client side: a request of the server's.
+    let sampling = r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}}"#;
+    let events = p.client.receive(sampling, 0);
+    assert!(
+        matches!(&events[..], [Event::Request { params: Some(p), .. }] if p.in_frame()),
+        "{events:?}"
+    );
+}

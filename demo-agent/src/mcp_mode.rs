@@ -100,7 +100,7 @@ impl McpDemo {
                     ..
                 } => log(&format!("initialized: MCP {protocol_version} ({era:?})")),
                 Event::Request { id, method, params } => {
-                    let params = params.unwrap_or(Value::Null);
+                    let params = params.map_or(Value::Null, |p| p.value());
                     if let Some(answer) = self.serve(&id, &method, &params, now_ms, out) {
                         out.send(self.server.respond(&id, answer));
                     }

@@ -515,7 +515,7 @@ fn the_conformance_catalogue_logs_reports_progress_and_asks_the_client() {
         unreachable!()
     };
     assert_eq!(
-        params.as_ref().expect("params")["messages"][0]["content"]["text"],
+        params.as_ref().expect("params").value()["messages"][0]["content"]["text"],
         "2+2?"
     );
     let reply =

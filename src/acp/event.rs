@@ -1,6 +1,6 @@
 //! What a session reports: one flat, serializable stream for both roles.
 
-use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
+use crate::jsonrpc::{write_event, Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
@@ -115,16 +115,7 @@ impl Event {
     /// again.
     pub fn write_json(&self, out: &mut String) {
         if let Event::Request { id, method, params } = self {
-            out.push_str("{\"type\":\"request\",\"id\":");
-            out.push_str(&crate::json::text(id));
-            out.push_str(",\"method\":");
-            out.push_str(&crate::json::text(method));
-            if let Some(p) = params {
-                out.push_str(",\"params\":");
-                out.push_str(p.as_str());
-            }
-            out.push('}');
-            return;
+            return write_event(out, "request", id, method, "params", params.as_ref());
         }
         let Event::SessionUpdate {
             session_id,

@@ -23,6 +23,7 @@ pub use message::{
     type_name, Incoming, Message, Notification, ParseFailure, ParseOptions, Request, Response,
 };
 pub use pending::{DuplicateId, Matched, Outgoing, PendingTable, Timeout};
+pub(crate) use raw::write_event;
 pub use raw::RawJson;
 pub(crate) use vec_map::{sort_by, VecMap, VecSet};
 

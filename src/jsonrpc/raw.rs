@@ -48,6 +48,33 @@ impl RawJson {
     }
 }
 
+/// An event of a call or an answer as JSON text, its payload spliced in as the text it came in
+/// (never parsed and written again): `{"type":<kind>,"id":…,"method":…,"<member>":<payload>}`,
+/// the payload's member left out when there is none. The members are in the order `Serialize`
+/// writes them, so the event reads the same whichever wrote it.
+pub(crate) fn write_event(
+    out: &mut String,
+    kind: &str,
+    id: &super::Id,
+    method: &str,
+    member: &str,
+    payload: Option<&RawJson>,
+) {
+    out.push_str("{\"type\":\"");
+    out.push_str(kind);
+    out.push_str("\",\"id\":");
+    out.push_str(&crate::json::text(id));
+    out.push_str(",\"method\":");
+    out.push_str(&crate::json::text(method));
+    if let Some(p) = payload {
+        out.push_str(",\"");
+        out.push_str(member);
+        out.push_str("\":");
+        out.push_str(p.as_str());
+    }
+    out.push('}');
+}
+
 /// Equal when the texts are.
 impl PartialEq for RawJson {
     fn eq(&self, other: &Self) -> bool {

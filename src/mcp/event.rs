@@ -1,7 +1,7 @@
 //! What a session reports: text to send and things that happened, in order.
 
 use super::version::Era;
-use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
+use crate::jsonrpc::{write_event, Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
@@ -26,20 +26,19 @@ impl Event {
 crate::inbound::inbound_events!(Event);
 
 impl Event {
-    /// The event as JSON text, as `Serialize` writes it, but a response's `result` is spliced
-    /// in as the text it came in, never parsed and written again.
+    /// The event as JSON text, as `Serialize` writes it, but a response's `result` and a
+    /// request's `params` are spliced in as the text they came in, never parsed and written
+    /// again.
     pub fn write_json(&self, out: &mut String) {
-        let Event::Response { id, method, result } = self else {
-            out.push_str(&crate::json::text(self));
-            return;
-        };
-        out.push_str("{\"type\":\"response\",\"id\":");
-        out.push_str(&crate::json::text(id));
-        out.push_str(",\"method\":");
-        out.push_str(&crate::json::text(method));
-        out.push_str(",\"result\":");
-        out.push_str(result.as_str());
-        out.push('}');
+        match self {
+            Event::Response { id, method, result } => {
+                write_event(out, "response", id, method, "result", Some(result))
+            }
+            Event::Request { id, method, params } => {
+                write_event(out, "request", id, method, "params", params.as_ref())
+            }
+            _ => out.push_str(&crate::json::text(self)),
+        }
     }
 }
 
@@ -97,12 +96,13 @@ pub enum Event {
         method: String,
         error: ProtocolError,
     },
-    /// A request for the application; answer it with `respond`.
+    /// A request for the application; answer it with `respond`. Its params are the JSON
+    /// text they came in.
     Request {
         id: Id,
         method: String,
         #[serde(skip_serializing_if = "Option::is_none")]
-        params: Option<Value>,
+        params: Option<RawJson>,
     },
     Notification {
         method: String,

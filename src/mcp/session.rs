@@ -801,6 +801,22 @@ impl Session {
     }
 
     /// Answers an incoming request on the session's own account.
+    /// A request screened (`screen_request`), its id among those served: answered with its
+    /// refusal, or handed to the application, its params as their JSON text.
+    fn serve(
+        &mut self,
+        id: Id,
+        method: String,
+        params: Option<RawJson>,
+        screened: Option<ProtocolError>,
+        events: &mut Vec<Event>,
+    ) {
+        match screened {
+            Some(error) => self.reply(&id, &method, Err(error), events),
+            None => events.push(Event::Request { id, method, params }),
+        }
+    }
+
     pub(super) fn reply(
         &mut self,
         id: &Id,
@@ -929,6 +945,13 @@ impl Session {
     }
 }
 
+/// What a frame read in place holds: a result of ours (its id, the result as it came), or a
+/// request (its id, method, params as they came, and what `screen_request` found).
+enum InPlace {
+    Result(Id, RawJson),
+    Request(Id, String, Option<RawJson>, Option<ProtocolError>),
+}
+
 /// The versions a message names: `protocolVersion` (`initialize` and its answer) and the one
 /// in `_meta` (a stateless request).
 #[derive(Default)]
@@ -1023,48 +1046,84 @@ impl crate::inbound::Inbound for Session {
         let (version, era) = self.level();
         let version = version.feature_level(era);
         let direction = self.in_dir();
-        let pending = self.endpoint.pending();
+        // A request once the handshake is done: the server's lifecycle (the handshake's own
+        // requests, a stateless request's `_meta`) and `ping` are the general path's.
+        let requests = self.phase == Phase::Ready
+            && (self.side == Side::Client || self.era == Some(Era::Handshake));
         let read = schema::validate_and_read(text, |root| {
-            if root.get("method").is_some() {
-                return None;
-            }
-            let result = root.get("result")?;
-            let id = Id::from_value(&root.get("id")?.value()).ok()?;
-            let method = pending.get(&id)?.method.as_str();
-            if MANAGED.contains(&method) {
-                return None;
-            }
-            let ctx = schema::Context {
+            let ctx = |in_reply_to| schema::Context {
                 protocol: schema::Protocol::Mcp,
                 version: version.as_str(),
                 direction,
-                in_reply_to: Some(method),
+                in_reply_to,
             };
-            Some((ctx, (id, RawJson::from_frame(result.raw()))))
+            let id = Id::from_value(&root.get("id")?.value()).ok()?;
+            let Some(method) = root.get("method") else {
+                let result = root.get("result")?;
+                let method = self.endpoint.pending().get(&id)?.method.as_str();
+                if MANAGED.contains(&method) {
+                    return None;
+                }
+                let read = InPlace::Result(id, RawJson::from_frame(result.raw()));
+                return Some((ctx(Some(method)), read));
+            };
+            let method = method.as_str()?;
+            if !requests || matches!(&*method, "initialize" | "server/discover" | "ping") {
+                return None;
+            }
+            let params = root.get("params");
+            let screened = self.screen_request(&method, ParamsRead::of(params));
+            let read = InPlace::Request(
+                id,
+                method.into_owned(),
+                params.map(|p| RawJson::from_frame(p.raw())),
+                screened,
+            );
+            Some((ctx(None), read))
         });
-        let Some((issues, (id, result))) = read else {
+        let Some((issues, read)) = read else {
             return false;
         };
         if schema::has_errors(&issues) {
             return false;
         }
-        let Matched::Answered(request) = self.endpoint.pending_mut().resolve(&id) else {
-            return false;
-        };
-        if !issues.is_empty() {
-            events.push(Event::violation(
-                Some(&id),
-                Some(&request.method),
-                Flow::In,
-                issues,
-            ));
+        match read {
+            InPlace::Result(id, result) => {
+                let Matched::Answered(request) = self.endpoint.pending_mut().resolve(&id) else {
+                    return false;
+                };
+                if !issues.is_empty() {
+                    events.push(Event::violation(
+                        Some(&id),
+                        Some(&request.method),
+                        Flow::In,
+                        issues,
+                    ));
+                }
+                self.forget(&id);
+                events.push(Event::Response {
+                    id,
+                    method: request.method,
+                    result,
+                });
+            }
+            InPlace::Request(id, method, params, screened) => {
+                // A duplicate id is the general path's to answer.
+                if self.endpoint.pending_mut().begin_incoming(&id).is_err() {
+                    return false;
+                }
+                if !issues.is_empty() {
+                    events.push(Event::violation(Some(&id), Some(&method), Flow::In, issues));
+                }
+                let serving = Serving {
+                    method: method.clone(),
+                    stateless: false,
+                    cancelled: false,
+                };
+                self.serving.insert(id.clone(), serving);
+                self.serve(id, method, params, screened, events);
+            }
         }
-        self.forget(&id);
-        events.push(Event::Response {
-            id,
-            method: request.method,
-            result,
-        });
         true
     }
 
@@ -1105,15 +1164,9 @@ impl crate::inbound::Inbound for Session {
             self.reply(&r.id, "ping", Ok(object! {}), events);
             return;
         }
-        if let Some(error) = self.screen_request(&r.method, ParamsRead::of(r.params.as_ref())) {
-            self.reply(&r.id, &r.method, Err(error), events);
-            return;
-        }
-        events.push(Event::Request {
-            id: r.id,
-            method: r.method,
-            params: r.params,
-        });
+        let screened = self.screen_request(&r.method, ParamsRead::of(r.params.as_ref()));
+        let params = r.params.as_ref().map(RawJson::from_value);
+        self.serve(r.id, r.method, params, screened, events);
     }
 
     fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
