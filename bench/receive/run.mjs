@@ -6,6 +6,7 @@
 // - MCP client: the answer to `tools/call` (a result with text and structured content, 1.4 KB);
 // - ACP client: the agent's `fs/read_text_file` request (answered untimed, so nothing piles up);
 // - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise);
+// - MCP server: the client's `tools/call` whose arguments are that result (answered likewise);
 // - sent: an MCP `tools/call` whose arguments are that result, an ACP `session/prompt`.
 // Environment: ROUNDS (30), SLICE ms (50).
 import { resolve } from "node:path";
@@ -52,6 +53,12 @@ function cases(aw) {
       const out = client.request("session/prompt", prompt);
       const handle = () => agent.receive(out.text);
       handle.after = (events) => client.receive(agent.respond(events[0].id, { stopReason: "end_turn" }));
+      return handle;
+    },
+    "MCP server: tools/call request (1.4 KB arguments)": () => {
+      const out = mcp.request("tools/call", { name: "apply", arguments: toolResult });
+      const handle = () => server.receive(out.text);
+      handle.after = (events) => mcp.receive(server.respond(events[0].id, { content: [] }));
       return handle;
     },
     // Sending: the call checked, written once and validated as it goes (answered untimed).
