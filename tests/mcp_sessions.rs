@@ -1508,3 +1508,40 @@ fn a_request_is_handed_on_as_the_text_it_came_in() {
         "{events:?}"
     );
 }
+
+/// A notification the session only screens is read from the parse that validates it, its
+/// params handed on as the text they came in, after what is wrong with it arriving now; one
+/// with a schema error takes the general path.
+#[test]
+fn a_notification_is_handed_on_as_the_text_it_came_in() {
+    let mut p = ready("2025-11-25", json!({}), json!({ "logging": {} }));
+    let params = r#"{ "level" : "info" , "data" : "x\u0041" }"#;
+    let frame =
+        format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{params}}}"#);
+    let events = p.client.receive(&frame, 0);
+    assert!(
+        matches!(&events[..], [Event::Notification { method, params: Some(got) }] if method == "notifications/message" && got.as_str() == params && got.in_frame()),
+        "{events:?}"
+    );
+    // Not advertised: reported, then delivered all the same.
+    let changed = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+    let events = p.client.receive(changed, 0);
+    assert!(
+        matches!(
+            &events[..],
+            [
+                Event::Violation { .. },
+                Event::Notification { params: None, .. }
+            ]
+        ),
+        "{events:?}"
+    );
+    // A schema error: reported, then delivered, read as values.
+    let loud =
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"loud","data":1}}"#;
+    let events = p.client.receive(loud, 0);
+    assert!(
+        matches!(&events[..], [Event::Violation { .. }, Event::Notification { params: Some(got), .. }] if !got.in_frame() && got.value()["level"] == "loud"),
+        "{events:?}"
+    );
+}

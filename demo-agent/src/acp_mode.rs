@@ -80,6 +80,7 @@ impl AcpDemo {
                     out.send(self.agent.respond(&id, answer));
                 }
                 Event::Notification { method, params } if method == "session/cancel" => {
+                    let params = params.as_ref().map(|p| p.value());
                     let session = params
                         .as_ref()
                         .and_then(|p| p["sessionId"].as_str())

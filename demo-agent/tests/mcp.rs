@@ -4,7 +4,7 @@
 
 mod support;
 
-use agentwire::jsonrpc::{codes, Id, Outbound, ProtocolError};
+use agentwire::jsonrpc::{codes, Id, Outbound, ProtocolError, RawJson};
 use agentwire::mcp::{ClientConfig, Event, McpClient, RequestOptions};
 use serde_json::{json, Value};
 use support::Agent;
@@ -71,7 +71,12 @@ fn text(result: &Value) -> &str {
     result["content"][0]["text"].as_str().unwrap_or_default()
 }
 
-fn notified<'a>(events: &'a [Event], method: &str) -> Vec<&'a Value> {
+/// The values of params read as text.
+fn values(params: Vec<&RawJson>) -> Vec<Value> {
+    params.into_iter().map(RawJson::value).collect()
+}
+
+fn notified<'a>(events: &'a [Event], method: &str) -> Vec<&'a RawJson> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -284,7 +289,7 @@ fn subscriptions_and_logging_report_changes() {
         });
         let updated = notified(&seen, "notifications/resources/updated");
         assert_eq!(updated, [&json!({ "uri": "demo://counter" })], "{version}");
-        let logged = notified(&seen, "notifications/message");
+        let logged = values(notified(&seen, "notifications/message"));
         assert_eq!(logged.len(), 1, "{version}");
         assert_eq!(
             (logged[0]["level"].as_str(), logged[0]["logger"].as_str()),
@@ -348,7 +353,7 @@ fn subscriptions_and_logging_report_changes() {
         .id
         .expect("id");
     let seen = agent.until(&mut c, |e| matches!(e, Event::Notification { method, .. } if method == "notifications/subscriptions/acknowledged"));
-    let ack = notified(&seen, "notifications/subscriptions/acknowledged")[0];
+    let ack = notified(&seen, "notifications/subscriptions/acknowledged")[0].value();
     assert_eq!(
         ack["notifications"]["resourceSubscriptions"],
         json!(["demo://counter"])
@@ -365,7 +370,7 @@ fn subscriptions_and_logging_report_changes() {
             now,
         )
     });
-    let updated = notified(&seen, "notifications/resources/updated");
+    let updated = values(notified(&seen, "notifications/resources/updated"));
     assert_eq!(updated.len(), 1, "{seen:?}");
     assert_eq!(updated[0]["uri"], "demo://counter");
 }
@@ -457,10 +462,8 @@ fn the_conformance_catalogue_logs_reports_progress_and_asks_the_client() {
             now,
         )
     });
-    let logs: Vec<&Value> = notified(&seen, "notifications/message")
-        .into_iter()
-        .map(|p| &p["data"])
-        .collect();
+    let logged = values(notified(&seen, "notifications/message"));
+    let logs: Vec<&Value> = logged.iter().map(|p| &p["data"]).collect();
     assert_eq!(
         logs,
         [

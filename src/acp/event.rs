@@ -50,10 +50,11 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         params: Option<RawJson>,
     },
+    /// Its params are the JSON text they came in.
     Notification {
         method: String,
         #[serde(skip_serializing_if = "Option::is_none")]
-        params: Option<Value>,
+        params: Option<RawJson>,
     },
     /// A `session/update` (client side), already applied to the session's transcript.
     /// `replay` is set while a `session/load` or `session/resume` of that session is pending.
@@ -111,11 +112,17 @@ crate::inbound::inbound_events!(Event);
 
 impl Event {
     /// The event as JSON text, as `Serialize` writes it, but a session update's `update` and
-    /// a request's `params` are spliced in as the text they came in, never parsed and written
+    /// a request's or a notification's `params` are spliced in as the text they came in, never parsed and written
     /// again.
     pub fn write_json(&self, out: &mut String) {
-        if let Event::Request { id, method, params } = self {
-            return write_event(out, "request", id, method, "params", params.as_ref());
+        match self {
+            Event::Request { id, method, params } => {
+                return write_event(out, "request", Some(id), method, "params", params.as_ref())
+            }
+            Event::Notification { method, params } => {
+                return write_event(out, "notification", None, method, "params", params.as_ref())
+            }
+            _ => {}
         }
         let Event::SessionUpdate {
             session_id,

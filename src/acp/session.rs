@@ -1273,12 +1273,12 @@ impl crate::inbound::Inbound for Session {
                 }
                 events.push(Event::Notification {
                     method: n.method,
-                    params: n.params,
+                    params: n.params.as_ref().map(RawJson::from_value),
                 });
             }
             _ => events.push(Event::Notification {
                 method: n.method,
-                params: n.params,
+                params: n.params.as_ref().map(RawJson::from_value),
             }),
         }
     }

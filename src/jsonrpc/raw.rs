@@ -48,22 +48,25 @@ impl RawJson {
     }
 }
 
-/// An event of a call or an answer as JSON text, its payload spliced in as the text it came in
-/// (never parsed and written again): `{"type":<kind>,"id":…,"method":…,"<member>":<payload>}`,
-/// the payload's member left out when there is none. The members are in the order `Serialize`
-/// writes them, so the event reads the same whichever wrote it.
+/// An event of a message or an answer as JSON text, its payload spliced in as the text it came
+/// in (never parsed and written again): `{"type":<kind>,"id":…,"method":…,"<member>":<payload>}`,
+/// the id (a notification's) and the payload's member left out when there is none. The members
+/// are in the order `Serialize` writes them, so the event reads the same whichever wrote it.
 pub(crate) fn write_event(
     out: &mut String,
     kind: &str,
-    id: &super::Id,
+    id: Option<&super::Id>,
     method: &str,
     member: &str,
     payload: Option<&RawJson>,
 ) {
     out.push_str("{\"type\":\"");
     out.push_str(kind);
-    out.push_str("\",\"id\":");
-    out.push_str(&crate::json::text(id));
+    out.push('"');
+    if let Some(id) = id {
+        out.push_str(",\"id\":");
+        out.push_str(&crate::json::text(id));
+    }
     out.push_str(",\"method\":");
     out.push_str(&crate::json::text(method));
     if let Some(p) = payload {

@@ -27,15 +27,18 @@ crate::inbound::inbound_events!(Event);
 
 impl Event {
     /// The event as JSON text, as `Serialize` writes it, but a response's `result` and a
-    /// request's `params` are spliced in as the text they came in, never parsed and written
+    /// request's or a notification's `params` are spliced in as the text they came in, never parsed and written
     /// again.
     pub fn write_json(&self, out: &mut String) {
         match self {
             Event::Response { id, method, result } => {
-                write_event(out, "response", id, method, "result", Some(result))
+                write_event(out, "response", Some(id), method, "result", Some(result))
             }
             Event::Request { id, method, params } => {
-                write_event(out, "request", id, method, "params", params.as_ref())
+                write_event(out, "request", Some(id), method, "params", params.as_ref())
+            }
+            Event::Notification { method, params } => {
+                write_event(out, "notification", None, method, "params", params.as_ref())
             }
             _ => out.push_str(&crate::json::text(self)),
         }
@@ -104,10 +107,11 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         params: Option<RawJson>,
     },
+    /// Its params are the JSON text they came in.
     Notification {
         method: String,
         #[serde(skip_serializing_if = "Option::is_none")]
-        params: Option<Value>,
+        params: Option<RawJson>,
     },
     /// `notifications/progress`; `id` is our request it belongs to, when known.
     Progress {

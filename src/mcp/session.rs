@@ -817,6 +817,15 @@ impl Session {
         }
     }
 
+    /// A notification for the application (after what is wrong with it arriving now), its
+    /// params as their JSON text.
+    fn deliver(&self, method: String, params: Option<RawJson>, events: &mut Vec<Event>) {
+        if let Some(i) = self.screen_notification(&method) {
+            events.push(Event::violation(None, Some(&method), Flow::In, vec![i]));
+        }
+        events.push(Event::Notification { method, params });
+    }
+
     pub(super) fn reply(
         &mut self,
         id: &Id,
@@ -945,11 +954,13 @@ impl Session {
     }
 }
 
-/// What a frame read in place holds: a result of ours (its id, the result as it came), or a
-/// request (its id, method, params as they came, and what `screen_request` found).
+/// What a frame read in place holds: a result of ours (its id, the result as it came), a
+/// request (its id, method, params as they came, and what `screen_request` found), or a
+/// notification (its method and params as they came).
 enum InPlace {
     Result(Id, RawJson),
     Request(Id, String, Option<RawJson>, Option<ProtocolError>),
+    Notification(String, Option<RawJson>),
 }
 
 /// The versions a message names: `protocolVersion` (`initialize` and its answer) and the one
@@ -1057,7 +1068,25 @@ impl crate::inbound::Inbound for Session {
                 direction,
                 in_reply_to,
             };
-            let id = Id::from_value(&root.get("id")?.value()).ok()?;
+            let Some(id) = root.get("id") else {
+                // A notification the session only screens; those it acts on (`cancelled`,
+                // `progress`, `initialized`) are the general path's.
+                let method = root.get("method")?.as_str()?;
+                if matches!(
+                    &*method,
+                    "notifications/cancelled"
+                        | "notifications/progress"
+                        | "notifications/initialized"
+                ) {
+                    return None;
+                }
+                let params = root.get("params").map(|p| RawJson::from_frame(p.raw()));
+                return Some((
+                    ctx(None),
+                    InPlace::Notification(method.into_owned(), params),
+                ));
+            };
+            let id = Id::from_value(&id.value()).ok()?;
             let Some(method) = root.get("method") else {
                 let result = root.get("result")?;
                 let method = self.endpoint.pending().get(&id)?.method.as_str();
@@ -1106,6 +1135,12 @@ impl crate::inbound::Inbound for Session {
                     method: request.method,
                     result,
                 });
+            }
+            InPlace::Notification(method, params) => {
+                if !issues.is_empty() {
+                    events.push(Event::violation(None, Some(&method), Flow::In, issues));
+                }
+                self.deliver(method, params, events);
             }
             InPlace::Request(id, method, params, screened) => {
                 // A duplicate id is the general path's to answer.
@@ -1202,13 +1237,8 @@ impl crate::inbound::Inbound for Session {
             }
             "notifications/initialized" if self.side == Side::Server => self.on_initialized(events),
             _ => {
-                if let Some(i) = self.screen_notification(&n.method) {
-                    events.push(Event::violation(None, Some(&n.method), Flow::In, vec![i]));
-                }
-                events.push(Event::Notification {
-                    method: n.method,
-                    params: n.params,
-                });
+                let params = n.params.as_ref().map(RawJson::from_value);
+                self.deliver(n.method, params, events);
             }
         }
     }
