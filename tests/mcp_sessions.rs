@@ -1474,17 +1474,11 @@ fn a_request_is_handed_on_as_the_text_it_came_in() {
     let params = r#"{ "name" : "echo" , "arguments" : { "s" : "\u0041" , "n" : 1.50 } }"#;
     let frame = format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{params}}}"#);
     let events = p.server.receive(&frame, 0);
-    let [Event::Request {
-        id,
-        method,
-        params: Some(got),
-    }] = &events[..]
-    else {
-        panic!("{events:?}")
-    };
-    assert_eq!((id.to_value(), method.as_str()), (json!(7), "tools/call"));
-    assert_eq!(got.as_str(), params);
-    assert!(got.in_frame());
+    assert!(
+        matches!(&events[..], [Event::Request { id, method, params: Some(got) }]
+            if id.to_value() == json!(7) && method == "tools/call" && got.as_str() == params && got.in_frame()),
+        "{events:?}"
+    );
     // The same id while it is served: -32600 from the general path.
     let reply = &sent(&p.server.receive(&frame, 0))[0];
     assert_eq!(reply["error"]["code"], codes::INVALID_REQUEST);
