@@ -713,7 +713,6 @@ impl Session {
         push_ended(ended, events);
     }
 
-    /// Gating of an incoming call: phase, table, capabilities of our own side.
     /// Checks what an incoming call must satisfy by its method: the lifecycle, the method table,
     /// capabilities; true when its params are gated too (a call an agent serves: `check_call`).
     fn gate_incoming(&self, method: &str, kind: Kind) -> Result<bool, ProtocolError> {
@@ -737,8 +736,8 @@ impl Session {
         Ok(self.role == Role::Agent && spec.server == Server::Agent)
     }
 
-    /// An incoming call (a request; a notification has no answer to refuse with) checked
-    /// from the parse of its params: the gates, and the session it is about.
+    /// An incoming call checked from the parse of its params: the gates, and the session it is
+    /// about.
     fn check_call(
         &self,
         method: &str,
@@ -750,6 +749,23 @@ impl Session {
                 .map_err(|r| r.to_error(method, r.code))?;
         }
         Ok(session_id_of(params))
+    }
+
+    /// A call the general path read as values, checked as one read in place is: from the parse
+    /// of its params' text, which is what its event carries.
+    fn check_read(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        kind: Kind,
+    ) -> (Option<RawJson>, Result<Option<String>, ProtocolError>) {
+        let params = params.map(RawJson::from_value);
+        let tape = params
+            .as_ref()
+            .and_then(|p| crate::json::tape_of(p.as_str()).ok());
+        let checked = self.check_call(method, tape.as_ref().map(Item::root), kind);
+        drop(tape);
+        (params, checked)
     }
 
     /// A request checked (`check_call`): answered with its refusal, or handed to the
@@ -1218,33 +1234,17 @@ impl crate::inbound::Inbound for Session {
         {
             return self.answer_initialize(r, events);
         }
-        // Read as the parse of its text, as a request read in place is (`read_in_place`).
-        let params = r.params.as_ref().map(RawJson::from_value);
-        let tape = params
-            .as_ref()
-            .and_then(|p| crate::json::tape_of(p.as_str()).ok());
-        let checked = self.check_call(&r.method, tape.as_ref().map(Item::root), Kind::Request);
-        drop(tape);
+        let (params, checked) = self.check_read(&r.method, r.params.as_ref(), Kind::Request);
         self.serve(r.id, r.method, params, checked, events);
     }
 
     fn take_notification(&mut self, n: Notification, now_ms: u64, events: &mut Vec<Event>) {
-        let checked = self
-            .gate_incoming(&n.method, Kind::Notification)
-            .and_then(|gated| {
-                if !gated {
-                    return Ok(());
-                }
-                // Read as the parse of their text, as a request's are.
-                let text = n.params.as_ref().map(crate::json::text);
-                let tape = text.as_deref().and_then(|t| crate::json::tape_of(t).ok());
-                self.gate_params(&n.method, tape.as_ref().map(Item::root))
-                    .map_err(|r| r.to_error(&n.method, r.code))
-            });
-        if let Err(error) = checked {
+        let (raw, checked) = self.check_read(&n.method, n.params.as_ref(), Kind::Notification);
+        let session_id = match checked {
+            Ok(session_id) => session_id,
             // Notifications are never answered: report and drop.
-            return events.push(Event::ProtocolError { error });
-        }
+            Err(error) => return events.push(Event::ProtocolError { error }),
+        };
         let params = n.params.as_ref();
         match n.method.as_str() {
             "$/cancel_request" => {
@@ -1258,7 +1258,7 @@ impl crate::inbound::Inbound for Session {
                 }
             }
             "session/update" if self.role == Role::Client => {
-                let session_id = session_id_of(params).unwrap_or_default();
+                let session_id = session_id.unwrap_or_default();
                 let update = params.and_then(|p| p.get("update")).unwrap_or(&Value::Null);
                 let state =
                     update.get("sessionUpdate").and_then(Value::as_str) == Some("state_update");
@@ -1266,19 +1266,19 @@ impl crate::inbound::Inbound for Session {
                 self.on_update(session_id, update, state, now_ms, events);
             }
             "session/cancel" if self.role == Role::Agent => {
-                if let Some(s) = session_id_of(params) {
+                if let Some(s) = session_id {
                     if !self.serving_ids("session/prompt", &s).is_empty() {
                         self.cancelled.insert(s);
                     }
                 }
                 events.push(Event::Notification {
                     method: n.method,
-                    params: n.params.as_ref().map(RawJson::from_value),
+                    params: raw,
                 });
             }
             _ => events.push(Event::Notification {
                 method: n.method,
-                params: n.params.as_ref().map(RawJson::from_value),
+                params: raw,
             }),
         }
     }

@@ -17,8 +17,6 @@ pub trait View<'a>: Copy {
     /// The elements of an array (none for anything else).
     fn elements(self) -> Vec<Self>;
     fn is_null(self) -> bool;
-    /// The value as a tree (for what is small: an id).
-    fn value(self) -> Value;
 }
 
 impl<'a> View<'a> for &'a Value {
@@ -39,9 +37,6 @@ impl<'a> View<'a> for &'a Value {
     fn is_null(self) -> bool {
         Value::is_null(self)
     }
-    fn value(self) -> Value {
-        self.clone()
-    }
 }
 
 impl<'t, 'a> View<'a> for Item<'t, 'a> {
@@ -59,8 +54,5 @@ impl<'t, 'a> View<'a> for Item<'t, 'a> {
     }
     fn is_null(self) -> bool {
         self.kind() == Kind::Null
-    }
-    fn value(self) -> Value {
-        Item::value(&self)
     }
 }
