@@ -15,8 +15,9 @@ use serde_json::Value;
 pub(crate) trait Inbound {
     type Event: Events;
     /// Takes a frame the session reads from the parse that validates it, with no tree of
-    /// values (ACP: a session update, a request; MCP: a result of one of our calls); false leaves it to
-    /// the general path, which reads anything else and anything such a read declines.
+    /// values (a request, a result of one of our calls, ACP's session update, MCP's screened
+    /// notifications); false leaves it to the general path, which reads anything else and
+    /// anything such a read declines.
     fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Self::Event>) -> bool;
     fn endpoint(&mut self) -> &mut Endpoint;
     /// Validates a received message (`wire`: its text, when it was the whole frame); may repair

@@ -86,7 +86,7 @@ fn response_of(events: &[Event]) -> Value {
     events
         .iter()
         .find_map(|e| match e {
-            Event::Response { result, .. } => Some(result.clone()),
+            Event::Response { result, .. } => Some(result.value()),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no response in {events:?}"))
@@ -1482,6 +1482,99 @@ fn a_request_is_handed_on_as_the_text_it_came_in() {
     let events = c.receive(read, 0);
     assert!(
         matches!(&events[..], [Event::Request { params: Some(p), .. }] if p.in_frame()),
+        "{events:?}"
+    );
+}
+
+/// A result of a call of ours is read from the parse that validates it: it reaches the
+/// application as the text it came in, the session's state taken from it (a prompt's answer
+/// ends a v1 turn); a duplicate answer, and one with a schema error, take the general path as
+/// before.
+#[test]
+fn a_result_is_handed_on_as_the_text_it_came_in() {
+    let (mut c, mut a) = pair(
+        json!({"protocolVersions": [1], "capabilities": {"fs": {"readTextFile": true}}}),
+        json!({"protocolVersions": [1]}),
+    );
+    // The agent asks for a file; the answer's text is the application's, byte for byte.
+    let read = a
+        .read_text_file(json!({"sessionId": "s1", "path": "/work/a"}), 0)
+        .expect("sent");
+    let id = read.id.clone().expect("an id");
+    let result = r#"{ "content" : "line 1\nline \u0032" }"#;
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+        serde_json::to_string(&id).unwrap()
+    );
+    let events = a.receive(&frame, 1);
+    let [Event::Response {
+        id: got_id,
+        method,
+        result: got,
+    }] = &events[..]
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!((got_id, method.as_str()), (&id, "fs/read_text_file"));
+    assert_eq!(got.as_str(), result);
+    assert!(got.in_frame());
+    // The same answer again: a stray, answered before.
+    let events = a.receive(&frame, 2);
+    assert!(
+        matches!(
+            &events[..],
+            [Event::Stray {
+                already_answered: true,
+                ..
+            }]
+        ),
+        "{events:?}"
+    );
+    // The client side: session/new's answer, then a v1 prompt's, which ends the turn.
+    let new = c
+        .new_session(json!({"cwd": "/w", "mcpServers": []}), 3)
+        .expect("sent");
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"sessionId":"s1"}}}}"#,
+        serde_json::to_string(&new.id).unwrap()
+    );
+    let events = c.receive(&frame, 4);
+    assert!(
+        matches!(&events[..], [Event::Response { method, result, .. }] if method == "session/new" && result.in_frame() && result.as_str() == r#"{"sessionId":"s1"}"#),
+        "{events:?}"
+    );
+    let prompt = c
+        .prompt("s1", json!([{"type": "text", "text": "hi"}]), 5)
+        .expect("sent");
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"stopReason":"end_turn"}}}}"#,
+        serde_json::to_string(&prompt.id).unwrap()
+    );
+    let events = c.receive(&frame, 6);
+    match &events[..] {
+        [Event::Response { result, .. }, Event::TurnEnded {
+            session_id,
+            outcome: Some(outcome),
+            ..
+        }] => {
+            assert!(result.in_frame());
+            assert_eq!(session_id, "s1");
+            assert_eq!(outcome["stopReason"], "end_turn");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Schema errors: reported, read leniently (`modes` left out, as the schema marks it), then
+    // delivered as repaired.
+    let new = c
+        .new_session(json!({"cwd": "/w", "mcpServers": []}), 7)
+        .expect("sent");
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"modes":7}}}}"#,
+        serde_json::to_string(&new.id).unwrap()
+    );
+    let events = c.receive(&frame, 8);
+    assert!(
+        matches!(&events[..], [Event::Violation { .. }, Event::Response { result, .. }] if !result.in_frame() && result.as_str() == "{}"),
         "{events:?}"
     );
 }

@@ -5,7 +5,8 @@
 // Frames, each a real exchange between two agentwire sessions (sans-IO):
 // - MCP client: the answer to `tools/call` (a result with text and structured content, 1.4 KB);
 // - ACP client: the agent's `fs/read_text_file` request (answered untimed, so nothing piles up);
-// - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise);
+// - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise), and
+//   the answer to its `fs/read_text_file` (a file of 1.5 KB);
 // - MCP server: the client's `tools/call` whose arguments are that result (answered likewise);
 // - sent: an MCP `tools/call` whose arguments are that result, an ACP `session/prompt`.
 // Environment: ROUNDS (30), SLICE ms (50).
@@ -37,6 +38,7 @@ function cases(aw) {
   const asked = agent.receive(newSession.text).find((e) => e.type === "request");
   client.receive(agent.respond(asked.id, { sessionId: "s1" }));
   const read = { sessionId: "s1", path: "/work/src/main.rs", line: 10, limit: 200 };
+  const file = Array.from({ length: 24 }, (_, i) => `    let line_${i} = "${text(8)}";`).join("\n");
   const prompt = { sessionId: "s1", prompt: [{ type: "text", text: text(60) }, { type: "resource_link", uri: "file:///work/src/main.rs", name: "main.rs" }] };
   return {
     "MCP client: tools/call result": () => {
@@ -54,6 +56,10 @@ function cases(aw) {
       const handle = () => agent.receive(out.text);
       handle.after = (events) => client.receive(agent.respond(events[0].id, { stopReason: "end_turn" }));
       return handle;
+    },
+    "ACP agent: fs/read_text_file result (1.5 KB file)": () => {
+      const out = agent.request("fs/read_text_file", read);
+      return () => agent.receive(`{"jsonrpc":"2.0","id":${JSON.stringify(out.id)},"result":${JSON.stringify({ content: file })}}`);
     },
     "MCP server: tools/call request (1.4 KB arguments)": () => {
       const out = mcp.request("tools/call", { name: "apply", arguments: toolResult });

@@ -101,7 +101,9 @@ impl AcpDemo {
                         self.cancel(&s, out);
                     }
                 }
-                Event::Response { id, result, .. } => self.answered(&id, Ok(result), now_ms, out),
+                Event::Response { id, result, .. } => {
+                    self.answered(&id, Ok(result.value()), now_ms, out)
+                }
                 Event::Error { id, error, .. } | Event::Timeout { id, error, .. } => {
                     self.answered(&id, Err(error), now_ms, out)
                 }

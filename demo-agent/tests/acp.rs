@@ -47,7 +47,7 @@ fn response(
         |e| matches!(e, Event::Response { id: i, .. } | Event::Error { id: i, .. } if *i == id),
     );
     let outcome = match seen.pop() {
-        Some(Event::Response { result, .. }) => Ok(result),
+        Some(Event::Response { result, .. }) => Ok(result.value()),
         Some(Event::Error { error, .. }) => Err(error),
         other => panic!("{other:?}"),
     };

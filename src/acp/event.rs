@@ -24,11 +24,11 @@ pub enum Event {
         peer_info: Option<Value>,
         auth_methods: Vec<Value>,
     },
-    /// A response to one of our requests.
+    /// A response to one of our requests; its result is the JSON text it came in.
     Response {
         id: Id,
         method: String,
-        result: Value,
+        result: RawJson,
     },
     /// An error response to one of our requests (or the request failed locally: closed).
     Error {
@@ -111,36 +111,36 @@ pub enum Event {
 crate::inbound::inbound_events!(Event);
 
 impl Event {
-    /// The event as JSON text, as `Serialize` writes it, but a session update's `update` and
-    /// a request's or a notification's `params` are spliced in as the text they came in, never parsed and written
-    /// again.
+    /// The event as JSON text, as `Serialize` writes it, but a session update's `update`, a
+    /// request's or a notification's `params` and a response's `result` are spliced in as the
+    /// text they came in, never parsed and written again.
     pub fn write_json(&self, out: &mut String) {
         match self {
+            Event::Response { id, method, result } => {
+                write_event(out, "response", Some(id), method, "result", Some(result))
+            }
             Event::Request { id, method, params } => {
-                return write_event(out, "request", Some(id), method, "params", params.as_ref())
+                write_event(out, "request", Some(id), method, "params", params.as_ref())
             }
             Event::Notification { method, params } => {
-                return write_event(out, "notification", None, method, "params", params.as_ref())
+                write_event(out, "notification", None, method, "params", params.as_ref())
             }
-            _ => {}
+            Event::SessionUpdate {
+                session_id,
+                update,
+                replay,
+            } => {
+                out.push_str("{\"type\":\"sessionUpdate\",\"sessionId\":");
+                out.push_str(&crate::json::text(session_id));
+                out.push_str(",\"update\":");
+                out.push_str(update.as_str());
+                out.push_str(if *replay {
+                    ",\"replay\":true}"
+                } else {
+                    ",\"replay\":false}"
+                });
+            }
+            _ => out.push_str(&crate::json::text(self)),
         }
-        let Event::SessionUpdate {
-            session_id,
-            update,
-            replay,
-        } = self
-        else {
-            out.push_str(&crate::json::text(self));
-            return;
-        };
-        out.push_str("{\"type\":\"sessionUpdate\",\"sessionId\":");
-        out.push_str(&crate::json::text(session_id));
-        out.push_str(",\"update\":");
-        out.push_str(update.as_str());
-        out.push_str(if *replay {
-            ",\"replay\":true}"
-        } else {
-            ",\"replay\":false}"
-        });
     }
 }

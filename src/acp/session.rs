@@ -15,8 +15,9 @@ use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::json::{Item, View};
 use crate::jsonrpc::{
-    call_text, codes, object, response_text, sort_by, Endpoint, Flow, Id, Message, Notification,
-    Outbound, Outgoing, ParseOptions, ProtocolError, RawJson, Request, Timeout, VecMap, VecSet,
+    call_text, codes, object, response_text, sort_by, Endpoint, Flow, Id, Matched, Message,
+    Notification, Outbound, Outgoing, ParseOptions, ProtocolError, RawJson, Request, Timeout,
+    VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
@@ -797,17 +798,17 @@ impl Session {
         }
     }
 
+    /// The answer to a request of ours (`session`: the session it was about), its result as
+    /// the JSON text it came in: a tree of it is made only for what the session reads of a
+    /// prompt's answer (the turn's outcome) and of the session methods' (the Rust transcript).
     fn on_response(
         &mut self,
         id: Id,
         method: String,
         session: Option<String>,
-        outcome: Result<Value, ProtocolError>,
+        outcome: Result<RawJson, ProtocolError>,
         events: &mut Vec<Event>,
     ) {
-        if method == "initialize" {
-            return self.on_initialize_response(id, outcome, events);
-        }
         if let Some(s) = &session {
             self.replaying.remove(s);
         }
@@ -819,15 +820,17 @@ impl Session {
             }
         };
         let ended = match method.as_str() {
-            "session/prompt" => self
-                .turns
-                .on_response(&id, &result, self.version.unwrap_or(1)),
+            "session/prompt" => {
+                self.turns
+                    .on_response(&id, &result.value(), self.version.unwrap_or(1))
+            }
             _ => Vec::new(),
         };
         #[cfg(feature = "transcript")]
         if self.role == Role::Client {
+            let tree = result.value();
             let target = match method.as_str() {
-                "session/new" | "session/fork" => result
+                "session/new" | "session/fork" => tree
                     .get("sessionId")
                     .and_then(Value::as_str)
                     .map(str::to_owned),
@@ -839,12 +842,12 @@ impl Session {
                     .get_or_insert_sorted(s.clone(), |s| Transcript::new(s));
                 match method.as_str() {
                     "session/prompt" if self.version.unwrap_or(1) < 2 => {
-                        if let Some(reason) = result.get("stopReason") {
+                        if let Some(reason) = tree.get("stopReason") {
                             t.end_turn(reason);
                         }
                     }
                     "session/new" | "session/fork" | "session/load" | "session/resume" => {
-                        t.apply_session_result(&result)
+                        t.apply_session_result(&tree)
                     }
                     _ => {}
                 }
@@ -941,7 +944,7 @@ impl Session {
         events.push(Event::Response {
             id,
             method: "initialize".into(),
-            result,
+            result: RawJson::from_value(&result),
         });
         events.push(self.initialized_event());
     }
@@ -1100,10 +1103,11 @@ impl Session {
 impl crate::inbound::Inbound for Session {
     type Event = Event;
 
-    /// A `session/update` to the client, read from the parse that validated it (the bulk of
-    /// any conversation, and all of a replay): no tree of values, the update handed on as the
-    /// text it came in. Anything else, or an update with an error (repaired or reported by
-    /// the general path), is left to `dispatch` (false).
+    /// A `session/update` to the client (the bulk of any conversation, and all of a replay),
+    /// a request, or a result of a call of ours, read from the parse that validated it: no
+    /// tree of values, the payload handed on as the text it came in. The handshake, anything
+    /// else, or a message with an error (repaired or reported by the general path) is left to
+    /// that path (false).
     fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
         if self.phase != Phase::Ready {
             return false;
@@ -1115,7 +1119,23 @@ impl crate::inbound::Inbound for Session {
             in_reply_to: None,
         };
         let read = schema::validate_and_read(text, |root| {
-            let method = root.get("method")?.as_str()?;
+            let Some(method) = root.get("method") else {
+                // A result of a call of ours, judged by the call it answers; the handshake's
+                // is the general path's.
+                let id = Id::from_value(&root.get("id")?.value()).ok()?;
+                let result = root.get("result")?;
+                let method = self.endpoint.pending().get(&id)?.method.as_str();
+                if method == "initialize" {
+                    return None;
+                }
+                let read = InPlace::Result(id, RawJson::from_frame(result.raw()));
+                let ctx = Context {
+                    in_reply_to: Some(method),
+                    ..ctx
+                };
+                return Some((ctx, read));
+            };
+            let method = method.as_str()?;
             let params = root.get("params");
             let read = match root.get("id") {
                 None if method == "session/update" && self.role == Role::Client => {
@@ -1149,6 +1169,12 @@ impl crate::inbound::Inbound for Session {
             return false;
         }
         let (id, method) = match &read {
+            InPlace::Result(id, _) => {
+                let Matched::Answered(request) = self.endpoint.pending_mut().resolve(id) else {
+                    return false;
+                };
+                (Some(request.id), request.method)
+            }
             InPlace::Update(..) => {
                 if self
                     .gate_incoming("session/update", Kind::Notification)
@@ -1169,12 +1195,16 @@ impl crate::inbound::Inbound for Session {
         if !issues.is_empty() {
             events.push(Event::Violation {
                 id,
-                method: Some(method),
+                method: Some(method.clone()),
                 direction: Flow::In,
                 issues,
             });
         }
         match read {
+            InPlace::Result(id, result) => {
+                let session = self.about_session.remove(&id);
+                self.on_response(id, method, session, Ok(result), events)
+            }
             InPlace::Update(session_id, update, state) => {
                 self.on_update(session_id, update, state, now_ms, events)
             }
@@ -1290,7 +1320,11 @@ impl crate::inbound::Inbound for Session {
         _: u64,
         events: &mut Vec<Event>,
     ) {
+        if request.method == "initialize" {
+            return self.on_initialize_response(request.id, outcome, events);
+        }
         let session = self.about_session.remove(&request.id);
+        let outcome = outcome.map(|r| RawJson::from_value(&r));
         self.on_response(request.id, request.method, session, outcome, events);
     }
 }
@@ -1321,10 +1355,11 @@ fn named<'a, V: View<'a>>(payload: Option<V>) -> Option<u16> {
         .and_then(|v| u16::try_from(v).ok())
 }
 
-/// What a frame read in place holds: a session update (its session, the update as it came,
-/// whether it is a state update), or a request (its id, method, params as they came, and what
-/// `check_call` found).
+/// What a frame read in place holds: a result of a call of ours (its id, the result as it
+/// came), a session update (its session, the update as it came, whether it is a state
+/// update), or a request (its id, method, params as they came, and what `check_call` found).
 enum InPlace {
+    Result(Id, RawJson),
     Update(String, RawJson, bool),
     Request(
         Id,
