@@ -1539,3 +1539,64 @@ fn a_notification_is_handed_on_as_the_text_it_came_in() {
         "{events:?}"
     );
 }
+
+/// A stateless-era request is read from the parse that validates it once the server speaks that
+/// era: its `_meta` taken by the lifecycle for this request alone, its params handed on as the
+/// text they came in, its answer written the stateless way; a request the lifecycle answers
+/// (a version the server does not speak, no capabilities) takes the general path as before.
+#[test]
+fn a_stateless_request_is_handed_on_as_the_text_it_came_in() {
+    let mut s = agentwire::mcp::McpServer::new(server_config(
+        json!({ "protocolVersions": ["2026-07-28"], "capabilities": { "tools": {} } }),
+    ));
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}"#;
+    let first = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{meta}}}}}"#);
+    let events = s.receive(&first, 0);
+    assert!(
+        matches!(&events[..], [Event::Request { method, .. }] if method == "tools/list"),
+        "{events:?}"
+    );
+    let params = format!(r#"{{ "name" : "echo", "arguments" : {{ "m" : 1 }}, {meta} }}"#);
+    let call = format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{params}}}"#);
+    let events = s.receive(&call, 1);
+    let [Event::Request {
+        id,
+        method,
+        params: Some(got),
+    }] = &events[..]
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!(
+        (id, method.as_str()),
+        (&agentwire::jsonrpc::Id::Number(2), "tools/call")
+    );
+    assert_eq!(got.as_str(), params);
+    assert!(got.in_frame());
+    let answer = s
+        .respond(
+            &agentwire::jsonrpc::Id::Number(2),
+            Ok(json!({ "content": [] })),
+        )
+        .expect("answered");
+    let answer: Value = serde_json::from_str(&answer.text).unwrap();
+    assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+    // What the lifecycle answers is answered as before.
+    let cases = [
+        (
+            r#"{"io.modelcontextprotocol/protocolVersion":"2030-01-01","io.modelcontextprotocol/clientCapabilities":{}}"#,
+            codes::UNSUPPORTED_PROTOCOL_VERSION,
+        ),
+        (
+            r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#,
+            codes::INVALID_PARAMS,
+        ),
+    ];
+    for (id, (meta, code)) in (3..).zip(cases) {
+        let raw = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{"_meta":{meta}}}}}"#
+        );
+        let reply = &sent(&s.receive(&raw, 2))[0];
+        assert_eq!(reply["error"]["code"], code, "{meta}");
+    }
+}

@@ -7,7 +7,8 @@
 // - ACP client: the agent's `fs/read_text_file` request (answered untimed, so nothing piles up);
 // - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise), and
 //   the answer to its `fs/read_text_file` (a file of 1.5 KB);
-// - MCP server: the client's `tools/call` whose arguments are that result (answered likewise);
+// - MCP server: the client's `tools/call` whose arguments are that result (answered likewise),
+//   in the handshake era and in the stateless era (2026-07-28: `_meta` on every request);
 // - sent: an MCP `tools/call` whose arguments are that result, an ACP `session/prompt`.
 // Environment: ROUNDS (30), SLICE ms (50).
 import { resolve } from "node:path";
@@ -29,6 +30,10 @@ function cases(aw) {
   const mcp = new aw.McpClient({ clientInfo, protocolVersions: ["2025-11-25"], era: "handshake" });
   const server = new aw.McpServer({ serverInfo: clientInfo, protocolVersions: ["2025-11-25"], capabilities: { tools: {} } });
   for (const e of mcp.receive(sendOf(server.receive(mcp.initialize().text)))) if (e.type === "send") server.receive(e.text);
+  // The stateless era: the client discovers the server, then every request carries `_meta`.
+  const stateless = new aw.McpClient({ clientInfo, protocolVersions: ["2026-07-28"], era: "stateless" });
+  const statelessServer = new aw.McpServer({ serverInfo: clientInfo, protocolVersions: ["2026-07-28"], capabilities: { tools: {} } });
+  for (const e of stateless.receive(sendOf(statelessServer.receive(stateless.initialize().text)))) if (e.type === "send") statelessServer.receive(e.text);
   const toolResult = { content: [{ type: "text", text: text(120) }], structuredContent: { files: Array.from({ length: 12 }, (_, i) => ({ path: `/work/src/m${i}.rs`, lines: 100 + i, changed: i % 2 === 0 })) }, isError: false };
   // ACP: a v1 client and agent (v2 has no fs methods), with a session.
   const client = new aw.AcpClient({ clientInfo, protocolVersions: [1], capabilities: { fs: { readTextFile: true } } });
@@ -65,6 +70,12 @@ function cases(aw) {
       const out = mcp.request("tools/call", { name: "apply", arguments: toolResult });
       const handle = () => server.receive(out.text);
       handle.after = (events) => mcp.receive(server.respond(events[0].id, { content: [] }));
+      return handle;
+    },
+    "MCP server, stateless era: tools/call request (1.4 KB arguments)": () => {
+      const out = stateless.request("tools/call", { name: "apply", arguments: toolResult });
+      const handle = () => statelessServer.receive(out.text);
+      handle.after = (events) => stateless.receive(statelessServer.respond(events[0].id, { content: [] }));
       return handle;
     },
     // Sending: the call checked, written once and validated as it goes (answered untimed).

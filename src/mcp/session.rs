@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 mod lifecycle;
-use lifecycle::Lifecycle;
+use lifecycle::{Lifecycle, StatelessMeta};
 
 /// The `_meta` keys of the stateless era.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -955,11 +955,17 @@ impl Session {
 }
 
 /// What a frame read in place holds: a result of ours (its id, the result as it came), a
-/// request (its id, method, params as they came, and what `screen_request` found), or a
-/// notification (its method and params as they came).
+/// request (its id, method, params as they came, what the gates read of them, and a
+/// stateless-era request's `_meta`), or a notification (its method and params as they came).
 enum InPlace {
     Result(Id, RawJson),
-    Request(Id, String, Option<RawJson>, Option<ProtocolError>),
+    Request(
+        Id,
+        String,
+        Option<RawJson>,
+        ParamsRead,
+        Option<StatelessMeta>,
+    ),
     Notification(String, Option<RawJson>),
 }
 
@@ -1044,10 +1050,10 @@ impl crate::inbound::Inbound for Session {
     type Event = Event;
 
     /// A frame that is one result of a call of ours (a tool's output, a resource, a list: the
-    /// bulk of what a client receives), read from the parse that validates it: no tree of
-    /// values, the result handed on as the text it came in. Anything else, a result of the
-    /// handshake, or one with an error (reported by the general path) is left to that path
-    /// (false), which reads it the same way.
+    /// bulk of what a client receives), a request, or a notification the session only screens,
+    /// read from the parse that validates it: no tree of values, the payload handed on as the
+    /// text it came in. Anything else, the handshake, or a message with an error (reported by
+    /// the general path) is left to that path (false), which reads it the same way.
     fn read_in_place(&mut self, text: &str, _now_ms: u64, events: &mut Vec<Event>) -> bool {
         // Judged by the agreed or offered version, as `judged_by` judges a response; before
         // either, the general path works out which.
@@ -1057,10 +1063,10 @@ impl crate::inbound::Inbound for Session {
         let (version, era) = self.level();
         let version = version.feature_level(era);
         let direction = self.in_dir();
-        // A request once the handshake is done: the server's lifecycle (the handshake's own
-        // requests, a stateless request's `_meta`) and `ping` are the general path's.
-        let requests = self.phase == Phase::Ready
-            && (self.side == Side::Client || self.era == Some(Era::Handshake));
+        // A request once the handshake is done, or a stateless-era request whose `_meta` the
+        // server's lifecycle takes as it is; the handshake's own requests, `ping` and anything
+        // the lifecycle answers are the general path's.
+        let requests = self.phase == Phase::Ready;
         let read = schema::validate_and_read(text, |root| {
             let ctx = |in_reply_to| schema::Context {
                 protocol: schema::Protocol::Mcp,
@@ -1101,12 +1107,17 @@ impl crate::inbound::Inbound for Session {
                 return None;
             }
             let params = root.get("params");
-            let screened = self.screen_request(&method, ParamsRead::of(params));
+            let stateless = match (self.side, self.era) {
+                (Side::Client, _) | (Side::Server, Some(Era::Handshake)) => None,
+                (Side::Server, Some(Era::Stateless)) => Some(self.named_in_meta(params)?),
+                (Side::Server, None) => return None,
+            };
             let read = InPlace::Request(
                 id,
                 method.into_owned(),
                 params.map(|p| RawJson::from_frame(p.raw())),
-                screened,
+                ParamsRead::of(params),
+                stateless,
             );
             Some((ctx(None), read))
         });
@@ -1142,7 +1153,7 @@ impl crate::inbound::Inbound for Session {
                 }
                 self.deliver(method, params, events);
             }
-            InPlace::Request(id, method, params, screened) => {
+            InPlace::Request(id, method, params, read, stateless) => {
                 // A duplicate id is the general path's to answer.
                 if self.endpoint.pending_mut().begin_incoming(&id).is_err() {
                     return false;
@@ -1152,10 +1163,14 @@ impl crate::inbound::Inbound for Session {
                 }
                 let serving = Serving {
                     method: method.clone(),
-                    stateless: false,
+                    stateless: stateless.is_some(),
                     cancelled: false,
                 };
                 self.serving.insert(id.clone(), serving);
+                if let Some(meta) = stateless {
+                    self.enter_stateless(meta);
+                }
+                let screened = self.screen_request(&method, read);
                 self.serve(id, method, params, screened, events);
             }
         }

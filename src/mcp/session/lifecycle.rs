@@ -7,11 +7,16 @@ use super::{
     issue, Phase, Role, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO,
     META_VERSION,
 };
+use crate::json::{Item, View};
 use crate::jsonrpc::{codes, object, Flow, ProtocolError, Request};
 use crate::mcp::event::Event;
 use crate::mcp::version::{negotiate, Era, Version};
 use crate::schema::{codes as issue_codes, Severity};
 use serde_json::Value;
+
+/// What a stateless-era request names in `_meta`: its version, the client's capabilities and
+/// info.
+pub(super) struct StatelessMeta(Version, Value, Option<Value>);
 
 /// What the server's lifecycle made of an incoming request.
 pub(super) enum Lifecycle {
@@ -80,12 +85,32 @@ impl Session {
             self.reply(&r.id, &r.method, Err(e), events);
             return Lifecycle::Handled;
         };
-        // Capabilities are per request: never inferred from earlier ones.
+        let info = meta.and_then(|m| m.get(META_CLIENT_INFO)).cloned();
+        self.enter_stateless(StatelessMeta(version, caps, info));
+        Lifecycle::Stateless
+    }
+
+    /// What a stateless-era request (not `ping`) names in `_meta`, when the lifecycle takes it
+    /// as it is (a version this server speaks statelessly, capabilities): read from its parse.
+    /// `None` for anything the lifecycle answers or leaves to the usual checks.
+    pub(super) fn named_in_meta(&self, params: Option<Item>) -> Option<StatelessMeta> {
+        let meta = params?.get("_meta")?;
+        let version = Version::parse(&meta.get(META_VERSION)?.text()?);
+        if !self.stateless_versions().contains(&version) {
+            return None;
+        }
+        let caps = meta.get(META_CLIENT_CAPABILITIES).filter(Item::is_object)?;
+        let info = meta.get(META_CLIENT_INFO).map(|i| i.value());
+        Some(StatelessMeta(version, caps.value(), info))
+    }
+
+    /// A stateless-era request taken: its version agreed and its capabilities the peer's, for
+    /// this request alone (never inferred from earlier ones).
+    pub(super) fn enter_stateless(&mut self, StatelessMeta(version, caps, info): StatelessMeta) {
         self.agree(version, Era::Stateless);
         self.phase = Phase::Ready;
         self.peer_caps = Some(caps);
-        self.peer_info = meta.and_then(|m| m.get(META_CLIENT_INFO)).cloned();
-        Lifecycle::Stateless
+        self.peer_info = info;
     }
 
     fn serve_initialize(&mut self, r: &Request, events: &mut Vec<Event>) {
