@@ -3,7 +3,8 @@
 // each in turn; min and median per frame:
 //   node bench/receive/run.mjs DIR...     DIR: a built package (pkg, or another build's)
 // Frames, each a real exchange between two agentwire sessions (sans-IO):
-// - MCP client: the answer to `tools/call` (a result with text and structured content, 1.4 KB);
+// - MCP client: the answer to `tools/call` (a result with text and structured content, 1.4 KB),
+//   and a `notifications/progress`;
 // - ACP client: the agent's `fs/read_text_file` request (answered untimed, so nothing piles up);
 // - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise), and
 //   the answer to its `fs/read_text_file` (a file of 1.5 KB);
@@ -43,6 +44,7 @@ function cases(aw) {
   const asked = agent.receive(newSession.text).find((e) => e.type === "request");
   client.receive(agent.respond(asked.id, { sessionId: "s1" }));
   const read = { sessionId: "s1", path: "/work/src/main.rs", line: 10, limit: 200 };
+  const progress = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "call-7", progress: 3, total: 10, message: "reading the files" } });
   const file = Array.from({ length: 24 }, (_, i) => `    let line_${i} = "${text(8)}";`).join("\n");
   const prompt = { sessionId: "s1", prompt: [{ type: "text", text: text(60) }, { type: "resource_link", uri: "file:///work/src/main.rs", name: "main.rs" }] };
   return {
@@ -50,6 +52,7 @@ function cases(aw) {
       const out = mcp.request("tools/call", { name: "search", arguments: { q: "x" } });
       return () => mcp.receive(`{"jsonrpc":"2.0","id":${JSON.stringify(out.id)},"result":${JSON.stringify(toolResult)}}`);
     },
+    "MCP client: notifications/progress": () => () => mcp.receive(progress),
     "ACP client: fs/read_text_file request": () => {
       const out = agent.request("fs/read_text_file", read);
       const handle = () => client.receive(out.text);
