@@ -102,9 +102,31 @@ pub(crate) trait Events: Sized {
 }
 
 /// `Events` for a session's event enum, whose variants `Send`, `ProtocolError`, `Stray`
-/// and `Violation` are the same in both protocols.
+/// and `Violation` are the same in both protocols; and the writer of the events whose payload
+/// came as text, `Response`, `Request` and `Notification`, the same in both too.
 macro_rules! inbound_events {
     ($event:ty) => {
+        impl $event {
+            /// A response, a request or a notification as JSON text, its payload spliced in as
+            /// the text it came in (`jsonrpc::write_event`); false for any other event.
+            fn write_message(&self, out: &mut String) -> bool {
+                use $crate::jsonrpc::write_event;
+                match self {
+                    Self::Response { id, method, result } => {
+                        write_event(out, "response", Some(id), method, "result", Some(result))
+                    }
+                    Self::Request { id, method, params } => {
+                        write_event(out, "request", Some(id), method, "params", params.as_ref())
+                    }
+                    Self::Notification { method, params } => {
+                        write_event(out, "notification", None, method, "params", params.as_ref())
+                    }
+                    _ => return false,
+                }
+                true
+            }
+        }
+
         impl $crate::inbound::Events for $event {
             fn send(text: String) -> Self {
                 Self::Send { text }

@@ -1,6 +1,6 @@
 //! What a session reports: one flat, serializable stream for both roles.
 
-use crate::jsonrpc::{write_event, Flow, Id, ProtocolError, RawJson};
+use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
@@ -115,16 +115,10 @@ impl Event {
     /// request's or a notification's `params` and a response's `result` are spliced in as the
     /// text they came in, never parsed and written again.
     pub fn write_json(&self, out: &mut String) {
+        if self.write_message(out) {
+            return;
+        }
         match self {
-            Event::Response { id, method, result } => {
-                write_event(out, "response", Some(id), method, "result", Some(result))
-            }
-            Event::Request { id, method, params } => {
-                write_event(out, "request", Some(id), method, "params", params.as_ref())
-            }
-            Event::Notification { method, params } => {
-                write_event(out, "notification", None, method, "params", params.as_ref())
-            }
             Event::SessionUpdate {
                 session_id,
                 update,

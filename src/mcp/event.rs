@@ -1,7 +1,7 @@
 //! What a session reports: text to send and things that happened, in order.
 
 use super::version::Era;
-use crate::jsonrpc::{write_event, Flow, Id, ProtocolError, RawJson};
+use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
 use serde_json::Value;
@@ -27,20 +27,11 @@ crate::inbound::inbound_events!(Event);
 
 impl Event {
     /// The event as JSON text, as `Serialize` writes it, but a response's `result` and a
-    /// request's or a notification's `params` are spliced in as the text they came in, never parsed and written
-    /// again.
+    /// request's or a notification's `params` are spliced in as the text they came in, never
+    /// parsed and written again.
     pub fn write_json(&self, out: &mut String) {
-        match self {
-            Event::Response { id, method, result } => {
-                write_event(out, "response", Some(id), method, "result", Some(result))
-            }
-            Event::Request { id, method, params } => {
-                write_event(out, "request", Some(id), method, "params", params.as_ref())
-            }
-            Event::Notification { method, params } => {
-                write_event(out, "notification", None, method, "params", params.as_ref())
-            }
-            _ => out.push_str(&crate::json::text(self)),
+        if !self.write_message(out) {
+            out.push_str(&crate::json::text(self));
         }
     }
 }
