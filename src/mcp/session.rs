@@ -800,7 +800,6 @@ impl Session {
         events.push(Event::Send { text });
     }
 
-    /// Answers an incoming request on the session's own account.
     /// A request screened (`screen_request`), its id among those served: answered with its
     /// refusal, or handed to the application, its params as their JSON text.
     fn serve(
@@ -826,6 +825,7 @@ impl Session {
         events.push(Event::Notification { method, params });
     }
 
+    /// Answers an incoming request on the session's own account.
     pub(super) fn reply(
         &mut self,
         id: &Id,
