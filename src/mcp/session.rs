@@ -904,31 +904,28 @@ impl Session {
     /// In the stateless era results carry `resultType` and the server's info, and the
     /// cacheable ones a cache hint: unless the application gives one, the most cautious
     /// (`private`, stale at once), as in the session's own `server/discover` answer.
+    /// Read from the result's parse and added to its text (`add_members`).
     fn decorate_result(&self, method: &str, stateless: bool, result: String) -> String {
         if !(stateless && self.side == Side::Server) {
             return result;
         }
-        match crate::json::value_of(&result) {
-            Some(Value::Object(m)) => crate::json::text(&self.decorated(method, m)),
-            _ => result,
-        }
-    }
-
-    fn decorated(&self, method: &str, mut m: Map<String, Value>) -> Option<Value> {
-        let kind = m
-            .entry("resultType")
-            .or_insert_with(|| Value::from("complete"));
-        if *kind == "complete" && CACHEABLE.contains(&method) {
-            m.entry("cacheScope")
-                .or_insert_with(|| Value::from("private"));
-            m.entry("ttlMs").or_insert_with(|| Value::from(0));
+        let Ok(tape) = crate::json::tape_of(&result) else {
+            return result;
+        };
+        let root = Item::root(&tape);
+        let complete = root
+            .get("resultType")
+            .is_none_or(|k| k.text().as_deref() == Some("complete"));
+        let mut members = Map::new();
+        members.insert("resultType".into(), "complete".into());
+        if complete && CACHEABLE.contains(&method) {
+            members.insert("cacheScope".into(), "private".into());
+            members.insert("ttlMs".into(), 0.into());
         }
         let (version, era) = self.level();
         let mut meta = Map::new();
         meta.insert(META_SERVER_INFO.into(), self.info_for(&version, era));
-        let mut wrapped = Some(Value::Object(m));
-        merge_meta(&mut wrapped, meta);
-        wrapped
+        add_members(&result, root, members, meta)
     }
 
     /// The connection is ready: tell the application what was agreed.
@@ -987,35 +984,64 @@ impl Named {
     }
 }
 
-/// As `merge_meta`, on params as JSON text: without a `_meta` of their own the entries go in
-/// before the object's closing brace (where the tree would put them), the params not read and
-/// written again; otherwise merged on values. Text that is not JSON within the depth a peer
-/// reads is left as it is (the message is refused for it).
+/// As `merge_meta`, on params as JSON text (`add_members`). Text that is not JSON within the
+/// depth a peer reads is left as it is (the message is refused for it).
 pub(super) fn merge_meta_text(params: Option<String>, entries: Map<String, Value>) -> String {
-    let Some(text) = params else {
-        let mut params = None;
-        merge_meta(&mut params, entries);
-        return crate::json::text(&params);
-    };
+    let text = params.unwrap_or_else(|| "{}".into());
     let Ok(tape) = crate::json::tape_of(&text) else {
         return text;
     };
-    let root = Item::root(&tape);
-    if root.is_object() && root.get("_meta").is_none() {
-        let body = text.trim_ascii_end();
-        let mut out = String::with_capacity(text.len() + 256);
-        out.push_str(body[..body.len() - 1].trim_ascii_end());
-        if !root.is_empty() {
+    add_members(&text, Item::root(&tape), Map::new(), entries)
+}
+
+/// An object given as JSON text (`root`, its parse) with `members` it does not have and `meta`
+/// merged into its `_meta` (entries it has kept). Without a `_meta` of its own, what is added
+/// goes in before its closing brace, in order, where the tree would put it: the object is not
+/// read into values and written again. With one, merged on values. Anything but an object is
+/// left as it is.
+fn add_members(
+    text: &str,
+    root: Item,
+    members: Map<String, Value>,
+    meta: Map<String, Value>,
+) -> String {
+    if !root.is_object() {
+        return text.to_owned();
+    }
+    let has_meta = root.get("_meta").is_some();
+    if has_meta && !meta.is_empty() {
+        let mut object = Some(root.value());
+        if let Some(Value::Object(m)) = &mut object {
+            for (k, v) in members {
+                m.entry(k).or_insert(v);
+            }
+        }
+        merge_meta(&mut object, meta);
+        return crate::json::text(&object);
+    }
+    let mut added = members
+        .into_iter()
+        .filter(|(k, _)| root.get(k).is_none())
+        .peekable();
+    if added.peek().is_none() && meta.is_empty() {
+        return text.to_owned();
+    }
+    let body = text.trim_ascii_end();
+    let mut out = String::with_capacity(text.len() + 256);
+    out.push_str(body[..body.len() - 1].trim_ascii_end());
+    let mut first = root.is_empty();
+    let meta = (!meta.is_empty()).then(|| ("_meta".to_owned(), Value::Object(meta)));
+    for (k, v) in added.chain(meta) {
+        if !first {
             out.push(',');
         }
-        out.push_str("\"_meta\":");
-        out.push_str(&crate::json::text(&entries));
-        out.push('}');
-        return out;
+        first = false;
+        out.push_str(&crate::json::text(&k));
+        out.push(':');
+        out.push_str(&crate::json::text(&v));
     }
-    let mut params = Some(root.value());
-    merge_meta(&mut params, entries);
-    crate::json::text(&params)
+    out.push('}');
+    out
 }
 
 /// Adds `_meta` entries to params (creating both as needed), keeping what is there.
@@ -1282,5 +1308,49 @@ impl crate::inbound::Inbound for Session {
                 error,
             },
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the tree would make of an object: members it lacks added, `_meta` merged.
+    fn on_values(text: &str, members: &Map<String, Value>, meta: &Map<String, Value>) -> Value {
+        let mut object = crate::json::value_of(text);
+        if let Some(Value::Object(m)) = &mut object {
+            for (k, v) in members {
+                m.entry(k.clone()).or_insert(v.clone());
+            }
+            merge_meta(&mut object, meta.clone());
+        }
+        object.unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn members_are_added_to_the_text_where_the_tree_would_put_them() {
+        let members: Map<String, Value> =
+            serde_json::from_str(r#"{"resultType":"complete","ttlMs":0}"#).unwrap();
+        let meta: Map<String, Value> = serde_json::from_str(r#"{"k":{"n":1}}"#).unwrap();
+        for text in [
+            "{}",
+            r#"{"a":1}"#,
+            " { \"a\" : [1, {}] ,\n \"resultType\" : \"incomplete\" } \n",
+            r#"{"_meta":{"x":1,"k":2},"a":2}"#,
+            "[1]",
+        ] {
+            let tape = crate::json::tape_of(text).unwrap();
+            let added = add_members(text, Item::root(&tape), members.clone(), meta.clone());
+            let want = on_values(text, &members, &meta);
+            assert_eq!(crate::json::value_of(&added), Some(want.clone()), "{text}");
+            if !text.contains(' ') && text.starts_with('{') {
+                assert_eq!(added, crate::json::text(&want), "{text}");
+            }
+        }
+        // Nothing to add: the text as it was.
+        let text = r#"{ "resultType" : "complete" }"#;
+        let tape = crate::json::tape_of(text).unwrap();
+        let only: Map<String, Value> = serde_json::from_str(r#"{"resultType":"x"}"#).unwrap();
+        assert_eq!(add_members(text, Item::root(&tape), only, Map::new()), text);
     }
 }
