@@ -10,7 +10,8 @@
 //   the answer to its `fs/read_text_file` (a file of 1.5 KB);
 // - MCP server: the client's `tools/call` whose arguments are that result (answered likewise),
 //   in the handshake era and in the stateless era (2026-07-28: `_meta` on every request);
-// - sent: an MCP `tools/call` whose arguments are that result, an ACP `session/prompt`.
+// - sent: an MCP `tools/call` whose arguments are that result, that result as a stateless
+//   server's answer, an ACP `session/prompt`.
 // Environment: ROUNDS (30), SLICE ms (50).
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -79,6 +80,12 @@ function cases(aw) {
       const out = stateless.request("tools/call", { name: "apply", arguments: toolResult });
       const handle = () => statelessServer.receive(out.text);
       handle.after = (events) => stateless.receive(statelessServer.respond(events[0].id, { content: [] }));
+      return handle;
+    },
+    "MCP server, stateless era: tools/call result sent (1.4 KB)": () => {
+      const asked = statelessServer.receive(stateless.request("tools/call", { name: "search", arguments: { q: "x" } }).text).find((e) => e.type === "request");
+      const handle = () => statelessServer.respond(asked.id, toolResult);
+      handle.after = (text) => stateless.receive(text);
       return handle;
     },
     // Sending: the call checked, written once and validated as it goes (answered untimed).

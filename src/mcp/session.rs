@@ -916,16 +916,17 @@ impl Session {
         let complete = root
             .get("resultType")
             .is_none_or(|k| k.text().as_deref() == Some("complete"));
-        let mut members = Map::new();
-        members.insert("resultType".into(), "complete".into());
-        if complete && CACHEABLE.contains(&method) {
-            members.insert("cacheScope".into(), "private".into());
-            members.insert("ttlMs".into(), 0.into());
-        }
+        // The cache hint only for what is cacheable and complete.
+        let members = [
+            ("resultType", "complete".into()),
+            ("cacheScope", "private".into()),
+            ("ttlMs", 0.into()),
+        ];
+        let cache = complete && CACHEABLE.contains(&method);
         let (version, era) = self.level();
         let mut meta = Map::new();
         meta.insert(META_SERVER_INFO.into(), self.info_for(&version, era));
-        add_members(&result, root, members, meta)
+        add_members(&result, root, &members[..if cache { 3 } else { 1 }], meta)
     }
 
     /// The connection is ready: tell the application what was agreed.
@@ -991,7 +992,7 @@ pub(super) fn merge_meta_text(params: Option<String>, entries: Map<String, Value
     let Ok(tape) = crate::json::tape_of(&text) else {
         return text;
     };
-    add_members(&text, Item::root(&tape), Map::new(), entries)
+    add_members(&text, Item::root(&tape), &[], entries)
 }
 
 /// An object given as JSON text (`root`, its parse) with `members` it does not have and `meta`
@@ -1002,45 +1003,41 @@ pub(super) fn merge_meta_text(params: Option<String>, entries: Map<String, Value
 fn add_members(
     text: &str,
     root: Item,
-    members: Map<String, Value>,
+    members: &[(&str, Value)],
     meta: Map<String, Value>,
 ) -> String {
     if !root.is_object() {
         return text.to_owned();
     }
-    let has_meta = root.get("_meta").is_some();
-    if has_meta && !meta.is_empty() {
-        let mut object = Some(root.value());
-        if let Some(Value::Object(m)) = &mut object {
-            for (k, v) in members {
-                m.entry(k).or_insert(v);
-            }
+    let mut added = Map::new();
+    for (k, v) in members {
+        if root.get(k).is_none() {
+            added.insert((*k).into(), v.clone());
         }
-        merge_meta(&mut object, meta);
-        return crate::json::text(&object);
     }
-    let mut added = members
-        .into_iter()
-        .filter(|(k, _)| root.get(k).is_none())
-        .peekable();
-    if added.peek().is_none() && meta.is_empty() {
+    if !meta.is_empty() {
+        if root.get("_meta").is_some() {
+            let mut object = Some(root.value());
+            if let Some(Value::Object(m)) = &mut object {
+                m.extend(added);
+            }
+            merge_meta(&mut object, meta);
+            return crate::json::text(&object);
+        }
+        added.insert("_meta".into(), Value::Object(meta));
+    }
+    if added.is_empty() {
         return text.to_owned();
     }
+    // The added members as the one writer writes an object, spliced without its `{`.
+    let added = crate::json::text(&added);
     let body = text.trim_ascii_end();
-    let mut out = String::with_capacity(text.len() + 256);
+    let mut out = String::with_capacity(text.len() + added.len());
     out.push_str(body[..body.len() - 1].trim_ascii_end());
-    let mut first = root.is_empty();
-    let meta = (!meta.is_empty()).then(|| ("_meta".to_owned(), Value::Object(meta)));
-    for (k, v) in added.chain(meta) {
-        if !first {
-            out.push(',');
-        }
-        first = false;
-        out.push_str(&crate::json::text(&k));
-        out.push(':');
-        out.push_str(&crate::json::text(&v));
+    if !root.is_empty() {
+        out.push(',');
     }
-    out.push('}');
+    out.push_str(&added[1..]);
     out
 }
 
@@ -1316,11 +1313,11 @@ mod tests {
     use super::*;
 
     /// What the tree would make of an object: members it lacks added, `_meta` merged.
-    fn on_values(text: &str, members: &Map<String, Value>, meta: &Map<String, Value>) -> Value {
+    fn on_values(text: &str, members: &[(&str, Value)], meta: &Map<String, Value>) -> Value {
         let mut object = crate::json::value_of(text);
         if let Some(Value::Object(m)) = &mut object {
             for (k, v) in members {
-                m.entry(k.clone()).or_insert(v.clone());
+                m.entry(*k).or_insert(v.clone());
             }
             merge_meta(&mut object, meta.clone());
         }
@@ -1329,8 +1326,10 @@ mod tests {
 
     #[test]
     fn members_are_added_to_the_text_where_the_tree_would_put_them() {
-        let members: Map<String, Value> =
-            serde_json::from_str(r#"{"resultType":"complete","ttlMs":0}"#).unwrap();
+        let members = [
+            ("resultType", Value::from("complete")),
+            ("ttlMs", Value::from(0)),
+        ];
         let meta: Map<String, Value> = serde_json::from_str(r#"{"k":{"n":1}}"#).unwrap();
         for text in [
             "{}",
@@ -1340,7 +1339,7 @@ mod tests {
             "[1]",
         ] {
             let tape = crate::json::tape_of(text).unwrap();
-            let added = add_members(text, Item::root(&tape), members.clone(), meta.clone());
+            let added = add_members(text, Item::root(&tape), &members, meta.clone());
             let want = on_values(text, &members, &meta);
             assert_eq!(crate::json::value_of(&added), Some(want.clone()), "{text}");
             if !text.contains(' ') && text.starts_with('{') {
@@ -1350,7 +1349,10 @@ mod tests {
         // Nothing to add: the text as it was.
         let text = r#"{ "resultType" : "complete" }"#;
         let tape = crate::json::tape_of(text).unwrap();
-        let only: Map<String, Value> = serde_json::from_str(r#"{"resultType":"x"}"#).unwrap();
-        assert_eq!(add_members(text, Item::root(&tape), only, Map::new()), text);
+        let only = [("resultType", Value::from("x"))];
+        assert_eq!(
+            add_members(text, Item::root(&tape), &only, Map::new()),
+            text
+        );
     }
 }
