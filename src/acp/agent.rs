@@ -49,7 +49,8 @@ impl AcpAgent {
             .next()
         else {
             return Err(ProtocolError::local_refusal(format!(
-                "no prompt of session {session_id:?} is waiting for an answer"
+                "no prompt of session {} is waiting for an answer",
+                crate::json::text(session_id)
             )));
         };
         self.session

@@ -41,7 +41,11 @@ pub fn check_mcp_server(entry: &serde_json::Value, at: &str, out: &mut Vec<crate
 
 /// What an MCP server entry of transport `flag` needs it for (out of the generic reader).
 fn server_needs(flag: &str, name: Option<&str>) -> String {
-    format!("MCP server {:?} ({})", name.unwrap_or("?"), &flag[4..])
+    format!(
+        "MCP server {} ({})",
+        crate::json::text(name.unwrap_or("?")),
+        &flag[4..]
+    )
 }
 
 /// The agent capability flags a request's params need, with what needs them (params as a
@@ -165,6 +169,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_string_in_a_message_is_quoted_as_json_quotes_it() {
+        // Control characters as JSON escapes them (`\u001b`, not Rust's `\u{1b}`); the rest as is.
+        let got = issues(
+            "1",
+            "session/new",
+            json!({"cwd": "\u{1b}é\n\"x", "mcpServers": []}),
+        );
+        assert_eq!(
+            got[0].message,
+            r#"cwd must be an absolute path, not "\u001bé\n\"x""#
+        );
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl fmt::Display for Id {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Id::Number(n) => write!(f, "{n}"),
-            Id::String(s) => write!(f, "{s:?}"),
+            Id::String(s) => f.write_str(&crate::json::text(s)),
             Id::Null => f.write_str("null"),
         }
     }

@@ -62,7 +62,14 @@ impl McpClient {
             _ => Err(refusal(
                 "initialize",
                 None,
-                format!("no configured protocol version belongs to the {preference:?} era"),
+                format!(
+                    "no configured protocol version belongs to the {} era",
+                    match preference {
+                        EraPreference::Stateless => "stateless",
+                        EraPreference::Handshake => "handshake",
+                        EraPreference::Auto => "auto",
+                    }
+                ),
             )),
         }
     }

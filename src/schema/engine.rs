@@ -468,7 +468,7 @@ impl<'a> Walker<'a> {
             let node = tape.node(n);
             let value = match (at, node.kind) {
                 (Some(_), _) => "nothing".to_string(),
-                (None, Kind::Str) => format!("{:?}", tape.str(node)),
+                (None, Kind::Str) => crate::json::text(&tape.str(node)),
                 (None, _) => tape.raw(node).to_string(),
             };
             // Pushed piece by piece: `concat` is core's join, 1 KB of code for this one use.

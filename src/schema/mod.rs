@@ -35,6 +35,17 @@ pub enum Protocol {
     Apps,
 }
 
+impl Protocol {
+    /// The protocol's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Acp => "ACP",
+            Protocol::Mcp => "MCP",
+            Protocol::Apps => "MCP Apps",
+        }
+    }
+}
+
 /// Who sends the message. ACP: client → agent is `ClientToServer`; MCP: client → server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Direction {
@@ -250,7 +261,11 @@ pub fn validate_text_by(
         Ok(None) => one(
             codes::UNKNOWN_VERSION,
             "",
-            format!("no rules for {:?} version {:?}", ctx.protocol, ctx.version),
+            format!(
+                "no rules for {} version {}",
+                ctx.protocol.name(),
+                crate::json::text(ctx.version)
+            ),
         ),
         Err(TapeError::TooDeep { offset }) => one(
             codes::TOO_DEEP,
@@ -430,18 +445,15 @@ pub fn validate_definition(
     let Ok(tape) = Tape::parse(&text, depth) else {
         return one(codes::INVALID_JSON, "", "not JSON".into());
     };
-    let Some(chain) = profiles(protocol, version) else {
+    let (Some(chain), Some(r)) = (profiles(protocol, version), rules(protocol)) else {
         return one(
             codes::UNKNOWN_VERSION,
             "",
-            format!("no rules for {protocol:?} version {version:?}"),
-        );
-    };
-    let Some(r) = rules(protocol) else {
-        return one(
-            codes::UNKNOWN_VERSION,
-            "",
-            format!("no rules for {protocol:?} version {version:?}"),
+            format!(
+                "no rules for {} version {}",
+                protocol.name(),
+                crate::json::text(version)
+            ),
         );
     };
     let def = r
@@ -451,7 +463,10 @@ pub fn validate_definition(
         return one(
             codes::UNKNOWN_METHOD,
             "",
-            format!("no definition `{name}` in {protocol:?} version {version}"),
+            format!(
+                "no definition `{name}` in {} version {version}",
+                protocol.name()
+            ),
         );
     };
     let mut w = Walker::new(r, prof, &tape, Vec::new());

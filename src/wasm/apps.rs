@@ -88,7 +88,8 @@ impl AppsValidator {
             .filter(|_| known.contains(&mcp_version.as_str()))
             .ok_or_else(|| {
                 invalid(format!(
-                    "no MCP rules for version {mcp_version:?}; known: {}",
+                    "no MCP rules for version {}; known: {}",
+                    crate::json::text(&mcp_version),
                     crate::text::join(known, ", ")
                 ))
             })?;

@@ -112,7 +112,8 @@ impl Validator {
             Some("mcp-apps") => Protocol::Apps,
             other => {
                 return Err(invalid(format!(
-                    "protocol must be \"acp\", \"mcp\" or \"mcp-apps\", not {other:?}"
+                    "protocol must be \"acp\", \"mcp\" or \"mcp-apps\", not {}",
+                    crate::json::text(&other)
                 )))
             }
         };
@@ -122,13 +123,13 @@ impl Validator {
             ));
         };
         if schema::versions(protocol).is_empty() {
-            let (name, entry) = match protocol {
-                Protocol::Acp => ("ACP", "agentwire/acp"),
-                Protocol::Mcp => ("MCP", "agentwire/mcp"),
-                Protocol::Apps => ("MCP Apps", "agentwire/mcp"),
+            let entry = match protocol {
+                Protocol::Acp => "agentwire/acp",
+                Protocol::Mcp | Protocol::Apps => "agentwire/mcp",
             };
             return Err(invalid(format!(
-                "this module is built without {name}: import agentwire or {entry}"
+                "this module is built without {}: import agentwire or {entry}",
+                protocol.name()
             )));
         }
         // Only the published versions: the rules also answer to aliases (MCP "draft").
@@ -136,7 +137,8 @@ impl Validator {
         let Some(book) = Rulebook::of(protocol, &version).filter(|_| known) else {
             let known = crate::text::join(schema::versions(protocol), ", ");
             return Err(invalid(format!(
-                "no rules for version {version:?}; known: {known}"
+                "no rules for version {}; known: {known}",
+                crate::json::text(&version)
             )));
         };
         let count = |name: &str, n: Option<f64>, default: usize| match n {
@@ -191,7 +193,10 @@ impl Validator {
             "acp" => Protocol::Acp,
             "mcp" => Protocol::Mcp,
             "mcp-apps" => Protocol::Apps,
-            _ => return Err(invalid(format!("unknown protocol {protocol:?}"))),
+            _ => {
+                let quoted = crate::json::text(protocol);
+                return Err(invalid(format!("unknown protocol {quoted}")));
+            }
         };
         Ok(to_js(&Value::from(schema::versions(p).to_vec())))
     }

@@ -9,7 +9,7 @@ use super::headers::{self, Mirrored};
 use super::sse::{SseDecoder, SseError};
 use crate::jsonrpc::{Id, Message, ProtocolError};
 use crate::mcp::META_VERSION;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// agentwire's own code for a request the HTTP transport could not deliver or get answered.
 pub const HTTP_ERROR: i64 = -32097;
@@ -477,12 +477,12 @@ impl HttpClient {
             _ => format!("the server answered HTTP {status}"),
         };
         let mut data = Map::new();
-        data.insert("status".into(), json!(status));
+        data.insert("status".into(), Value::from(status));
         if !excerpt.is_empty() && status != 0 {
-            data.insert("body".into(), json!(excerpt));
+            data.insert("body".into(), Value::from(excerpt));
         }
         if expired {
-            data.insert("sessionExpired".into(), json!(true));
+            data.insert("sessionExpired".into(), Value::Bool(true));
         }
         let out = self.fail(stream, &message, Some((Value::Object(data), peer_error)));
         self.close(stream);
@@ -499,7 +499,10 @@ impl HttpClient {
             return Vec::new();
         };
         let owed = std::mem::take(&mut s.owed);
-        let (mut data, peer) = data.unwrap_or((json!({ "status": s.status }), None));
+        let (mut data, peer) = data.unwrap_or((
+            Value::Object(Map::from_iter([("status".into(), s.status.into())])),
+            None,
+        ));
         // The server's own JSON-RPC error, when the body held one, keeps its code and words.
         let (code, message) = match peer.as_ref().and_then(|e| {
             Some((
@@ -701,6 +704,7 @@ fn outgoing(text: &str) -> Vec<Message> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
     const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
