@@ -808,7 +808,8 @@ fn list(rules: &Rules, lits: &[u16]) -> String {
         .iter()
         .take(12)
         .map(|&c| match rules.lit(c) {
-            Lit::Str(s) => format!("\"{}\"", String::from_utf8_lossy(s)),
+            // A literal of the rules is their text, UTF-8 by construction (no lossy decoder here).
+            Lit::Str(s) => format!("\"{}\"", std::str::from_utf8(s).unwrap_or_default()),
             Lit::Num(x) => plain(x),
             Lit::Bool(b) => b.to_string(),
         })

@@ -150,12 +150,17 @@ impl HttpClient {
     /// `notifications/cancelled` (closing the request's stream is the cancellation, which
     /// `abandon` asks for).
     pub fn skips(&self, text: &str) -> bool {
+        const CANCELLED: &[u8] = b"notifications/cancelled";
         let stateless = self
             .version
             .as_deref()
             .is_some_and(|v| crate::mcp::Version::parse(v).era() == crate::mcp::Era::Stateless);
         stateless
-            && text.contains("notifications/cancelled")
+            // A scan of the bytes, not `str::contains` (its two-way searcher is half a KB).
+            && text
+                .as_bytes()
+                .windows(CANCELLED.len())
+                .any(|w| w == CANCELLED)
             && matches!(outgoing(text).as_slice(), [Message::Notification(n)] if n.method == "notifications/cancelled")
     }
 
