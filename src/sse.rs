@@ -75,12 +75,12 @@ impl SseDecoder {
             chunk = chunk.strip_prefix('\n').unwrap_or(chunk);
         }
         while let Some(end) = chunk.find(['\r', '\n']) {
-            self.line.push_str(&chunk[..end]);
-            let crlf = chunk[end..].starts_with("\r\n");
+            self.line.push_str(crate::text::part(chunk, ..end));
+            let crlf = crate::text::part(chunk, end..).starts_with("\r\n");
             if chunk.as_bytes()[end] == b'\r' && end + 1 == chunk.len() {
                 self.after_cr = true;
             }
-            chunk = &chunk[end + if crlf { 2 } else { 1 }..];
+            chunk = crate::text::part(chunk, end + if crlf { 2 } else { 1 }..);
             let line = std::mem::take(&mut self.line);
             if let Some(event) = self.process(&line) {
                 out.push(event);
@@ -158,13 +158,13 @@ pub fn encode_event(id: Option<&str>, event: Option<&str>, data: &str) -> String
     loop {
         let end = rest.find(['\r', '\n']).unwrap_or(rest.len());
         out.push_str("data: ");
-        out.push_str(&rest[..end]);
+        out.push_str(crate::text::part(rest, ..end));
         out.push('\n');
         if end == rest.len() {
             break;
         }
-        let step = 1 + usize::from(rest[end..].starts_with("\r\n"));
-        rest = &rest[end + step..];
+        let step = 1 + usize::from(crate::text::part(rest, end..).starts_with("\r\n"));
+        rest = crate::text::part(rest, end + step..);
     }
     out.push('\n');
     out

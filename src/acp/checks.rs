@@ -44,7 +44,7 @@ fn server_needs(flag: &str, name: Option<&str>) -> String {
     format!(
         "MCP server {} ({})",
         crate::json::text(name.unwrap_or("?")),
-        &flag[4..]
+        crate::text::part(flag, 4..)
     )
 }
 

@@ -133,7 +133,7 @@ impl Refusal {
     fn to_error(&self, method: &str, code: i64) -> ProtocolError {
         let mut data = object! { "method": method };
         if let Some(c) = self.capability {
-            data["capability"] = c.into();
+            crate::jsonrpc::json_object::set(&mut data, "capability", c);
         }
         ProtocolError::new(code, self.message.clone()).with_data(data)
     }

@@ -95,7 +95,7 @@ impl<'t, 'a> Item<'t, 'a> {
             }
             None => src.len() - src.trim_start().len(),
         };
-        &src[start..value_end(src.as_bytes(), start)]
+        crate::text::part(src, start..value_end(src.as_bytes(), start))
     }
 }
 

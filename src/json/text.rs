@@ -84,10 +84,10 @@ impl Shortest {
             return out;
         }
         let mut out = String::from(if self.negative { "-" } else { "" });
-        out.push_str(&self.digits[..1]);
+        out.push_str(crate::text::part(&self.digits, ..1));
         if self.digits.len() > 1 {
             out.push('.');
-            out.push_str(&self.digits[1..]);
+            out.push_str(crate::text::part(&self.digits, 1..));
         }
         out.push_str(if exp < 0 { "e-" } else { "e+" });
         out.push_str(&exp.unsigned_abs().to_string());
@@ -110,9 +110,9 @@ impl Shortest {
             out.push_str(d);
             zeros(&mut out, p - d.len() as i32);
         } else {
-            out.push_str(&d[..p as usize]);
+            out.push_str(crate::text::part(d, ..p as usize));
             out.push('.');
-            out.push_str(&d[p as usize..]);
+            out.push_str(crate::text::part(d, p as usize..));
         }
         out
     }

@@ -95,7 +95,7 @@ impl McpClient {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "name": name };
         if let Some(a) = arguments {
-            params["arguments"] = a;
+            crate::jsonrpc::json_object::set(&mut params, "arguments", a);
         }
         self.session
             .request("tools/call", Some(params), options, now_ms)
@@ -149,7 +149,7 @@ impl McpClient {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "name": name };
         if let Some(a) = arguments {
-            params["arguments"] = a;
+            crate::jsonrpc::json_object::set(&mut params, "arguments", a);
         }
         self.call("prompts/get", Some(params), now_ms)
     }

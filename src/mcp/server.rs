@@ -101,7 +101,7 @@ impl McpServer {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "level": level, "data": data };
         if let Some(l) = logger {
-            params["logger"] = Value::from(l);
+            crate::jsonrpc::json_object::set(&mut params, "logger", l);
         }
         self.session.notify("notifications/message", Some(params))
     }
@@ -116,10 +116,10 @@ impl McpServer {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "progressToken": token, "progress": progress };
         if let Some(t) = total {
-            params["total"] = t.into();
+            crate::jsonrpc::json_object::set(&mut params, "total", t);
         }
         if let Some(m) = message {
-            params["message"] = Value::from(m);
+            crate::jsonrpc::json_object::set(&mut params, "message", m);
         }
         self.session.notify("notifications/progress", Some(params))
     }

@@ -1033,11 +1033,11 @@ fn add_members(
     let added = crate::json::text(&added);
     let body = text.trim_ascii_end();
     let mut out = String::with_capacity(text.len() + added.len());
-    out.push_str(body[..body.len() - 1].trim_ascii_end());
+    out.push_str(crate::text::part(body, ..body.len() - 1).trim_ascii_end());
     if !root.is_empty() {
         out.push(',');
     }
-    out.push_str(&added[1..]);
+    out.push_str(crate::text::part(&added, 1..));
     out
 }
 

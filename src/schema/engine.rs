@@ -473,9 +473,9 @@ impl<'a> Walker<'a> {
             };
             // Pushed piece by piece: `concat` is core's join, 1 KB of code for this one use.
             let mut out = String::with_capacity(text.len() + value.len());
-            out.push_str(&text[..i]);
+            out.push_str(crate::text::part(text, ..i));
             out.push_str(&value);
-            out.push_str(&text[i + 2..]);
+            out.push_str(crate::text::part(text, i + 2..));
             out
         });
         warning == 1

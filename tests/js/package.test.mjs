@@ -39,3 +39,15 @@ for (const [entry, api] of [["node", node], ["web", web]]) {
     assert.deepEqual(api.parseMessage(text), { kind: "response", id: 3, result: null });
   });
 }
+
+// Panics that format a value by `Debug` keep core's character escaping and its Unicode tables
+// in a module (4 KB gzipped): slicing a `str` by index (`text::part` cuts instead) and
+// serde_json's `value[key] = …` (`json_object::set` instead). Their messages mark them.
+for (const dir of ["web", "acp/web", "mcp/web"]) {
+  test(`the ${dir} module carries no str slicing or Value indexing panic`, () => {
+    const module = readFileSync(new URL(`../../pkg/${dir}/agentwire_bg.wasm`, import.meta.url)).toString("latin1");
+    for (const text of ["is not a char boundary", "cannot access key"]) {
+      assert.ok(!module.includes(text), `${dir}: "${text}" is in the module`);
+    }
+  });
+}

@@ -516,7 +516,7 @@ impl HttpClient {
             ))
         }) {
             Some((code, text)) => {
-                data["transport"] = Value::from(message);
+                crate::jsonrpc::json_object::set(&mut data, "transport", message);
                 // Its data too (the fields the transport sets stay the transport's).
                 if let (Some(own), Some(Value::Object(theirs))) = (
                     data.as_object_mut(),

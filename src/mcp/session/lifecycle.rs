@@ -163,7 +163,7 @@ impl Session {
                     ..
                 } = &self.role
                 {
-                    result["instructions"] = Value::from(i.as_str());
+                    crate::jsonrpc::json_object::set(&mut result, "instructions", i.as_str());
                 }
                 self.reply(&r.id, &r.method, Ok(result), events);
             }
@@ -200,7 +200,7 @@ impl Session {
             ..
         } = &self.role
         {
-            result["instructions"] = Value::from(i.as_str());
+            crate::jsonrpc::json_object::set(&mut result, "instructions", i.as_str());
         }
         // Offered while answering, so the answer is judged as that version's.
         self.reply(&r.id, &r.method, Ok(result), events);
