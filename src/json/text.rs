@@ -1,7 +1,8 @@
 //! The module's one JSON writer: serde_json's compact serializer, floats laid out as serde_json
 //! lays them out. In the module the shortest digits of a float come from the engine
 //! (`Number.prototype.toString`, exact and already there): serde_json's own float writer
-//! carries a 10 KB table of powers of ten that gzip cannot shrink.
+//! carries a 10 KB table of powers of ten that gzip cannot shrink. Integers are written by a
+//! loop of its own too (`write_int`).
 
 use serde::Serialize;
 use serde_json::ser::{Formatter, Serializer};
@@ -19,10 +20,45 @@ pub fn text<T: Serialize + ?Sized>(value: &T) -> String {
 
 struct Compact;
 
+/// Integers written digit by digit: serde_json's own writer (itoa) converts with an `expect`
+/// whose panic would write its error by `Debug`, keeping core's debug builders in the module.
+macro_rules! write_ints {
+    (signed $($name:ident: $t:ty),*) => {$(
+        fn $name<W: ?Sized + io::Write>(&mut self, w: &mut W, value: $t) -> io::Result<()> {
+            write_int(w, value < 0, value.unsigned_abs() as u64)
+        }
+    )*};
+    ($($name:ident: $t:ty),*) => {$(
+        fn $name<W: ?Sized + io::Write>(&mut self, w: &mut W, value: $t) -> io::Result<()> {
+            write_int(w, false, value as u64)
+        }
+    )*};
+}
+
 impl Formatter for Compact {
     fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
         w.write_all(Shortest::of(value).json().as_bytes())
     }
+    write_ints!(signed write_i8: i8, write_i16: i16, write_i32: i32, write_i64: i64);
+    write_ints!(write_u8: u8, write_u16: u16, write_u32: u32, write_u64: u64);
+}
+
+fn write_int<W: ?Sized + io::Write>(w: &mut W, negative: bool, mut n: u64) -> io::Result<()> {
+    let mut digits = [0u8; 21];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        at -= 1;
+        digits[at] = b'-';
+    }
+    w.write_all(&digits[at..])
 }
 
 /// A finite float's shortest round-trip digits: the value is ±0.`digits` × 10^`point`
@@ -219,6 +255,16 @@ mod tests {
                 } else {
                     proptest::prop_assert!(is_tie(&core, &ours, x), "{} {}", core.json(), expected);
                 }
+            }
+
+            /// Any integer of any width as serde_json (itoa) writes it, alone and in a value.
+            #[test]
+            fn integers_are_written_as_serde_json_writes_them(i: i64, u: u64, small: (i8, u8, i16, u16, i32, u32)) {
+                proptest::prop_assert_eq!(text(&i), serde_json::to_string(&i).unwrap());
+                proptest::prop_assert_eq!(text(&u), serde_json::to_string(&u).unwrap());
+                proptest::prop_assert_eq!(text(&small), serde_json::to_string(&small).unwrap());
+                let v = serde_json::json!([i, u, i64::MIN, u64::MAX, 0, -1]);
+                proptest::prop_assert_eq!(text(&v), serde_json::to_string(&v).unwrap());
             }
 
             /// Ties: values with few bits after the point, whose exact decimals end in 5.
