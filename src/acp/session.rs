@@ -15,9 +15,9 @@ use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::json::{Item, View};
 use crate::jsonrpc::{
-    call_text, codes, object, response_text, sort_by, Endpoint, Flow, Id, Matched, Message,
-    Notification, Outbound, Outgoing, ParseOptions, ProtocolError, RawJson, Request, Timeout,
-    VecMap, VecSet,
+    call_text, codes, object, response_text, set_member, sort_by, Endpoint, Flow, Id, Matched,
+    Message, Notification, Outbound, Outgoing, ParseOptions, ProtocolError, RawJson, Request,
+    Timeout, VecMap, VecSet,
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
@@ -133,7 +133,7 @@ impl Refusal {
     fn to_error(&self, method: &str, code: i64) -> ProtocolError {
         let mut data = object! { "method": method };
         if let Some(c) = self.capability {
-            crate::jsonrpc::json_object::set(&mut data, "capability", c);
+            set_member(&mut data, "capability", c);
         }
         ProtocolError::new(code, self.message.clone()).with_data(data)
     }

@@ -107,7 +107,7 @@ pub fn from_members(members: Vec<(&str, Value)>) -> Value {
 /// Sets member `key` of `object` (a no-op on anything but an object). Not `object[key] = …`:
 /// serde_json's `IndexMut` panics on a non-object with the key written by `Debug`, which keeps
 /// core's string escaping and its Unicode tables in the module.
-pub fn set(object: &mut Value, key: &str, value: impl ToJson) {
+pub fn set_member(object: &mut Value, key: &str, value: impl ToJson) {
     if let Value::Object(members) = object {
         members.insert(key.to_owned(), value.to_json());
     }

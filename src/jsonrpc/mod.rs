@@ -15,7 +15,7 @@ mod vec_map;
 pub use endpoint::{Endpoint, Frame, Outbound, Received};
 pub use error::ProtocolError;
 pub use id::Id;
-pub(crate) use json_object::{object, serialized};
+pub(crate) use json_object::{object, serialized, set_member};
 #[cfg(all(target_arch = "wasm32", not(agentwire_validator_only)))]
 pub(crate) use message::error_object;
 pub use message::{

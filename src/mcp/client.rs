@@ -5,7 +5,7 @@ use super::config::{ClientConfig, EraPreference, RequestOptions};
 use super::event::Event;
 use super::session::{merge_meta_text, refusal, Phase, Role, Session, META_SERVER_INFO};
 use super::version::{Era, Version};
-use crate::jsonrpc::{codes, object, Message, Outbound, ProtocolError};
+use crate::jsonrpc::{codes, object, set_member, Message, Outbound, ProtocolError};
 use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
@@ -95,7 +95,7 @@ impl McpClient {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "name": name };
         if let Some(a) = arguments {
-            crate::jsonrpc::json_object::set(&mut params, "arguments", a);
+            set_member(&mut params, "arguments", a);
         }
         self.session
             .request("tools/call", Some(params), options, now_ms)
@@ -149,7 +149,7 @@ impl McpClient {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "name": name };
         if let Some(a) = arguments {
-            crate::jsonrpc::json_object::set(&mut params, "arguments", a);
+            set_member(&mut params, "arguments", a);
         }
         self.call("prompts/get", Some(params), now_ms)
     }

@@ -4,7 +4,7 @@
 
 use super::config::{RequestOptions, ServerConfig};
 use super::session::{Role, Session};
-use crate::jsonrpc::{object, Outbound, ProtocolError};
+use crate::jsonrpc::{object, set_member, Outbound, ProtocolError};
 use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
@@ -101,7 +101,7 @@ impl McpServer {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "level": level, "data": data };
         if let Some(l) = logger {
-            crate::jsonrpc::json_object::set(&mut params, "logger", l);
+            set_member(&mut params, "logger", l);
         }
         self.session.notify("notifications/message", Some(params))
     }
@@ -116,10 +116,10 @@ impl McpServer {
     ) -> Result<Outbound, ProtocolError> {
         let mut params = object! { "progressToken": token, "progress": progress };
         if let Some(t) = total {
-            crate::jsonrpc::json_object::set(&mut params, "total", t);
+            set_member(&mut params, "total", t);
         }
         if let Some(m) = message {
-            crate::jsonrpc::json_object::set(&mut params, "message", m);
+            set_member(&mut params, "message", m);
         }
         self.session.notify("notifications/progress", Some(params))
     }

@@ -42,7 +42,7 @@ for (const [entry, api] of [["node", node], ["web", web]]) {
 
 // Panics that format a value by `Debug` keep core's character escaping and its Unicode tables
 // in a module (4 KB gzipped): slicing a `str` by index (`text::part` cuts instead) and
-// serde_json's `value[key] = …` (`json_object::set` instead). Their messages mark them.
+// serde_json's `value[key] = …` (`json_object::set_member` instead). Their messages mark them.
 for (const dir of ["web", "acp/web", "mcp/web"]) {
   test(`the ${dir} module carries no str slicing or Value indexing panic`, () => {
     const module = readFileSync(new URL(`../../pkg/${dir}/agentwire_bg.wasm`, import.meta.url)).toString("latin1");

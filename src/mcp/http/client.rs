@@ -7,7 +7,7 @@
 
 use super::headers::{self, Mirrored};
 use super::sse::{SseDecoder, SseError};
-use crate::jsonrpc::{Id, Message, ProtocolError};
+use crate::jsonrpc::{set_member, Id, Message, ProtocolError};
 use crate::mcp::META_VERSION;
 use serde_json::{Map, Value};
 
@@ -516,7 +516,7 @@ impl HttpClient {
             ))
         }) {
             Some((code, text)) => {
-                crate::jsonrpc::json_object::set(&mut data, "transport", message);
+                set_member(&mut data, "transport", message);
                 // Its data too (the fields the transport sets stay the transport's).
                 if let (Some(own), Some(Value::Object(theirs))) = (
                     data.as_object_mut(),

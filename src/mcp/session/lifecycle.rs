@@ -8,7 +8,7 @@ use super::{
     META_VERSION,
 };
 use crate::json::{Item, View};
-use crate::jsonrpc::{codes, object, Flow, ProtocolError, Request};
+use crate::jsonrpc::{codes, object, set_member, Flow, ProtocolError, Request};
 use crate::mcp::event::Event;
 use crate::mcp::version::{negotiate, Era, Version};
 use crate::schema::{codes as issue_codes, Severity};
@@ -163,7 +163,7 @@ impl Session {
                     ..
                 } = &self.role
                 {
-                    crate::jsonrpc::json_object::set(&mut result, "instructions", i.as_str());
+                    set_member(&mut result, "instructions", i.as_str());
                 }
                 self.reply(&r.id, &r.method, Ok(result), events);
             }
@@ -200,7 +200,7 @@ impl Session {
             ..
         } = &self.role
         {
-            crate::jsonrpc::json_object::set(&mut result, "instructions", i.as_str());
+            set_member(&mut result, "instructions", i.as_str());
         }
         // Offered while answering, so the answer is judged as that version's.
         self.reply(&r.id, &r.method, Ok(result), events);
