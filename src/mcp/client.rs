@@ -64,11 +64,7 @@ impl McpClient {
                 None,
                 format!(
                     "no configured protocol version belongs to the {} era",
-                    match preference {
-                        EraPreference::Stateless => "stateless",
-                        EraPreference::Handshake => "handshake",
-                        EraPreference::Auto => "auto",
-                    }
+                    preference.name()
                 ),
             )),
         }

@@ -93,6 +93,23 @@ pub enum EraPreference {
     Auto,
 }
 
+impl EraPreference {
+    /// Each era's name, as the `era` option spells it.
+    pub const NAMES: [(&'static str, EraPreference); 3] = [
+        ("handshake", EraPreference::Handshake),
+        ("stateless", EraPreference::Stateless),
+        ("auto", EraPreference::Auto),
+    ];
+
+    /// The name the `era` option gives this era.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, e)| *e == self)
+            .map_or("auto", |(n, _)| n)
+    }
+}
+
 /// What both roles share.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Common {
@@ -217,16 +234,7 @@ impl FromOptions for ClientConfig {
         let f = Fields::of(value)?;
         only(&f, &["clientInfo", "era"])?;
         f.nested("clientInfo", &mut c.client_info)?;
-        use EraPreference::*;
-        f.choice(
-            "era",
-            &mut c.era,
-            &[
-                ("handshake", Handshake),
-                ("stateless", Stateless),
-                ("auto", Auto),
-            ],
-        )?;
+        f.choice("era", &mut c.era, &EraPreference::NAMES)?;
         Ok(c)
     }
 }
