@@ -36,6 +36,16 @@ pub enum Protocol {
 }
 
 impl Protocol {
+    /// The protocol a binding names (`"acp"`, `"mcp"`, `"mcp-apps"`, as it serializes).
+    pub fn of(id: &str) -> Option<Protocol> {
+        match id {
+            "acp" => Some(Protocol::Acp),
+            "mcp" => Some(Protocol::Mcp),
+            "mcp-apps" => Some(Protocol::Apps),
+            _ => None,
+        }
+    }
+
     /// The protocol's name in messages.
     pub fn name(self) -> &'static str {
         match self {

@@ -106,16 +106,11 @@ impl Validator {
         max_bytes: Option<f64>,
         max_depth: Option<f64>,
     ) -> Result<Validator, JsValue> {
-        let protocol = match protocol.as_deref() {
-            Some("acp") => Protocol::Acp,
-            Some("mcp") => Protocol::Mcp,
-            Some("mcp-apps") => Protocol::Apps,
-            other => {
-                return Err(invalid(format!(
-                    "protocol must be \"acp\", \"mcp\" or \"mcp-apps\", not {}",
-                    crate::json::text(&other)
-                )))
-            }
+        let Some(protocol) = protocol.as_deref().and_then(Protocol::of) else {
+            return Err(invalid(format!(
+                "protocol must be \"acp\", \"mcp\" or \"mcp-apps\", not {}",
+                crate::json::text(&protocol)
+            )));
         };
         let Some(version) = version else {
             return Err(invalid(
@@ -189,14 +184,9 @@ impl Validator {
 
     /// The versions this build has rules for.
     pub fn versions(protocol: &str) -> Result<JsValue, JsValue> {
-        let p = match protocol {
-            "acp" => Protocol::Acp,
-            "mcp" => Protocol::Mcp,
-            "mcp-apps" => Protocol::Apps,
-            _ => {
-                let quoted = crate::json::text(protocol);
-                return Err(invalid(format!("unknown protocol {quoted}")));
-            }
+        let Some(p) = Protocol::of(protocol) else {
+            let quoted = crate::json::text(protocol);
+            return Err(invalid(format!("unknown protocol {quoted}")));
         };
         Ok(to_js(&Value::from(schema::versions(p).to_vec())))
     }
