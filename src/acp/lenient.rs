@@ -8,90 +8,85 @@
 
 use super::lenient_table::{DEFAULTS, NODES, ROOTS};
 use crate::schema::{codes, Issue, Severity};
+use crate::text::part;
 use serde_json::Value;
-use std::sync::OnceLock;
 
 const DEFAULT_ON_ERROR: u8 = 1;
 const DEFAULT_ON_NULL: u8 = 2;
 const SKIP_INVALID_ITEMS: u8 = 4;
 const NONE: u16 = u16::MAX;
 
+// The table is read where it stands, a line at a time, each time a repair is looked for:
+// repairs are rare (an error in a message of a peer), and reading the table once into vectors
+// of nodes took its iterators, collections and core's integer parser into the module (about
+// 2 KB gzipped; docs/BENCHMARKS.md).
+
+/// A member of a node: `flags:node:default` (after its name).
 struct Prop {
-    name: &'static str,
     flags: u8,
     node: u16,
     /// The value a defaulted member takes (JSON); none: it is left out.
     default: Option<&'static str>,
 }
 
-/// An alternative of a node: taken when its `tag` member has `value`; an empty tag is tried in
-/// order (the parts of an `allOf`, untagged alternatives).
-struct Variant {
-    tag: &'static str,
-    value: &'static str,
-    node: u16,
+/// `s` cut at its first `sep`: what precedes it, and what follows (none without one).
+fn cut(s: &str, sep: u8) -> (&str, Option<&str>) {
+    match s.bytes().position(|b| b == sep) {
+        Some(i) => (part(s, ..i), Some(part(s, i + 1..))),
+        None => (s, None),
+    }
 }
 
-struct Node {
-    props: Vec<Prop>,
-    items: u16,
-    variants: Vec<Variant>,
+/// The first of the non-empty `sep`-separated fields of `s` for which `f` finds something.
+fn find_in<T>(mut s: &str, sep: u8, mut f: impl FnMut(&str) -> Option<T>) -> Option<T> {
+    loop {
+        let (field, rest) = cut(s, sep);
+        if let Some(found) = Some(field).filter(|f| !f.is_empty()).and_then(&mut f) {
+            return Some(found);
+        }
+        s = rest?;
+    }
 }
 
-/// The table, read from its text the first time a repair is looked for.
-fn nodes() -> &'static [Node] {
-    static TABLE: OnceLock<Vec<Node>> = OnceLock::new();
-    TABLE.get_or_init(|| NODES.lines().map(read_node).collect())
+/// Digits as a number (none for anything else, or too large).
+fn number(s: &str) -> Option<usize> {
+    if s.is_empty() {
+        return None;
+    }
+    s.bytes().try_fold(0usize, |n, b| {
+        let digit = b.wrapping_sub(b'0');
+        (digit < 10).then_some(())?;
+        n.checked_mul(10)?.checked_add(usize::from(digit))
+    })
 }
 
+/// A node's index (`-`: none).
 fn index(s: &str) -> u16 {
-    s.parse().unwrap_or(NONE)
+    number(s)
+        .and_then(|n| u16::try_from(n).ok())
+        .unwrap_or(NONE)
 }
 
-fn read_node(line: &'static str) -> Node {
-    let mut parts = line.split('|');
-    let (props, items, variants) = (
-        parts.next().unwrap_or(""),
-        parts.next().unwrap_or("-"),
-        parts.next().unwrap_or(""),
-    );
-    let props = props
-        .split(' ')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let mut f = p.split(':');
-            let name = f.next().unwrap_or("");
-            let flags = f.next().and_then(|x| x.parse().ok()).unwrap_or(0);
-            let node = index(f.next().unwrap_or("-"));
-            let default = f
-                .next()
-                .and_then(|d| d.parse::<usize>().ok())
-                .and_then(|d| DEFAULTS.get(d).copied());
-            Prop {
-                name,
-                flags,
-                node,
-                default,
-            }
-        })
-        .collect();
-    let variants = variants
-        .split(' ')
-        .filter(|v| !v.is_empty())
-        .map(|v| {
-            let (tagged, node) = v.rsplit_once(':').unwrap_or((v, "-"));
-            let (tag, value) = tagged.split_once('=').unwrap_or(("", ""));
-            Variant {
-                tag,
-                value,
-                node: index(node),
-            }
-        })
-        .collect();
-    Node {
-        props,
-        items: index(items),
-        variants,
+/// Line `i` of the node table, as its three parts: members, items, alternatives.
+fn node(i: u16) -> Option<(&'static str, &'static str, &'static str)> {
+    let mut rest = NODES;
+    for _ in 0..i {
+        rest = cut(rest, b'\n').1?;
+    }
+    let (props, rest) = cut(cut(rest, b'\n').0, b'|');
+    let (items, variants) = cut(rest?, b'|');
+    Some((props, items, variants.unwrap_or("")))
+}
+
+/// An alternative, `tag=value:node`, as (tag, value, node); an empty tag is tried in order.
+fn variant(v: &str) -> (&str, &str, u16) {
+    let (tagged, node) = match v.bytes().rposition(|b| b == b':') {
+        Some(i) => (part(v, ..i), part(v, i + 1..)),
+        None => (v, "-"),
+    };
+    match cut(tagged, b'=') {
+        (tag, Some(value)) => (tag, value, index(node)),
+        _ => ("", "", index(node)),
     }
 }
 
@@ -102,38 +97,64 @@ enum Action {
     Skip,
 }
 
-fn node(i: u16) -> Option<&'static Node> {
-    nodes().get(i as usize)
-}
-
 /// The member `key` of an object at `at` (whose value is `value`), through its alternatives.
-fn prop(at: u16, value: &Value, key: &str, depth: u32) -> Option<&'static Prop> {
-    let n = node(at)?;
+fn prop(at: u16, value: &Value, key: &str, depth: u32) -> Option<Prop> {
+    let (props, _, variants) = node(at)?;
     if depth > 32 {
         return None;
     }
-    if let Some(p) = n.props.iter().find(|p| p.name == key) {
-        return Some(p);
-    }
-    n.variants
-        .iter()
-        .filter(|v| v.tag.is_empty() || value.get(v.tag).and_then(Value::as_str) == Some(v.value))
-        .find_map(|v| prop(v.node, value, key, depth + 1))
+    let found = find_in(props, b' ', |m| {
+        let (name, rest) = cut(m, b':');
+        let (flags, rest) = cut(rest.filter(|_| name == key)?, b':');
+        let (node, default) = cut(rest.unwrap_or("-"), b':');
+        Some(Prop {
+            flags: number(flags)
+                .and_then(|f| u8::try_from(f).ok())
+                .unwrap_or(0),
+            node: index(node),
+            default: default
+                .and_then(number)
+                .and_then(|d| DEFAULTS.get(d).copied()),
+        })
+    });
+    found.or_else(|| {
+        find_in(variants, b' ', |v| {
+            let (tag, want, node) = variant(v);
+            (tag.is_empty() || value.get(tag).and_then(Value::as_str) == Some(want))
+                .then(|| prop(node, value, key, depth + 1))
+                .flatten()
+        })
+    })
+}
+
+/// Where the params or result of `method` start in the table (`ROOTS`: `version method part node`).
+fn root(version: u16, method: &str, part_is_result: bool) -> Option<u16> {
+    let (v, part) = (
+        if version >= 2 { "2" } else { "1" },
+        if part_is_result { "result" } else { "params" },
+    );
+    find_in(ROOTS, b'\n', |l| {
+        let (version, rest) = cut(l, b' ');
+        let (name, rest) = cut(rest?, b' ');
+        let (of, rest) = cut(rest?, b' ');
+        let node = cut(rest.unwrap_or("-"), b' ').0;
+        (version == v && name == method && of == part).then(|| index(node))
+    })
 }
 
 /// The node of a list's items, through its alternatives.
 fn items(at: u16, depth: u32) -> Option<u16> {
-    let n = node(at)?;
-    if n.items != NONE {
-        return Some(n.items);
+    let (_, of_items, variants) = node(at)?;
+    if index(of_items) != NONE {
+        return Some(index(of_items));
     }
     if depth > 32 {
         return None;
     }
-    n.variants
-        .iter()
-        .filter(|v| v.tag.is_empty())
-        .find_map(|v| items(v.node, depth + 1))
+    find_in(variants, b' ', |v| {
+        let (tag, _, node) = variant(v);
+        tag.is_empty().then(|| items(node, depth + 1)).flatten()
+    })
 }
 
 /// JSON pointer segments, unescaped (`~1` is `/`, `~0` is `~`). By hand: a `str::replace`
@@ -184,8 +205,8 @@ fn pointer(segs: &[String]) -> String {
 fn goes_first(a: &[String], b: &[String]) -> bool {
     for (x, y) in a.iter().zip(b) {
         if x != y {
-            return match (x.parse::<usize>(), y.parse::<usize>()) {
-                (Ok(i), Ok(j)) => i > j,
+            return match (number(x), number(y)) {
+                (Some(i), Some(j)) => i > j,
                 _ => x > y,
             };
         }
@@ -221,7 +242,7 @@ fn action_for(root: u16, value: &Value, path: &[String]) -> Option<(usize, Actio
                 at = p.node;
             }
             Value::Array(a) => {
-                let Some(item) = seg.parse::<usize>().ok().and_then(|i| a.get(i)) else {
+                let Some(item) = number(seg).and_then(|i| a.get(i)) else {
                     break;
                 };
                 if skip_items {
@@ -250,16 +271,7 @@ pub(crate) fn repair(
     value: &mut Value,
     issues: &[Issue],
 ) -> Vec<Issue> {
-    let (v, part) = (
-        if version >= 2 { "2" } else { "1" },
-        if part_is_result { "result" } else { "params" },
-    );
-    let root = ROOTS.lines().find_map(|l| {
-        let mut f = l.split(' ');
-        (f.next() == Some(v) && f.next() == Some(method) && f.next() == Some(part))
-            .then(|| index(f.next().unwrap_or("-")))
-    });
-    let Some(root) = root.filter(|r| *r != NONE) else {
+    let Some(root) = root(version, method, part_is_result).filter(|r| *r != NONE) else {
         return Vec::new();
     };
     let mut actions: Vec<(Vec<String>, Action)> = Vec::new();
@@ -292,14 +304,14 @@ pub(crate) fn repair(
         };
         let Some(container) = parent.iter().try_fold(&mut *value, |v, s| match v {
             Value::Object(m) => m.get_mut(s),
-            Value::Array(a) => s.parse::<usize>().ok().and_then(|i| a.get_mut(i)),
+            Value::Array(a) => number(s).and_then(|i| a.get_mut(i)),
             _ => None,
         }) else {
             continue;
         };
         let what = match (action, container) {
-            (Action::Skip, Value::Array(a)) => match last.parse::<usize>() {
-                Ok(i) if i < a.len() => {
+            (Action::Skip, Value::Array(a)) => match number(last) {
+                Some(i) if i < a.len() => {
                     a.remove(i);
                     "an invalid item of a list the schema marks skip-invalid-items; skipped"
                         .to_owned()
@@ -386,6 +398,67 @@ mod tests {
             ]
         );
         assert!(done.iter().all(|i| i.severity == Severity::Warning));
+    }
+
+    /// The table as a plain reading of its format sees it, against what the lookups read where
+    /// it stands: every root, every member of every node with its flags, node and default,
+    /// every node's items.
+    #[test]
+    fn the_table_is_read_as_its_format_says() {
+        for line in ROOTS.lines() {
+            let f: Vec<&str> = line.split(' ').collect();
+            let version = if f[0] == "2" { 2 } else { 1 };
+            let want = f[3].parse().unwrap_or(NONE);
+            assert_eq!(root(version, f[1], f[2] == "result"), Some(want), "{line}");
+        }
+        assert_eq!(root(2, "no/such_method", false), None);
+        let (mut members, mut lists) = (0, 0);
+        for (i, line) in NODES.lines().enumerate() {
+            let i = u16::try_from(i).unwrap();
+            let [props, of_items, variants]: [&str; 3] =
+                line.split('|').collect::<Vec<_>>().try_into().unwrap();
+            let mut seen = Vec::new();
+            for m in props.split(' ').filter(|m| !m.is_empty()) {
+                let f: Vec<&str> = m.split(':').collect();
+                if seen.contains(&f[0]) {
+                    continue;
+                }
+                seen.push(f[0]);
+                let p = prop(i, &Value::Null, f[0], 0).expect(m);
+                assert_eq!(p.flags, f[1].parse().unwrap_or(0), "{m}");
+                assert_eq!(p.node, f[2].parse().unwrap_or(NONE), "{m}");
+                let default = f[3].parse::<usize>().ok().map(|d| DEFAULTS[d]);
+                assert_eq!(p.default, default, "{m}");
+                members += 1;
+            }
+            assert!(prop(i, &Value::Null, "no such member", 0).is_none() || !variants.is_empty());
+            if let Ok(n) = of_items.parse::<u16>() {
+                assert_eq!(items(i, 0), Some(n), "{line}");
+                lists += 1;
+            }
+        }
+        assert!(
+            members > 300 && lists > 10,
+            "{members} members, {lists} lists"
+        );
+    }
+
+    #[test]
+    fn digits_are_read_as_str_parse_reads_them() {
+        for s in [
+            "0",
+            "7",
+            "65535",
+            "65536",
+            "",
+            "-",
+            "1a",
+            "007",
+            "18446744073709551616",
+        ] {
+            assert_eq!(number(s), s.parse::<usize>().ok(), "{s}");
+            assert_eq!(index(s), s.parse::<u16>().unwrap_or(NONE), "{s}");
+        }
     }
 
     #[test]
