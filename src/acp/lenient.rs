@@ -160,29 +160,30 @@ fn items(at: u16, depth: u32) -> Option<u16> {
 /// JSON pointer segments, unescaped (`~1` is `/`, `~0` is `~`). By hand: a `str::replace`
 /// with a text pattern brings a substring searcher into the module.
 fn segments(pointer: &str) -> Vec<String> {
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|s| {
-            let mut out = String::with_capacity(s.len());
-            let mut chars = s.chars();
-            while let Some(c) = chars.next() {
-                match (c, c == '~') {
-                    (_, true) => match chars.next() {
-                        Some('1') => out.push('/'),
-                        Some('0') => out.push('~'),
-                        Some(other) => {
-                            out.push('~');
-                            out.push(other);
-                        }
-                        None => out.push('~'),
-                    },
-                    (c, false) => out.push(c),
-                }
+    let mut out = Vec::new();
+    let mut rest = cut(pointer, b'/').1;
+    while let Some(r) = rest {
+        let (s, next) = cut(r, b'/');
+        let mut seg = String::with_capacity(s.len());
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            match (c, c == '~') {
+                (_, true) => match chars.next() {
+                    Some('1') => seg.push('/'),
+                    Some('0') => seg.push('~'),
+                    Some(other) => {
+                        seg.push('~');
+                        seg.push(other);
+                    }
+                    None => seg.push('~'),
+                },
+                (c, false) => seg.push(c),
             }
-            out
-        })
-        .collect()
+        }
+        out.push(seg);
+        rest = next;
+    }
+    out
 }
 
 fn pointer(segs: &[String]) -> String {
@@ -335,7 +336,7 @@ pub(crate) fn repair(
                         )
                     }
                     None => {
-                        m.shift_remove(last);
+                        m.retain(|k, _| k != last);
                         format!(
                             "{was}, and marked default-on-{}; left out (its default)",
                             if was == "null" { "null" } else { "error" }
@@ -464,6 +465,14 @@ mod tests {
     #[test]
     fn pointers_escape_and_unescape() {
         assert_eq!(segments("/a~1b/~0c/~2/d~"), ["a/b", "~c", "~2", "d~"]);
+        // Split as `str::split` splits, the part before the first `/` left out.
+        for p in ["", "/", "/a/", "//b", "x/y", "x"] {
+            assert_eq!(
+                segments(p),
+                p.split('/').skip(1).collect::<Vec<_>>(),
+                "{p:?}"
+            );
+        }
         assert_eq!(pointer(&["a/b".into(), "~c".into()]), "/a~1b/~0c");
     }
 
