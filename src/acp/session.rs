@@ -691,14 +691,10 @@ impl Session {
         let replay = self.replaying.contains(&session_id);
         if replay {
             // A long replay is progress: it pushes the load's deadline out.
-            let loads: Vec<Id> = self
-                .about_session
-                .iter()
-                .filter(|(_, s)| **s == session_id)
-                .map(|(id, _)| id.clone())
-                .collect();
-            for id in loads {
-                self.endpoint.pending_mut().touch(&id, now_ms);
+            for (id, s) in self.about_session.iter() {
+                if *s == session_id {
+                    self.endpoint.pending_mut().touch(id, now_ms);
+                }
             }
         }
         let ended = if state_update && !replay {
