@@ -542,38 +542,53 @@ impl HttpClient {
     }
 
     /// Notes which owed requests `text` answers; returns it rewritten when a `tools/list`
-    /// answer left a tool out.
+    /// answer left a tool out. Read where it stands: the text becomes a tree of values only
+    /// when it holds a `tools/list` answer, which may have to be written again.
     fn note_answers(&mut self, stream: u32, text: &str) -> Option<String> {
-        let mut value = crate::json::value_of(text)?;
-        let mut rewritten = false;
-        let answers: Vec<&mut Value> = match &mut value {
-            Value::Array(items) => items.iter_mut().collect(),
-            one => vec![one],
-        };
-        for a in answers {
-            let Some(o) = a.as_object() else { continue };
-            if o.contains_key("method") {
+        use crate::json::{tape::Kind, Item as View};
+        let tape = crate::json::tape_of(text).ok()?;
+        let root = View::root(&tape);
+        let batch = root.kind() == Kind::Arr;
+        let answers = if batch { root.elements() } else { vec![root] };
+        // Where the answers to `tools/list` are (their place in a batch).
+        let mut lists = Vec::new();
+        for (at, a) in answers.into_iter().enumerate() {
+            if !a.is_object() || a.get("method").is_some() {
                 continue;
             }
-            let Some(id) = o.get("id").and_then(|v| Id::from_value(v).ok()) else {
+            let Some(id) = a.get("id").and_then(|v| Id::from_value(&v.value()).ok()) else {
                 continue;
             };
             if self.initialize.as_ref() == Some(&id) {
                 self.initialize = None;
-                if let Some(v) = o
+                if let Some(v) = a
                     .get("result")
                     .and_then(|r| r.get("protocolVersion"))
-                    .and_then(Value::as_str)
+                    .and_then(|v| v.as_str())
                 {
-                    self.version = Some(v.to_string());
+                    self.version = Some(v.into_owned());
                 }
             }
             if let Some(i) = self.tool_lists.iter().position(|t| *t == id) {
                 self.tool_lists.remove(i);
-                rewritten |= self.read_tools(a);
+                lists.push(at);
             }
             if let Some(s) = self.stream_mut(stream) {
                 s.owed.retain(|o| *o != id);
+            }
+        }
+        if lists.is_empty() {
+            return None;
+        }
+        let mut value = crate::json::value_of(text)?;
+        let mut rewritten = false;
+        for at in lists {
+            let answer = match &mut value {
+                Value::Array(items) if batch => items.get_mut(at),
+                one => Some(one),
+            };
+            if let Some(answer) = answer {
+                rewritten |= self.read_tools(answer);
             }
         }
         rewritten.then(|| crate::json::text(&value))
@@ -1036,6 +1051,19 @@ mod tests {
         let out = c.body(p.stream, r#"[{"jsonrpc":"2.0","id":5,"result":{}}]"#);
         assert_eq!(out.len(), 2);
         assert!(out[1].contains(r#""id":6"#));
+    }
+
+    #[test]
+    fn a_request_of_the_server_answers_no_request_of_ours() {
+        let mut c = ready();
+        let p = c.post(r#"[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"}]"#);
+        c.response(p.stream, 200, Some("application/json"), None);
+        // The server's own request 6 (a `method`) is not the answer to ours.
+        let out = c.body(p.stream, r#"[{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","id":5,"result":{"protocolVersion":"2025-11-25"}}]"#);
+        assert_eq!(out.len(), 2);
+        assert!(out[1].contains(r#""id":6"#) && out[1].contains("did not answer"));
+        // Only the answer to initialize says the version.
+        assert_eq!(c.protocol_version(), Some("2025-06-18"));
     }
 
     #[test]
