@@ -549,10 +549,15 @@ impl HttpClient {
         let tape = crate::json::tape_of(text).ok()?;
         let root = View::root(&tape);
         let batch = root.kind() == Kind::Arr;
-        let answers = if batch { root.elements() } else { vec![root] };
+        let elements = root.elements();
+        let answers = if batch {
+            &elements[..]
+        } else {
+            std::slice::from_ref(&root)
+        };
         // Where the answers to `tools/list` are (their place in a batch).
         let mut lists = Vec::new();
-        for (at, a) in answers.into_iter().enumerate() {
+        for (at, a) in answers.iter().enumerate() {
             if !a.is_object() || a.get("method").is_some() {
                 continue;
             }
