@@ -394,7 +394,7 @@ pub fn generate(schemas: &[(u16, String)]) -> Result<String, String> {
     );
     let _ = writeln!(out, "/// (flags: 1 default-on-error, 2 default-on-null, 4 skip-invalid-items; `-` none; the default");
     let _ = writeln!(out, "/// an index into DEFAULTS); an alternative `tag=value:node` (an empty tag: tried in order).");
-    let _ = writeln!(out, "/// Text, read once when a repair is first needed: a third of the size of Rust tables in the .wasm.");
+    let _ = writeln!(out, "/// Text, read where it stands each time a repair is looked for: a third of the size of Rust tables in the .wasm.");
     let _ = writeln!(out, "pub(super) const NODES: &str = \"\\");
     for &i in &kept {
         let n = &all[i];

@@ -138,7 +138,7 @@ pub(super) const ROOTS: &str = "\
 /// One node a line: `members|items|alternatives`. A member is `name:flags:node:default`
 /// (flags: 1 default-on-error, 2 default-on-null, 4 skip-invalid-items; `-` none; the default
 /// an index into DEFAULTS); an alternative `tag=value:node` (an empty tag: tried in order).
-/// Text, read once when a repair is first needed: a third of the size of Rust tables in the .wasm.
+/// Text, read where it stands each time a repair is looked for: a third of the size of Rust tables in the .wasm.
 pub(super) const NODES: &str = "\
 _meta:1:-:-|-|\n\
 _meta:1:-:- options:0:17:- toolCall:0:2:-|-|\n\
