@@ -11,11 +11,14 @@
 // - MCP server: the client's `tools/call` whose arguments are that result (answered likewise),
 //   in the handshake era and in the stateless era (2026-07-28: `_meta` on every request);
 // - sent: an MCP `tools/call` whose arguments are that result, that result as a stateless
-//   server's answer, an ACP `session/prompt`.
+//   server's answer, an ACP `session/prompt`;
+// - MCP over Streamable HTTP: a JSON body answering a `tools/call` (that result, and one of
+//   145 KB), as the transport's state (`McpHttp`, js/http.js) takes it before the session does.
 // Environment: ROUNDS (30), SLICE ms (50).
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cpuUsage } from "node:process";
+import { createRequire } from "node:module";
 
 const dirs = process.argv.slice(2);
 if (!dirs.length) throw new Error("usage: node bench/receive/run.mjs DIR...");
@@ -26,7 +29,7 @@ const words = "the agent reads the file then edits the function and runs the tes
 const text = (n) => Array.from({ length: n }, (_, i) => words[i % words.length]).join(" ");
 
 /** For one build: each case a function that handles one frame (and what the frame asks). */
-function cases(aw) {
+function cases(aw, glue) {
   const clientInfo = { name: "bench", version: "1" };
   // MCP: a client in the handshake era, answered by an agentwire server.
   const mcp = new aw.McpClient({ clientInfo, protocolVersions: ["2025-11-25"], era: "handshake" });
@@ -47,6 +50,8 @@ function cases(aw) {
   const read = { sessionId: "s1", path: "/work/src/main.rs", line: 10, limit: 200 };
   const progress = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "call-7", progress: 3, total: 10, message: "reading the files" } });
   const file = Array.from({ length: 24 }, (_, i) => `    let line_${i} = "${text(8)}";`).join("\n");
+  const http = new glue.McpHttp(1 << 24);
+  const bigResult = { content: Array.from({ length: 2000 }, (_, i) => ({ type: "text", text: `line ${i} of the tool's output, with some words` })) };
   const prompt = { sessionId: "s1", prompt: [{ type: "text", text: text(60) }, { type: "resource_link", uri: "file:///work/src/main.rs", name: "main.rs" }] };
   return {
     "MCP client: tools/call result": () => {
@@ -88,6 +93,15 @@ function cases(aw) {
       handle.after = (text) => stateless.receive(text);
       return handle;
     },
+    ...Object.fromEntries([["1.4 KB", toolResult], ["145 KB", bigResult]].map(([size, result]) => [`MCP over HTTP: a tools/call answer's body (${size})`, () => {
+      const post = http.post('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{}}}');
+      http.response(post.stream, 200, "application/json", undefined);
+      const body = `{"jsonrpc":"2.0","id":7,"result":${JSON.stringify(result)}}`;
+      const handle = () => http.body(post.stream, body);
+      // The fetch is over: its stream closes (as js/http.js tells the state).
+      handle.after = () => http.end(post.stream, false);
+      return handle;
+    }])),
     // Sending: the call checked, written once and validated as it goes (answered untimed).
     "MCP client: tools/call sent (1.4 KB arguments)": () => {
       const handle = () => mcp.request("tools/call", { name: "apply", arguments: toolResult });
@@ -106,7 +120,11 @@ function cases(aw) {
 }
 
 const builds = [];
-for (const dir of dirs) builds.push({ dir, cases: cases(await import(pathToFileURL(`${resolve(dir)}/node.js`).href)) });
+const require = createRequire(import.meta.url);
+for (const dir of dirs) {
+  const aw = await import(pathToFileURL(`${resolve(dir)}/node.js`).href);
+  builds.push({ dir, cases: cases(aw, require(`${resolve(dir)}/node/agentwire.js`)) });
+}
 const names = Object.keys(builds[0].cases);
 console.log(`| frame | ${dirs.map((d) => `${d} min / median µs`).join(" | ")} |`);
 console.log(`|---|${dirs.map(() => "---:").join("|")}|`);
