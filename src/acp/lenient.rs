@@ -18,8 +18,8 @@ const NONE: u16 = u16::MAX;
 
 // The table is read where it stands, a line at a time, each time a repair is looked for:
 // repairs are rare (an error in a message of a peer), and reading the table once into vectors
-// of nodes took its iterators, collections and core's integer parser into the module (about
-// 2 KB gzipped; docs/BENCHMARKS.md).
+// of nodes took iterators, collections and core's integer parser into the module (0.8 KB
+// gzipped more; docs/BENCHMARKS.md, "What a rarely taken path costs").
 
 /// A member of a node: `flags:node:default` (after its name).
 struct Prop {
@@ -105,7 +105,10 @@ fn prop(at: u16, value: &Value, key: &str, depth: u32) -> Option<Prop> {
     }
     let found = find_in(props, b' ', |m| {
         let (name, rest) = cut(m, b':');
-        let (flags, rest) = cut(rest.filter(|_| name == key)?, b':');
+        if name != key {
+            return None;
+        }
+        let (flags, rest) = cut(rest.unwrap_or(""), b':');
         let (node, default) = cut(rest.unwrap_or("-"), b':');
         Some(Prop {
             flags: number(flags)

@@ -1072,6 +1072,24 @@ mod tests {
     }
 
     #[test]
+    fn a_tools_list_answer_in_a_batch_is_written_again_without_the_tool_left_out() {
+        let mut c = ready();
+        let p = c.post(r#"[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"tools/list"}]"#);
+        c.response(p.stream, 200, Some("application/json"), None);
+        let body = r#"[{"jsonrpc":"2.0","id":5,"result":{}},{"jsonrpc":"2.0","id":6,"result":{"tools":[
+            {"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}},
+            {"name":"ok","inputSchema":{"type":"object"}}]}}]"#;
+        let out = c.body(p.stream, body);
+        assert_eq!(out.len(), 1, "both answered: {out:?}");
+        let answers: Value = serde_json::from_str(&out[0]).unwrap();
+        assert_eq!(
+            answers,
+            json!([{"jsonrpc":"2.0","id":5,"result":{}},{"jsonrpc":"2.0","id":6,"result":{"tools":[{"name":"ok","inputSchema":{"type":"object"}}]}}])
+        );
+        assert_eq!(c.take_warnings().len(), 1);
+    }
+
+    #[test]
     fn an_old_server_gets_the_2024_11_05_transport() {
         let mut c = HttpClient::new(1 << 20);
         let p = c.post(INIT);
