@@ -1,10 +1,11 @@
 //! The Streamable HTTP client state for js/http.js, which makes the requests. Plans and
-//! outcomes cross as plain objects; the decisions are the core's (`mcp::http`).
+//! outcomes cross as JSON text that JS parses once, written here directly (no tree of values
+//! on the way out); the decisions are the core's (`mcp::http`).
 
-use super::convert::{id_value, to_js};
-use crate::jsonrpc::{object, Id};
+use super::convert::id_value;
+use crate::json::text;
+use crate::jsonrpc::Id;
 use crate::mcp::http::{End, HttpClient, Item, Plan, Reply};
-use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 /// The most bytes one body or one event may have, unless the driver says otherwise.
@@ -15,19 +16,43 @@ pub struct McpHttp {
     inner: HttpClient,
 }
 
+/// JSON text as the JS value it writes.
+fn parsed(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).unwrap_or(JsValue::NULL)
+}
+
+/// `{ stream, method, url, headers: { name: value }, thenListen }`.
 fn plan(p: Plan) -> JsValue {
-    let headers: Map<String, Value> = p
-        .headers
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), Value::from(v)))
-        .collect();
-    to_js(
-        &object! { "stream": u64::from(p.stream), "method": p.method, "url": p.url, "headers": Value::Object(headers), "thenListen": p.then_listen },
-    )
+    let mut out = String::from("{\"stream\":");
+    out.push_str(&text(&p.stream));
+    out.push_str(",\"method\":");
+    out.push_str(&text(p.method));
+    out.push_str(",\"url\":");
+    out.push_str(&text(&p.url));
+    out.push_str(",\"headers\":{");
+    for (i, (name, value)) in p.headers.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&text(name));
+        out.push(':');
+        out.push_str(&text(value));
+    }
+    out.push_str(if p.then_listen {
+        "},\"thenListen\":true}"
+    } else {
+        "},\"thenListen\":false}"
+    });
+    parsed(&out)
 }
 
 fn texts(list: Vec<String>) -> JsValue {
-    to_js(&Value::from(list))
+    parsed(&text(&list))
+}
+
+/// `{ failed: [answers] }`.
+fn failed(answers: &[String]) -> JsValue {
+    parsed(&format!("{{\"failed\":{}}}", text(answers)))
 }
 
 #[wasm_bindgen(js_class = McpHttp)]
@@ -41,13 +66,6 @@ impl McpHttp {
     #[wasm_bindgen(js_name = sessionId)]
     pub fn session_id(&self) -> Option<String> {
         self.inner.session_id().map(str::to_string)
-    }
-    #[wasm_bindgen(js_name = protocolVersion)]
-    pub fn protocol_version(&self) -> Option<String> {
-        self.inner.protocol_version().map(str::to_string)
-    }
-    pub fn legacy(&self) -> bool {
-        self.inner.legacy()
     }
     pub fn skips(&self, text: &str) -> bool {
         self.inner.skips(text)
@@ -96,22 +114,32 @@ impl McpHttp {
     }
     /// `{ items: [{ text, eventId } | { endpoint }] }`, or `{ failed: [answers] }`.
     pub fn chunk(&mut self, stream: u32, text: &str) -> JsValue {
-        let value = match self.inner.chunk(stream, text) {
+        match self.inner.chunk(stream, text) {
             Ok(items) => {
-                let items: Vec<Value> = items
-                    .into_iter()
-                    .map(|i| match i {
-                        Item::Message { text, event_id } => {
-                            object! { "text": text, "eventId": event_id }
+                let mut out = String::from("{\"items\":[");
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    match item {
+                        Item::Message { text: t, event_id } => {
+                            out.push_str("{\"text\":");
+                            out.push_str(&crate::json::text(t));
+                            out.push_str(",\"eventId\":");
+                            out.push_str(&crate::json::text(event_id));
                         }
-                        Item::Endpoint(url) => object! { "endpoint": url },
-                    })
-                    .collect();
-                object! { "items": items }
+                        Item::Endpoint(url) => {
+                            out.push_str("{\"endpoint\":");
+                            out.push_str(&crate::json::text(url));
+                        }
+                    }
+                    out.push('}');
+                }
+                out.push_str("]}");
+                parsed(&out)
             }
-            Err(failed) => object! { "failed": Value::from(failed) },
-        };
-        to_js(&value)
+            Err(answers) => failed(&answers),
+        }
     }
     #[wasm_bindgen(js_name = takeReplay)]
     pub fn take_replay(&mut self) -> JsValue {
@@ -119,11 +147,11 @@ impl McpHttp {
     }
     /// `{}` when done, `{ resumeAfterMs }`, or `{ failed: [answers] }`.
     pub fn end(&mut self, stream: u32, broken: bool) -> JsValue {
-        to_js(&match self.inner.end(stream, broken) {
-            End::Done => object! {},
-            End::Resume { after_ms } => object! { "resumeAfterMs": after_ms },
-            End::Failed(answers) => object! { "failed": Value::from(answers) },
-        })
+        match self.inner.end(stream, broken) {
+            End::Done => parsed("{}"),
+            End::Resume { after_ms } => parsed(&format!("{{\"resumeAfterMs\":{after_ms}}}")),
+            End::Failed(answers) => failed(&answers),
+        }
     }
     /// The app gave up on request `id`; true when its stream's HTTP request may be aborted.
     pub fn abandon(&mut self, stream: u32, id: JsValue) -> bool {
