@@ -1,8 +1,7 @@
 //! An event-stream reader for JS drivers that read Server-Sent Events themselves (ACP over
 //! HTTP, js/acp-http.js): the core's decoder, with its limit, and the reconnection floor.
 
-use super::convert::to_js;
-use crate::jsonrpc::object;
+use crate::json::text;
 use crate::sse::{SseDecoder, SseError, MIN_RETRY_MS};
 use wasm_bindgen::prelude::*;
 
@@ -24,22 +23,29 @@ impl Sse {
     }
     /// `{ events: [{ event, data, id }] }` for the events the chunk completed, or
     /// `{ tooLarge: limit }` once one event outgrew the limit (the stream is then unreadable).
+    /// Written as JSON text, parsed once by JS.
     pub fn feed(&mut self, chunk: &str) -> JsValue {
-        to_js(&match self.inner.feed(chunk) {
+        let out = match self.inner.feed(chunk) {
             Ok(events) => {
-                let events: Vec<_> = events
-                    .into_iter()
-                    .map(|e| object! { "event": e.event, "data": e.data, "id": e.id })
-                    .collect();
-                object! { "events": events }
+                let mut out = String::from("{\"events\":[");
+                for (i, e) in events.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str("{\"event\":");
+                    out.push_str(&text(&e.event));
+                    out.push_str(",\"data\":");
+                    out.push_str(&text(&e.data));
+                    out.push_str(",\"id\":");
+                    out.push_str(&text(&e.id));
+                    out.push('}');
+                }
+                out.push_str("]}");
+                out
             }
-            Err(SseError::TooLarge { limit }) => object! { "tooLarge": limit as u64 },
-        })
-    }
-    /// The reconnection time the stream asked for with `retry:` (undefined if none).
-    #[wasm_bindgen(js_name = retryMs)]
-    pub fn retry_ms(&self) -> Option<f64> {
-        self.inner.retry_ms().map(|ms| ms as f64)
+            Err(SseError::TooLarge { limit }) => format!("{{\"tooLarge\":{limit}}}"),
+        };
+        js_sys::JSON::parse(&out).unwrap_or(JsValue::NULL)
     }
     /// The least wait before a reconnection, whatever a server asks: no busy loop.
     #[wasm_bindgen(js_name = minRetryMs)]
