@@ -64,7 +64,7 @@ fn to_js(r: &Refusal) -> JsValue {
         "{{\"code\":{},\"message\":{message},\"data\":{{\"issues\":{issues}}}{id}}}",
         r.code
     );
-    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+    super::convert::parsed(&text)
 }
 
 #[wasm_bindgen]

@@ -8,7 +8,12 @@ use wasm_bindgen::prelude::*;
 
 /// A plain JS value built from JSON.
 pub fn to_js(value: &Value) -> JsValue {
-    js_sys::JSON::parse(&crate::json::text(value)).unwrap_or(JsValue::NULL)
+    parsed(&crate::json::text(value))
+}
+
+/// JSON text as the JS value it writes.
+pub fn parsed(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).unwrap_or(JsValue::NULL)
 }
 
 /// Past 2^53 a JS number is not exact: a request id there crosses as a BigInt, so that it

@@ -2,7 +2,7 @@
 //! outcomes cross as JSON text that JS parses once, written here directly (no tree of values
 //! on the way out); the decisions are the core's (`mcp::http`).
 
-use super::convert::id_value;
+use super::convert::{id_value, parsed};
 use crate::json::text;
 use crate::jsonrpc::Id;
 use crate::mcp::http::{End, HttpClient, Item, Plan, Reply};
@@ -14,11 +14,6 @@ const DEFAULT_LIMIT: usize = 16 << 20;
 #[wasm_bindgen(js_name = McpHttp)]
 pub struct McpHttp {
     inner: HttpClient,
-}
-
-/// JSON text as the JS value it writes.
-fn parsed(json: &str) -> JsValue {
-    js_sys::JSON::parse(json).unwrap_or(JsValue::NULL)
 }
 
 /// `{ stream, method, url, headers: { name: value }, thenListen }`.

@@ -50,7 +50,7 @@ pub(super) fn events_js<E: WriteEvent>(list: &[E]) -> JsValue {
 /// JSON text as a JS value (ids past 2^53 kept exact).
 fn js_text(text: &str) -> JsValue {
     if !may_hold_big_integer(text) {
-        return js_sys::JSON::parse(text).unwrap_or(JsValue::NULL);
+        return super::convert::parsed(text);
     }
     crate::json::parse_value(text)
         .map(|v| to_js_exact_ids(&v))

@@ -1,6 +1,7 @@
 //! An event-stream reader for JS drivers that read Server-Sent Events themselves (ACP over
 //! HTTP, js/acp-http.js): the core's decoder, with its limit, and the reconnection floor.
 
+use super::convert::parsed;
 use crate::json::text;
 use crate::sse::{SseDecoder, SseError, MIN_RETRY_MS};
 use wasm_bindgen::prelude::*;
@@ -45,7 +46,7 @@ impl Sse {
             }
             Err(SseError::TooLarge { limit }) => format!("{{\"tooLarge\":{limit}}}"),
         };
-        js_sys::JSON::parse(&out).unwrap_or(JsValue::NULL)
+        parsed(&out)
     }
     /// The least wait before a reconnection, whatever a server asks: no busy loop.
     #[wasm_bindgen(js_name = minRetryMs)]
