@@ -545,9 +545,10 @@ impl HttpClient {
     /// answer left a tool out. Read where it stands: the text becomes a tree of values only
     /// when it holds a `tools/list` answer, which may have to be written again.
     fn note_answers(&mut self, stream: u32, text: &str) -> Option<String> {
-        use crate::json::{tape::Kind, Item as View};
+        use crate::json::tape::Kind;
         let tape = crate::json::tape_of(text).ok()?;
-        let root = View::root(&tape);
+        // `json::Item`: this module has an `Item` of its own (what an event stream carries).
+        let root = crate::json::Item::root(&tape);
         let batch = root.kind() == Kind::Arr;
         let elements = root.elements();
         let answers = if batch {
