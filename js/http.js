@@ -23,7 +23,7 @@ export function openHttpTransport(url, McpHttp, options = {}) {
     throw new ProtocolError(codes.INVALID_PARAMS, "no fetch here: pass options.fetch");
   }
   let extra = { ...(options.headers ?? {}) };
-  const state = new McpHttp(options.maxBytes);
+  const state = steps(new McpHttp(options.maxBytes));
   // One controller per stream: a request given up (timeout, abort) stops its own fetch.
   const controllers = new Map();
   const controller = (stream) => {
@@ -195,6 +195,33 @@ export function openHttpTransport(url, McpHttp, options = {}) {
   }
 
   return t;
+}
+
+/**
+ * The core's state (`McpHttp`) by the names of its steps. It has one entry point for them all
+ * (`step`, src/wasm/http.rs: an export of its own each would cost the module and its glue a
+ * shim apiece), taking a step's number, a stream, a status and two texts, and answering JSON.
+ */
+export function steps(core) {
+  const step = (op, stream, status, a, b) => JSON.parse(core.step(op, stream, status, a, b));
+  return {
+    sessionId: () => step(0) ?? undefined,
+    skips: (text) => step(1, 0, 0, text),
+    post: (text) => step(2, 0, 0, text),
+    listen: () => step(3),
+    resume: (stream) => step(4, stream),
+    legacyOpen: (stream) => step(5, stream),
+    endSession: () => step(6),
+    response: (stream, status, contentType, sessionId) => step(7, stream, status, contentType, sessionId),
+    body: (stream, text) => step(8, stream, 0, text),
+    chunk: (stream, text) => step(9, stream, 0, text),
+    takeReplay: () => step(10),
+    end: (stream, broken) => step(11, stream, broken ? 1 : 0),
+    // An id past 2^53 is a BigInt, which JSON.stringify refuses; its digits are its JSON.
+    abandon: (stream, id) => step(12, stream, 0, typeof id === "bigint" ? `${id}` : JSON.stringify(id)),
+    takeWarnings: () => step(13),
+    failed: (stream, status, body) => step(14, stream, status, body),
+  };
 }
 
 /** A body as text, at most `limit` bytes (+1, so that the core sees it was too large). */

@@ -29,7 +29,7 @@ const words = "the agent reads the file then edits the function and runs the tes
 const text = (n) => Array.from({ length: n }, (_, i) => words[i % words.length]).join(" ");
 
 /** For one build: each case a function that handles one frame (and what the frame asks). */
-function cases(aw, glue) {
+function cases(aw, glue, steps) {
   const clientInfo = { name: "bench", version: "1" };
   // MCP: a client in the handshake era, answered by an agentwire server.
   const mcp = new aw.McpClient({ clientInfo, protocolVersions: ["2025-11-25"], era: "handshake" });
@@ -50,7 +50,8 @@ function cases(aw, glue) {
   const read = { sessionId: "s1", path: "/work/src/main.rs", line: 10, limit: 200 };
   const progress = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "call-7", progress: 3, total: 10, message: "reading the files" } });
   const file = Array.from({ length: 24 }, (_, i) => `    let line_${i} = "${text(8)}";`).join("\n");
-  const http = new glue.McpHttp(1 << 24);
+  // By the names js/http.js gives the state's steps (a build before `steps`: its own methods).
+  const http = steps ? steps(new glue.McpHttp(1 << 24)) : new glue.McpHttp(1 << 24);
   const bigResult = { content: Array.from({ length: 2000 }, (_, i) => ({ type: "text", text: `line ${i} of the tool's output, with some words` })) };
   const prompt = { sessionId: "s1", prompt: [{ type: "text", text: text(60) }, { type: "resource_link", uri: "file:///work/src/main.rs", name: "main.rs" }] };
   return {
@@ -123,7 +124,8 @@ const builds = [];
 const require = createRequire(import.meta.url);
 for (const dir of dirs) {
   const aw = await import(pathToFileURL(`${resolve(dir)}/node.js`).href);
-  builds.push({ dir, cases: cases(aw, require(`${resolve(dir)}/node/agentwire.js`)) });
+  const { steps } = await import(pathToFileURL(`${resolve(dir)}/http.js`).href);
+  builds.push({ dir, cases: cases(aw, require(`${resolve(dir)}/node/agentwire.js`), steps) });
 }
 const names = Object.keys(builds[0].cases);
 console.log(`| frame | ${dirs.map((d) => `${d} min / median µs`).join(" | ")} |`);

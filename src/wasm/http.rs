@@ -2,7 +2,6 @@
 //! outcomes cross as JSON text that JS parses once, written here directly (no tree of values
 //! on the way out); the decisions are the core's (`mcp::http`).
 
-use super::convert::{id_value, parsed};
 use crate::json::text;
 use crate::jsonrpc::Id;
 use crate::mcp::http::{End, HttpClient, Item, Plan, Reply};
@@ -17,7 +16,7 @@ pub struct McpHttp {
 }
 
 /// `{ stream, method, url, headers: { name: value }, thenListen }`.
-fn plan(p: Plan) -> JsValue {
+fn plan(p: Plan) -> String {
     let mut out = String::from("{\"stream\":");
     out.push_str(&text(&p.stream));
     out.push_str(",\"method\":");
@@ -38,16 +37,54 @@ fn plan(p: Plan) -> JsValue {
     } else {
         "},\"thenListen\":false}"
     });
-    parsed(&out)
+    out
 }
 
-fn texts(list: Vec<String>) -> JsValue {
-    parsed(&text(&list))
+fn maybe_plan(p: Option<Plan>) -> String {
+    p.map_or_else(|| "null".into(), plan)
 }
 
 /// `{ failed: [answers] }`.
-fn failed(answers: &[String]) -> JsValue {
-    parsed(&format!("{{\"failed\":{}}}", text(answers)))
+fn failed(answers: &[String]) -> String {
+    format!("{{\"failed\":{}}}", text(answers))
+}
+
+/// `{ items: [{ text, eventId } | { endpoint }] }`, or `{ failed: [answers] }`.
+fn items(read: Result<Vec<Item>, Vec<String>>) -> String {
+    let items = match read {
+        Ok(items) => items,
+        Err(answers) => return failed(&answers),
+    };
+    let mut out = String::from("{\"items\":[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match item {
+            Item::Message { text: t, event_id } => {
+                out.push_str("{\"text\":");
+                out.push_str(&text(t));
+                out.push_str(",\"eventId\":");
+                out.push_str(&text(event_id));
+            }
+            Item::Endpoint(url) => {
+                out.push_str("{\"endpoint\":");
+                out.push_str(&text(url));
+            }
+        }
+        out.push('}');
+    }
+    out.push_str("]}");
+    out
+}
+
+/// `{}` when done, `{ resumeAfterMs }`, or `{ failed: [answers] }`.
+fn end(end: End) -> String {
+    match end {
+        End::Done => "{}".into(),
+        End::Resume { after_ms } => format!("{{\"resumeAfterMs\":{after_ms}}}"),
+        End::Failed(answers) => failed(&answers),
+    }
 }
 
 #[wasm_bindgen(js_class = McpHttp)]
@@ -58,107 +95,53 @@ impl McpHttp {
             inner: HttpClient::new(limit.map_or(DEFAULT_LIMIT, |l| l as usize)),
         }
     }
-    #[wasm_bindgen(js_name = sessionId)]
-    pub fn session_id(&self) -> Option<String> {
-        self.inner.session_id().map(str::to_string)
-    }
-    pub fn skips(&self, text: &str) -> bool {
-        self.inner.skips(text)
-    }
-    pub fn post(&mut self, text: &str) -> JsValue {
-        plan(self.inner.post(text))
-    }
-    pub fn listen(&mut self) -> JsValue {
-        plan(self.inner.listen())
-    }
-    pub fn resume(&mut self, stream: u32) -> JsValue {
-        self.inner.resume(stream).map_or(JsValue::NULL, plan)
-    }
-    #[wasm_bindgen(js_name = legacyOpen)]
-    pub fn legacy_open(&mut self, stream: u32) -> JsValue {
-        plan(self.inner.legacy_open(stream))
-    }
-    #[wasm_bindgen(js_name = endSession)]
-    pub fn end_session(&mut self) -> JsValue {
-        self.inner.end_session().map_or(JsValue::NULL, plan)
-    }
-    /// "json", "events", "empty", "failed" or "legacy".
-    pub fn response(
+
+    /// Step `op` of the driver, named in js/http.js (`steps`), with what it takes
+    /// of `stream`, `status` and the texts `a` and `b`; its outcome as JSON text. One entry for
+    /// all: each export costs the module and the glue a shim of its own.
+    pub fn step(
         &mut self,
+        op: u8,
         stream: u32,
         status: u16,
-        content_type: Option<String>,
-        session_id: Option<String>,
+        a: Option<String>,
+        b: Option<String>,
     ) -> String {
-        match self.inner.response(
-            stream,
-            status,
-            content_type.as_deref(),
-            session_id.as_deref(),
-        ) {
-            Reply::Json => "json",
-            Reply::Events => "events",
-            Reply::Empty => "empty",
-            Reply::Failed => "failed",
-            Reply::Legacy => "legacy",
+        let h = &mut self.inner;
+        let a = a.as_deref();
+        let t = a.unwrap_or("");
+        match op {
+            0 => text(&h.session_id()),
+            1 => text(&h.skips(t)),
+            2 => plan(h.post(t)),
+            3 => plan(h.listen()),
+            4 => maybe_plan(h.resume(stream)),
+            5 => plan(h.legacy_open(stream)),
+            6 => maybe_plan(h.end_session()),
+            // "json", "events", "empty", "failed" or "legacy".
+            7 => text(match h.response(stream, status, a, b.as_deref()) {
+                Reply::Json => "json",
+                Reply::Events => "events",
+                Reply::Empty => "empty",
+                Reply::Failed => "failed",
+                Reply::Legacy => "legacy",
+            }),
+            8 => text(&h.body(stream, t)),
+            9 => items(h.chunk(stream, t)),
+            10 => text(&h.take_replay()),
+            // `status` 1: the stream broke (a network error rather than its end).
+            11 => end(h.end(stream, status == 1)),
+            // True when the stream's HTTP request may be aborted: the app gave up on request
+            // `a` (its id as JSON text), the last the stream owed.
+            12 => text(
+                &crate::json::value_of(t)
+                    .and_then(|v| Id::from_value(&v).ok())
+                    .is_some_and(|id| h.abandon(stream, &id)),
+            ),
+            // Tools left out of a `tools/list` answer since the last call, and why.
+            13 => text(&h.take_warnings()),
+            14 => text(&h.failed(stream, status, t)),
+            _ => "null".into(),
         }
-        .to_string()
-    }
-    pub fn body(&mut self, stream: u32, text: &str) -> JsValue {
-        texts(self.inner.body(stream, text))
-    }
-    /// `{ items: [{ text, eventId } | { endpoint }] }`, or `{ failed: [answers] }`.
-    pub fn chunk(&mut self, stream: u32, text: &str) -> JsValue {
-        match self.inner.chunk(stream, text) {
-            Ok(items) => {
-                let mut out = String::from("{\"items\":[");
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    match item {
-                        Item::Message { text: t, event_id } => {
-                            out.push_str("{\"text\":");
-                            out.push_str(&crate::json::text(t));
-                            out.push_str(",\"eventId\":");
-                            out.push_str(&crate::json::text(event_id));
-                        }
-                        Item::Endpoint(url) => {
-                            out.push_str("{\"endpoint\":");
-                            out.push_str(&crate::json::text(url));
-                        }
-                    }
-                    out.push('}');
-                }
-                out.push_str("]}");
-                parsed(&out)
-            }
-            Err(answers) => failed(&answers),
-        }
-    }
-    #[wasm_bindgen(js_name = takeReplay)]
-    pub fn take_replay(&mut self) -> JsValue {
-        texts(self.inner.take_replay())
-    }
-    /// `{}` when done, `{ resumeAfterMs }`, or `{ failed: [answers] }`.
-    pub fn end(&mut self, stream: u32, broken: bool) -> JsValue {
-        match self.inner.end(stream, broken) {
-            End::Done => parsed("{}"),
-            End::Resume { after_ms } => parsed(&format!("{{\"resumeAfterMs\":{after_ms}}}")),
-            End::Failed(answers) => failed(&answers),
-        }
-    }
-    /// The app gave up on request `id`; true when its stream's HTTP request may be aborted.
-    pub fn abandon(&mut self, stream: u32, id: JsValue) -> bool {
-        let id = id_value(&id).ok().and_then(|v| Id::from_value(&v).ok());
-        id.is_some_and(|id| self.inner.abandon(stream, &id))
-    }
-    /// Warnings since the last call (tools left out of a `tools/list` answer, and why).
-    #[wasm_bindgen(js_name = takeWarnings)]
-    pub fn take_warnings(&mut self) -> JsValue {
-        texts(self.inner.take_warnings())
-    }
-    pub fn failed(&mut self, stream: u32, status: u16, body: &str) -> JsValue {
-        texts(self.inner.failed(stream, status, body))
     }
 }

@@ -240,3 +240,20 @@ test("a timeout or an abort stops the request's own fetch and tells the server",
   assert.equal(cancelled.length, 2, "and the server was told, with notifications/cancelled");
   client.close();
 });
+
+test("the transport's state is driven by its steps' names; an id past 2^53 is abandoned exactly", async () => {
+  const { createRequire } = await import("node:module");
+  const { McpHttp } = createRequire(import.meta.url)("../../pkg/node/agentwire.js");
+  const { steps } = await import("../../pkg/http.js");
+  const state = steps(new McpHttp());
+  const big = 9007199254740993n; // 2^53 + 1: as a JS number it would be 2^53, another id
+  const plan = state.post(`[{"jsonrpc":"2.0","id":${big},"method":"ping"},{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}]`);
+  assert.equal(plan.method, "POST");
+  assert.equal(plan.headers["content-type"], "application/json");
+  assert.equal(state.response(plan.stream, 200, "text/event-stream", undefined), "events");
+  assert.equal(state.abandon(plan.stream, big), false, "the stream still owes the other request");
+  assert.equal(state.abandon(plan.stream, big), false, "no longer owed: nothing changes");
+  assert.equal(state.abandon(plan.stream, 9007199254740992), true, "nothing owed now: the fetch may stop");
+  assert.equal(state.sessionId(), undefined);
+  assert.deepEqual(state.end(plan.stream, true), {}, "the stream was closed when abandoned");
+});
