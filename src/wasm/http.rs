@@ -96,9 +96,9 @@ impl McpHttp {
         }
     }
 
-    /// Step `op` of the driver, named in js/http.js (`steps`), with what it takes
-    /// of `stream`, `status` and the texts `a` and `b`; its outcome as JSON text. One entry for
-    /// all: each export costs the module and the glue a shim of its own.
+    /// Step `op` of the driver (js/http.js names them: `steps`), with what it takes of
+    /// `stream`, `status` and the texts `a` and `b`; its outcome as JSON text. One entry for
+    /// all: an export each cost the module and the glue a shim apiece.
     pub fn step(
         &mut self,
         op: u8,
@@ -131,8 +131,8 @@ impl McpHttp {
             10 => text(&h.take_replay()),
             // `status` 1: the stream broke (a network error rather than its end).
             11 => end(h.end(stream, status == 1)),
-            // True when the stream's HTTP request may be aborted: the app gave up on request
-            // `a` (its id as JSON text), the last the stream owed.
+            // The app gave up on request `a` (its id as JSON text): true when the stream owes
+            // nothing else, so that its HTTP request may be aborted.
             12 => text(
                 &crate::json::value_of(t)
                     .and_then(|v| Id::from_value(&v).ok())
