@@ -148,8 +148,9 @@ fn root(version: u16, method: &str, part_is_result: bool) -> Option<u16> {
 /// The node of a list's items, through its alternatives.
 fn items(at: u16, depth: u32) -> Option<u16> {
     let (_, of_items, variants) = node(at)?;
-    if index(of_items) != NONE {
-        return Some(index(of_items));
+    let of_items = index(of_items);
+    if of_items != NONE {
+        return Some(of_items);
     }
     if depth > 32 {
         return None;

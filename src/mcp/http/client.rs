@@ -559,7 +559,7 @@ impl HttpClient {
         // Where the answers to `tools/list` are (their place in a batch).
         let mut lists = Vec::new();
         for (at, a) in answers.iter().enumerate() {
-            if !a.is_object() || a.get("method").is_some() {
+            if a.get("method").is_some() {
                 continue;
             }
             let Some(id) = a.get("id").and_then(|v| Id::from_value(&v.value()).ok()) else {
