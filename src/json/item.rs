@@ -142,7 +142,7 @@ fn value_end(b: &[u8], at: usize) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -162,10 +162,12 @@ mod tests {
 
     /// Natively only: proptest is not built for wasm32 (`wasm-pack test` compiles these too).
     #[cfg(not(target_arch = "wasm32"))]
-    mod properties {
+    pub(crate) mod properties {
         use super::*;
 
-        fn arb_json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        /// Any JSON value: strings with quotes, backslashes, control characters and beyond
+        /// ASCII; numbers of every kind; nested arrays and objects.
+        pub(crate) fn arb_json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
             use proptest::prelude::*;
             use serde_json::Value;
             let leaf = prop_oneof![

@@ -1,49 +1,81 @@
-//! The module's one JSON writer: serde_json's compact serializer, floats laid out as serde_json
-//! lays them out. In the module the shortest digits of a float come from the engine
-//! (`Number.prototype.toString`, exact and already there): serde_json's own float writer
-//! carries a 10 KB table of powers of ten that gzip cannot shrink. Integers are written by a
-//! loop of its own too (`write_int`).
+//! The module's one JSON writer: a `serde::Serializer` of its own into a `String`, writing
+//! what serde_json's compact serializer writes (tested against it for any value and every
+//! shape serde's derive hands it). Of its own because serde_json's writes to any `io::Write`
+//! and carries its `io::Error` through every member; writing to a `String` cannot fail, and
+//! without that path every `Serialize` of the module is smaller (−1.4 KB gzipped per entry,
+//! docs/BENCHMARKS.md). The shortest digits of a float come from the engine in the module
+//! (`Number.prototype.toString`, exact and already there): serde_json's float writer carries
+//! a 10 KB table of powers of ten that gzip cannot shrink. Integers are written by a loop of
+//! its own (`write_int`).
 
-use serde::Serialize;
-use serde_json::ser::{Formatter, Serializer};
-use std::io;
+use serde::ser::{self, Serialize};
+use std::fmt;
 
 /// `value` as compact JSON text, as `serde_json::to_string` writes it.
 pub fn text<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut out = Vec::with_capacity(128);
-    // Writing to a `Vec` cannot fail; a map with non-string keys, which would, never occurs
-    // in what the module writes.
-    let _ = value.serialize(&mut Serializer::with_formatter(&mut out, Compact));
-    // serde_json writes whole `str`s with ASCII between them: UTF-8 throughout.
-    String::from_utf8(out).unwrap_or_default()
+    let mut out = String::with_capacity(128);
+    let _ = value.serialize(Writer(&mut out));
+    out
 }
 
-struct Compact;
+/// A shape JSON has no place for: serde reports one only for an internally tagged enum
+/// whose variant is no object, or an integer wider than 64 bits, neither of which the module
+/// has. The text then ends where it stopped, as serde_json's did.
+#[derive(Debug)]
+struct Unwritable;
 
-/// Integers written digit by digit: serde_json's own writer (itoa) converts with an `expect`
-/// whose panic would write its error by `Debug`, keeping core's debug builders in the module.
-macro_rules! write_ints {
-    (signed $($name:ident: $t:ty),*) => {$(
-        fn $name<W: ?Sized + io::Write>(&mut self, w: &mut W, value: $t) -> io::Result<()> {
-            write_int(w, value < 0, value.unsigned_abs() as u64)
-        }
-    )*};
-    ($($name:ident: $t:ty),*) => {$(
-        fn $name<W: ?Sized + io::Write>(&mut self, w: &mut W, value: $t) -> io::Result<()> {
-            write_int(w, false, value as u64)
-        }
-    )*};
-}
-
-impl Formatter for Compact {
-    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
-        w.write_all(Shortest::of(value).json().as_bytes())
+impl fmt::Display for Unwritable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no JSON for this shape")
     }
-    write_ints!(signed write_i8: i8, write_i16: i16, write_i32: i32, write_i64: i64);
-    write_ints!(write_u8: u8, write_u16: u16, write_u32: u32, write_u64: u64);
 }
 
-fn write_int<W: ?Sized + io::Write>(w: &mut W, negative: bool, mut n: u64) -> io::Result<()> {
+impl std::error::Error for Unwritable {}
+
+impl ser::Error for Unwritable {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Unwritable
+    }
+}
+
+type Done = Result<(), Unwritable>;
+
+struct Writer<'a>(&'a mut String);
+
+/// Writes `s` as a JSON string: `"`, `\\` and the control characters escaped as serde_json
+/// escapes them (`\n`, `\u001b`), everything else as it is.
+fn write_str(out: &mut String, s: &str) {
+    // Room for the string as it is, up front: a long text (an answer's body, 145 KB, crosses
+    // to JS inside JSON) is written without growing the buffer again and again.
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "\\u00",
+            _ => continue,
+        };
+        out.push_str(crate::text::part(s, from..i));
+        out.push_str(escape);
+        if escape.len() > 2 {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        from = i + 1;
+    }
+    out.push_str(crate::text::part(s, from..));
+    out.push('"');
+}
+
+fn write_int(out: &mut String, negative: bool, mut n: u64) -> Done {
     let mut digits = [0u8; 21];
     let mut at = digits.len();
     loop {
@@ -58,8 +90,246 @@ fn write_int<W: ?Sized + io::Write>(w: &mut W, negative: bool, mut n: u64) -> io
         at -= 1;
         digits[at] = b'-';
     }
-    w.write_all(&digits[at..])
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+    Ok(())
 }
+
+/// An array, a map or an object being written: a comma before each element but the first.
+struct Compound<'a> {
+    out: &'a mut String,
+    first: bool,
+    /// What closes it: `]`, `}`, or `}}` for a variant (`{"name":{…}}`).
+    close: &'static str,
+}
+
+impl Compound<'_> {
+    fn comma(&mut self) {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        self.comma();
+        value.serialize(Writer(self.out))
+    }
+
+    /// A member's key; as serde_json writes keys, one that is not a string (an integer, a
+    /// boolean) is written in quotes.
+    fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Done {
+        self.comma();
+        let at = self.out.len();
+        key.serialize(Writer(self.out))?;
+        if self.out.as_bytes().get(at) != Some(&b'"') {
+            self.out.insert(at, '"');
+            self.out.push('"');
+        }
+        self.out.push(':');
+        Ok(())
+    }
+
+    fn field<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> Done {
+        self.comma();
+        write_str(self.out, name);
+        self.out.push(':');
+        value.serialize(Writer(self.out))
+    }
+
+    fn close(self) -> Done {
+        self.out.push_str(self.close);
+        Ok(())
+    }
+}
+
+impl<'a> Writer<'a> {
+    fn open(self, open: &str, close: &'static str) -> Compound<'a> {
+        self.0.push_str(open);
+        Compound {
+            out: self.0,
+            first: true,
+            close,
+        }
+    }
+
+    /// `{"variant":` before a variant's content.
+    fn variant(self, variant: &str, open: &str, close: &'static str) -> Compound<'a> {
+        self.0.push('{');
+        write_str(self.0, variant);
+        self.0.push(':');
+        self.open(open, close)
+    }
+
+    fn raw(self, text: &str) -> Done {
+        self.0.push_str(text);
+        Ok(())
+    }
+}
+
+macro_rules! ints {
+    (signed $($name:ident: $t:ty),*) => {$(
+        fn $name(self, v: $t) -> Done {
+            write_int(self.0, v < 0, v.unsigned_abs() as u64)
+        }
+    )*};
+    ($($name:ident: $t:ty),*) => {$(
+        fn $name(self, v: $t) -> Done {
+            write_int(self.0, false, v as u64)
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for Writer<'a> {
+    type Ok = ();
+    type Error = Unwritable;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, v: bool) -> Done {
+        self.raw(if v { "true" } else { "false" })
+    }
+    ints!(signed serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64);
+    ints!(serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
+    fn serialize_f32(self, v: f32) -> Done {
+        self.serialize_f64(f64::from(v))
+    }
+    fn serialize_f64(self, v: f64) -> Done {
+        if !v.is_finite() {
+            return self.raw("null");
+        }
+        self.raw(&Shortest::of(v).json())
+    }
+    fn serialize_char(self, v: char) -> Done {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Done {
+        write_str(self.0, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Done {
+        let mut seq = self.open("[", "]");
+        for b in v {
+            seq.element(b)?;
+        }
+        seq.close()
+    }
+    fn serialize_none(self) -> Done {
+        self.raw("null")
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Done {
+        self.raw("null")
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Done {
+        self.raw("null")
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Done {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Done {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Done {
+        let c = self.variant(variant, "", "}");
+        value.serialize(Writer(c.out))?;
+        c.close()
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Unwritable> {
+        Ok(self.open("[", "]"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Compound<'a>, Unwritable> {
+        Ok(self.open("[", "]"))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Compound<'a>, Unwritable> {
+        Ok(self.open("[", "]"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Unwritable> {
+        Ok(self.variant(variant, "[", "]}"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Unwritable> {
+        Ok(self.open("{", "}"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound<'a>, Unwritable> {
+        Ok(self.open("{", "}"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Unwritable> {
+        Ok(self.variant(variant, "{", "}}"))
+    }
+}
+
+/// The same `Compound` for every kind of sequence and object.
+macro_rules! compound {
+    ($($trait:ident: $method:ident),*) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Unwritable;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+                self.element(value)
+            }
+            fn end(self) -> Done {
+                self.close()
+            }
+        }
+    )*};
+}
+compound!(SerializeSeq: serialize_element, SerializeTuple: serialize_element, SerializeTupleStruct: serialize_field, SerializeTupleVariant: serialize_field);
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = Unwritable;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Done {
+        self.key(key)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
+        value.serialize(Writer(self.out))
+    }
+    fn end(self) -> Done {
+        self.close()
+    }
+}
+
+macro_rules! fields {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Unwritable;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Done {
+                self.field(name, value)
+            }
+            fn end(self) -> Done {
+                self.close()
+            }
+        }
+    )*};
+}
+fields!(SerializeStruct, SerializeStructVariant);
 
 /// A finite float's shortest round-trip digits: the value is ±0.`digits` × 10^`point`
 /// (no digits for zero).
@@ -216,6 +486,87 @@ mod tests {
         assert_eq!(text(&value), serde_json::to_string(&value).unwrap());
     }
 
+    /// Every shape serde's derive and the module's types hand the writer: structs, options
+    /// left out or null, unit, newtype, tuple and struct variants, internally tagged enums,
+    /// maps with keys that are not strings (quoted, as serde_json quotes them), bytes, chars.
+    #[test]
+    fn every_shape_is_written_as_serde_json_writes_it() {
+        use serde::Serialize;
+        use std::collections::BTreeMap;
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Plain {
+            some_name: &'static str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            left_out: Option<u8>,
+            null: Option<u8>,
+            unit: (),
+            pair: (i32, f64),
+            chars: [char; 2],
+            #[serde(with = "serde_bytes_as_seq")]
+            bytes: Vec<u8>,
+        }
+        mod serde_bytes_as_seq {
+            pub fn serialize<S: serde::Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(b)
+            }
+        }
+        #[derive(Serialize)]
+        enum External {
+            Unit,
+            Newtype(u8),
+            Tuple(u8, &'static str),
+            Struct { a: bool },
+        }
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "camelCase")]
+        enum Tagged {
+            Empty,
+            WithFields {
+                id: crate::jsonrpc::Id,
+                flow: crate::jsonrpc::Flow,
+            },
+            Wrapped(Plain),
+        }
+        #[derive(Serialize)]
+        struct Newtype(Vec<External>);
+        let plain = || Plain {
+            some_name: "a\"b\u{7}",
+            left_out: None,
+            null: None,
+            unit: (),
+            pair: (-3, f64::NAN),
+            chars: ['x', '\n'],
+            bytes: vec![0, 255],
+        };
+        let keys: BTreeMap<i64, bool> = [(-1, true), (20, false)].into();
+        let mut by_id = crate::jsonrpc::VecMap::default();
+        by_id.insert(crate::jsonrpc::Id::Number(7), "seven");
+        by_id.insert(crate::jsonrpc::Id::String("s".into()), "s");
+        let same = |ours: String, serde: String| assert_eq!(ours, serde);
+        same(text(&plain()), serde_json::to_string(&plain()).unwrap());
+        let externals = Newtype(vec![
+            External::Unit,
+            External::Newtype(1),
+            External::Tuple(2, "t"),
+            External::Struct { a: true },
+        ]);
+        same(text(&externals), serde_json::to_string(&externals).unwrap());
+        let tagged = [
+            Tagged::Empty,
+            Tagged::WithFields {
+                id: crate::jsonrpc::Id::Number(-4),
+                flow: crate::jsonrpc::Flow::In,
+            },
+            Tagged::Wrapped(plain()),
+        ];
+        same(text(&tagged), serde_json::to_string(&tagged).unwrap());
+        same(text(&keys), serde_json::to_string(&keys).unwrap());
+        same(text(&by_id), serde_json::to_string(&by_id).unwrap());
+        let bools: BTreeMap<bool, ()> = [(true, ())].into();
+        same(text(&bools), serde_json::to_string(&bools).unwrap());
+    }
+
     /// Natively only: proptest is not built for wasm32 (`wasm-pack test` compiles these too).
     #[cfg(not(target_arch = "wasm32"))]
     mod properties {
@@ -265,6 +616,18 @@ mod tests {
                 proptest::prop_assert_eq!(text(&small), serde_json::to_string(&small).unwrap());
                 let v = serde_json::json!([i, u, i64::MIN, u64::MAX, 0, -1]);
                 proptest::prop_assert_eq!(text(&v), serde_json::to_string(&v).unwrap());
+            }
+
+            /// Any value as serde_json writes it: the escapes, the numbers, the nesting.
+            #[test]
+            fn values_of_any_shape_are_written_as_serde_json_writes_them(value in crate::json::item::tests::properties::arb_json()) {
+                proptest::prop_assert_eq!(text(&value), serde_json::to_string(&value).unwrap());
+            }
+
+            /// Every string, every control character among them.
+            #[test]
+            fn strings_are_escaped_as_serde_json_escapes_them(s in "[\u{0}-\u{7f}\u{e9}\u{2028}\u{1f600}]{0,24}") {
+                proptest::prop_assert_eq!(text(&s), serde_json::to_string(&s).unwrap());
             }
 
             /// Ties: values with few bits after the point, whose exact decimals end in 5.
