@@ -2,7 +2,7 @@
 //! what serde_json's compact serializer writes (tested against it for any value and every
 //! shape serde's derive hands it). Of its own because serde_json's writes to any `io::Write`
 //! and carries its `io::Error` through every member; writing to a `String` cannot fail, and
-//! without that path every `Serialize` of the module is smaller (−1.4 KB gzipped per entry,
+//! without that path every `Serialize` of the module is smaller (1.2–1.8 KB gzipped an entry,
 //! docs/BENCHMARKS.md). The shortest digits of a float come from the engine in the module
 //! (`Number.prototype.toString`, exact and already there): serde_json's float writer carries
 //! a 10 KB table of powers of ten that gzip cannot shrink. Integers are written by a loop of
