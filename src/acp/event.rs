@@ -125,7 +125,7 @@ impl Event {
                 replay,
             } => {
                 out.push_str("{\"type\":\"sessionUpdate\",\"sessionId\":");
-                out.push_str(&crate::json::text(session_id));
+                crate::json::append(out, session_id);
                 out.push_str(",\"update\":");
                 out.push_str(update.as_str());
                 out.push_str(if *replay {
@@ -134,7 +134,7 @@ impl Event {
                     ",\"replay\":false}"
                 });
             }
-            _ => out.push_str(&crate::json::text(self)),
+            _ => crate::json::append(out, self),
         }
     }
 }

@@ -12,8 +12,8 @@ mod view;
 
 pub use item::Item;
 pub use tape::{utf8, TapeError};
-pub use text::text;
 pub(crate) use text::Shortest;
+pub use text::{append, text};
 pub use value::{parse_value, value_of};
 pub(crate) use value::{tape_of, value_at, MAX_DEPTH};
 pub use view::View;

@@ -14,8 +14,14 @@ use std::fmt;
 /// `value` as compact JSON text, as `serde_json::to_string` writes it.
 pub fn text<T: Serialize + ?Sized>(value: &T) -> String {
     let mut out = String::with_capacity(128);
-    let _ = value.serialize(Writer(&mut out));
+    append(&mut out, value);
     out
+}
+
+/// Writes `value` as compact JSON text at the end of `out`: JSON built by hand around a value
+/// takes it without a string of its own and a copy.
+pub fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) {
+    let _ = value.serialize(Writer(out));
 }
 
 /// A shape JSON has no place for: serde reports one only for an internally tagged enum
@@ -629,6 +635,15 @@ mod tests {
             #[test]
             fn values_of_any_shape_are_written_as_serde_json_writes_them(value in crate::json::item::tests::properties::arb_json()) {
                 proptest::prop_assert_eq!(text(&value), serde_json::to_string(&value).unwrap());
+            }
+
+            /// Written at the end of a text already begun, the value is the same text and what
+            /// came before it stays as it was (the keys' quoting looks only at what it wrote).
+            #[test]
+            fn values_appended_leave_what_came_before(prefix in "[\"{:,0-9a-z\\[]{0,6}", value in crate::json::item::tests::properties::arb_json()) {
+                let mut out = prefix.clone();
+                append(&mut out, &value);
+                proptest::prop_assert_eq!(out, prefix + &serde_json::to_string(&value).unwrap());
             }
 
             /// Every string, every control character among them.

@@ -65,10 +65,10 @@ pub(crate) fn write_event(
     out.push('"');
     if let Some(id) = id {
         out.push_str(",\"id\":");
-        out.push_str(&crate::json::text(id));
+        crate::json::append(out, id);
     }
     out.push_str(",\"method\":");
-    out.push_str(&crate::json::text(method));
+    crate::json::append(out, method);
     if let Some(p) = payload {
         out.push_str(",\"");
         out.push_str(member);

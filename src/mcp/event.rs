@@ -31,7 +31,7 @@ impl Event {
     /// parsed and written again.
     pub fn write_json(&self, out: &mut String) {
         if !self.write_message(out) {
-            out.push_str(&crate::json::text(self));
+            crate::json::append(out, self);
         }
     }
 }

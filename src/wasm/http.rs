@@ -2,7 +2,7 @@
 //! outcomes cross as JSON text that JS parses once, written here directly (no tree of values
 //! on the way out); the decisions are the core's (`mcp::http`).
 
-use crate::json::text;
+use crate::json::{append, text};
 use crate::jsonrpc::Id;
 use crate::mcp::http::{End, HttpClient, Item, Plan, Reply};
 use wasm_bindgen::prelude::*;
@@ -18,19 +18,19 @@ pub struct McpHttp {
 /// `{ stream, method, url, headers: { name: value }, thenListen }`.
 fn plan(p: Plan) -> String {
     let mut out = String::from("{\"stream\":");
-    out.push_str(&text(&p.stream));
+    append(&mut out, &p.stream);
     out.push_str(",\"method\":");
-    out.push_str(&text(p.method));
+    append(&mut out, p.method);
     out.push_str(",\"url\":");
-    out.push_str(&text(&p.url));
+    append(&mut out, &p.url);
     out.push_str(",\"headers\":{");
     for (i, (name, value)) in p.headers.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&text(name));
+        append(&mut out, name);
         out.push(':');
-        out.push_str(&text(value));
+        append(&mut out, value);
     }
     out.push_str(if p.then_listen {
         "},\"thenListen\":true}"
@@ -63,13 +63,13 @@ fn items(read: Result<Vec<Item>, Vec<String>>) -> String {
         match item {
             Item::Message { text: t, event_id } => {
                 out.push_str("{\"text\":");
-                out.push_str(&text(t));
+                append(&mut out, t);
                 out.push_str(",\"eventId\":");
-                out.push_str(&text(event_id));
+                append(&mut out, event_id);
             }
             Item::Endpoint(url) => {
                 out.push_str("{\"endpoint\":");
-                out.push_str(&text(url));
+                append(&mut out, url);
             }
         }
         out.push('}');

@@ -23,7 +23,7 @@ pub(super) fn js<T: Serialize>(value: &T) -> JsValue {
 /// An event, written as JSON text for JS to parse.
 pub(super) trait WriteEvent: Serialize + Sized {
     fn write(&self, out: &mut String) {
-        out.push_str(&crate::json::text(self));
+        crate::json::append(out, self);
     }
     /// Events JS can make from the frame it passed in, told by a number instead of text.
     fn by_reference(_events: &[Self]) -> Option<JsValue> {

@@ -2,7 +2,7 @@
 //! HTTP, js/acp-http.js): the core's decoder, with its limit, and the reconnection floor.
 
 use super::convert::parsed;
-use crate::json::text;
+use crate::json::append;
 use crate::sse::{SseDecoder, SseError, MIN_RETRY_MS};
 use wasm_bindgen::prelude::*;
 
@@ -34,11 +34,11 @@ impl Sse {
                         out.push(',');
                     }
                     out.push_str("{\"event\":");
-                    out.push_str(&text(&e.event));
+                    append(&mut out, &e.event);
                     out.push_str(",\"data\":");
-                    out.push_str(&text(&e.data));
+                    append(&mut out, &e.data);
                     out.push_str(",\"id\":");
-                    out.push_str(&text(&e.id));
+                    append(&mut out, &e.id);
                     out.push('}');
                 }
                 out.push_str("]}");
