@@ -90,6 +90,58 @@ fn progress_pushes_the_deadline_out_but_never_past_the_cap() {
     assert_eq!(p.client.next_deadline(), Some(4000));
 }
 
+/// Progress is read where it stands in the frame, and reads as the general path reads it:
+/// the deadline pushed out, the event's token and params as they came (written as the
+/// binding writes them, spliced in, they read the same), and a frame with an error reported
+/// and delivered all the same.
+#[test]
+fn progress_read_in_place_reads_as_the_general_path_reads_it() {
+    let mut p = ready();
+    let options = RequestOptions {
+        timeout_ms: Some(1000),
+        reset_on_progress: true,
+        max_total_ms: None,
+    };
+    let id = p.client.call_tool("slow", None, options, 0).unwrap().id;
+    let id = id.unwrap().to_value();
+    let frame = |progress: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{ "progressToken" : {id} , "progress": {progress}, "message": "h\u0069"}}}}"#
+        )
+    };
+    let events = p.client.receive(&frame("1"), 500);
+    assert_eq!(p.client.next_deadline(), Some(1500));
+    let expected = json!({
+        "type": "progress",
+        "id": id,
+        "progressToken": id,
+        "params": { "progressToken": id, "progress": 1, "message": "hi" },
+    });
+    assert_eq!(values(&events), vec![expected.clone()]);
+    let mut text = String::new();
+    events[0].write_json(&mut text);
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), expected);
+    assert!(
+        text.contains(r#""message": "h\u0069""#),
+        "in place, as it came: {text}"
+    );
+    // `progress` must be a number: the general path's, the same event after the violation.
+    let events = p.client.receive(&frame(r#""half""#), 700);
+    assert_eq!(p.client.next_deadline(), Some(1700));
+    assert_eq!(
+        of_type(&events, "violation").len(),
+        1,
+        "{:?}",
+        values(&events)
+    );
+    let reported = &of_type(&events, "progress")[0];
+    assert_eq!((&reported["id"], &reported["progressToken"]), (&id, &id));
+    assert_eq!(reported["params"]["progress"], "half");
+    let mut text = String::new();
+    events.last().unwrap().write_json(&mut text);
+    assert_eq!(&serde_json::from_str::<Value>(&text).unwrap(), reported);
+}
+
 #[test]
 fn initialize_times_out_without_being_cancelled() {
     let mut c = McpClient::new(client_config(

@@ -30,7 +30,24 @@ impl Event {
     /// request's or a notification's `params` are spliced in as the text they came in, never
     /// parsed and written again.
     pub fn write_json(&self, out: &mut String) {
-        if !self.write_message(out) {
+        if let Event::Progress {
+            id,
+            progress_token,
+            params,
+        } = self
+        {
+            // As `Serialize` writes it, the token and the params spliced in.
+            out.push_str("{\"type\":\"progress\"");
+            if let Some(id) = id {
+                out.push_str(",\"id\":");
+                crate::json::append(out, id);
+            }
+            out.push_str(",\"progressToken\":");
+            out.push_str(progress_token.as_str());
+            out.push_str(",\"params\":");
+            out.push_str(params.as_str());
+            out.push('}');
+        } else if !self.write_message(out) {
             crate::json::append(out, self);
         }
     }
@@ -104,12 +121,13 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         params: Option<RawJson>,
     },
-    /// `notifications/progress`; `id` is our request it belongs to, when known.
+    /// `notifications/progress`; `id` is our request it belongs to, when known. The token and
+    /// the params are the JSON text they came in.
     Progress {
         #[serde(skip_serializing_if = "Option::is_none")]
         id: Option<Id>,
-        progress_token: Value,
-        params: Value,
+        progress_token: RawJson,
+        params: RawJson,
     },
     /// The peer cancelled one of its requests: stop the work; no answer will be sent.
     Cancelled {

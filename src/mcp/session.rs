@@ -825,6 +825,29 @@ impl Session {
         events.push(Event::Notification { method, params });
     }
 
+    /// Progress on one of our requests (`key`, its token as the progress table keys it): its
+    /// deadline pushed out when it asked for that, and the event.
+    fn on_progress(
+        &mut self,
+        key: &str,
+        progress_token: RawJson,
+        params: RawJson,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
+        let id = self.progress.get(key).cloned();
+        if let Some(id) = &id {
+            if self.resets.contains(id) {
+                self.endpoint.pending_mut().touch(id, now_ms);
+            }
+        }
+        events.push(Event::Progress {
+            id,
+            progress_token,
+            params,
+        });
+    }
+
     /// Answers an incoming request on the session's own account.
     pub(super) fn reply(
         &mut self,
@@ -965,6 +988,9 @@ enum InPlace {
         Option<StatelessMeta>,
     ),
     Notification(String, Option<RawJson>),
+    /// `notifications/progress`: the token as the progress table keys it, the token and the
+    /// params as they came.
+    Progress(String, RawJson, RawJson),
 }
 
 /// The versions a message names: `protocolVersion` (`initialize` and its answer) and the one
@@ -1077,7 +1103,7 @@ impl crate::inbound::Inbound for Session {
     /// read from the parse that validates it: no tree of values, the payload handed on as the
     /// text it came in. Anything else, the handshake, or a message with an error (reported by
     /// the general path) is left to that path (false), which reads it the same way.
-    fn read_in_place(&mut self, text: &str, _now_ms: u64, events: &mut Vec<Event>) -> bool {
+    fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
         // Judged by the agreed or offered version, as `judged_by` judges a response; before
         // either, the general path works out which.
         if self.version.is_none() && self.offered.is_none() {
@@ -1098,14 +1124,23 @@ impl crate::inbound::Inbound for Session {
                 in_reply_to,
             };
             let Some(id) = root.get("id") else {
-                // A notification the session only screens; those it acts on (`cancelled`,
-                // `progress`, `initialized`) are the general path's.
+                // A notification the session only screens, or progress (as frequent as a
+                // long call's steps); those it acts on otherwise (`cancelled`, `initialized`)
+                // are the general path's.
                 let method = root.get("method")?.as_str()?;
+                if method == "notifications/progress" {
+                    let params = root.get("params")?;
+                    let token = params.get("progressToken")?;
+                    let read = InPlace::Progress(
+                        crate::json::text(&token.value()),
+                        RawJson::from_frame(token.raw()),
+                        RawJson::from_frame(params.raw()),
+                    );
+                    return Some((ctx(None), read));
+                }
                 if matches!(
                     &*method,
-                    "notifications/cancelled"
-                        | "notifications/progress"
-                        | "notifications/initialized"
+                    "notifications/cancelled" | "notifications/initialized"
                 ) {
                     return None;
                 }
@@ -1175,6 +1210,13 @@ impl crate::inbound::Inbound for Session {
                     events.push(Event::violation(None, Some(&method), Flow::In, issues));
                 }
                 self.deliver(method, params, events);
+            }
+            InPlace::Progress(key, token, params) => {
+                if !issues.is_empty() {
+                    let method = Some("notifications/progress");
+                    events.push(Event::violation(None, method, Flow::In, issues));
+                }
+                self.on_progress(&key, token, params, now_ms, events);
             }
             InPlace::Request(id, method, params, read, stateless) => {
                 // A duplicate id is the general path's to answer.
@@ -1261,17 +1303,9 @@ impl crate::inbound::Inbound for Session {
             "notifications/progress" => {
                 let params = n.params.unwrap_or(Value::Null);
                 let token = params.get("progressToken").cloned().unwrap_or(Value::Null);
-                let id = self.progress.get(&crate::json::text(&token)).cloned();
-                if let Some(id) = &id {
-                    if self.resets.contains(id) {
-                        self.endpoint.pending_mut().touch(id, now_ms);
-                    }
-                }
-                events.push(Event::Progress {
-                    id,
-                    progress_token: token,
-                    params,
-                });
+                let key = crate::json::text(&token);
+                let (token, params) = (RawJson::from_value(&token), RawJson::from_value(&params));
+                self.on_progress(&key, token, params, now_ms, events);
             }
             "notifications/initialized" if self.side == Side::Server => self.on_initialized(events),
             _ => {
