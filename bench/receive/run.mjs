@@ -14,6 +14,8 @@
 //   server's answer, an ACP `session/prompt`;
 // - MCP over Streamable HTTP: a JSON body answering a `tools/call` (that result, and one of
 //   145 KB), as the transport's state (`McpHttp`, js/http.js) takes it before the session does.
+// - MCP over Streamable HTTP: the POST of a stateless-era `tools/call` (1.4 KB arguments)
+//   planned by that state (its headers, the request it owes).
 // Environment: ROUNDS (30), SLICE ms (50).
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -103,6 +105,15 @@ function cases(aw, glue, steps) {
       handle.after = () => http.end(post.stream, false);
       return handle;
     }])),
+    // The state planning the POST of a stateless-era call: its id and version read, its
+    // method, name and marked arguments mirrored into headers (the fetch ends untimed).
+    "MCP over HTTP: a tools/call POSTed (1.4 KB arguments, stateless era)": () => {
+      const posting = steps ? steps(new glue.McpHttp(1 << 24)) : new glue.McpHttp(1 << 24);
+      const call = stateless.request("tools/call", { name: "apply", arguments: toolResult }).text;
+      const handle = () => posting.post(call);
+      handle.after = (plan) => posting.end(plan.stream, false);
+      return handle;
+    },
     // Sending: the call checked, written once and validated as it goes (answered untimed).
     "MCP client: tools/call sent (1.4 KB arguments)": () => {
       const handle = () => mcp.request("tools/call", { name: "apply", arguments: toolResult });

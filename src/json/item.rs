@@ -52,6 +52,11 @@ impl<'t, 'a> Item<'t, 'a> {
         super::value_at(self.tape, self.at)
     }
 
+    /// Its node in the tape (for the readers that work on nodes).
+    pub(crate) fn node(&self) -> usize {
+        self.at
+    }
+
     pub fn is_object(&self) -> bool {
         self.kind() == Kind::Obj
     }

@@ -161,41 +161,46 @@ impl HttpClient {
                 .as_bytes()
                 .windows(CANCELLED.len())
                 .any(|w| w == CANCELLED)
-            && matches!(outgoing(text).as_slice(), [Message::Notification(n)] if n.method == "notifications/cancelled")
+            && crate::json::tape_of(text).is_ok_and(|tape| {
+                matches!(outgoing(&tape).as_slice(), [Outgoing { id: None, method, .. }] if method == "notifications/cancelled")
+            })
     }
 
     /// Plans the POST of one outgoing text (a message or a batch).
     pub fn post(&mut self, text: &str) -> Plan {
-        let messages = outgoing(text);
+        let tape = crate::json::tape_of(text);
+        let messages = tape.as_ref().map(outgoing).unwrap_or_default();
         let mut owed = Vec::new();
         let mut initialize = false;
         let mut initialized = false;
         let mut mirrored = Vec::new();
         for m in &messages {
-            initialized |=
-                matches!(m, Message::Notification(n) if n.method == "notifications/initialized");
-            if let Message::Request(r) = m {
-                owed.push(r.id.clone());
-                if r.method == "initialize" {
-                    initialize = true;
-                    self.initialize = Some(r.id.clone());
-                }
-                if r.method == "tools/list" {
-                    self.tool_lists.push(r.id.clone());
-                }
-                // The stateless era names the version in each request; the header follows it,
-                // and the body's method, name and marked arguments are mirrored (SEP-2243).
-                if let Some(v) = r
-                    .params
-                    .as_ref()
-                    .and_then(|p| p.get("_meta"))
-                    .and_then(|m| m.get(META_VERSION))
-                    .and_then(Value::as_str)
-                {
-                    self.version = Some(v.to_string());
-                    if messages.len() == 1 {
-                        mirrored = self.mirror(&r.method, r.params.as_ref());
-                    }
+            let Some(id) = &m.id else {
+                initialized |= m.method == "notifications/initialized";
+                continue;
+            };
+            if !m.call {
+                continue;
+            }
+            owed.push(id.clone());
+            if m.method == "initialize" {
+                initialize = true;
+                self.initialize = Some(id.clone());
+            }
+            if m.method == "tools/list" {
+                self.tool_lists.push(id.clone());
+            }
+            // The stateless era names the version in each request; the header follows it,
+            // and the body's method, name and marked arguments are mirrored (SEP-2243).
+            if let Some(v) = m
+                .params
+                .and_then(|p| p.get("_meta"))
+                .and_then(|m| m.get(META_VERSION))
+                .and_then(|v| v.as_str())
+            {
+                self.version = Some(v.into_owned());
+                if messages.len() == 1 {
+                    mirrored = self.mirror(&m.method, m.params);
                 }
             }
         }
@@ -601,11 +606,15 @@ impl HttpClient {
     }
 
     /// The stateless era's request metadata headers for one request.
-    fn mirror(&self, method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+    fn mirror(&self, method: &str, params: Option<crate::json::Item>) -> Vec<(String, String)> {
         let mut out = headers::standard(method, params);
         if method == "tools/call" {
-            let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
-            if let Some((_, mirrored)) = self.tools.iter().find(|(t, _)| Some(t.as_str()) == name) {
+            let name = params.and_then(|p| p.get("name")).and_then(|n| n.as_str());
+            if let Some((_, mirrored)) = self
+                .tools
+                .iter()
+                .find(|(t, _)| Some(t.as_str()) == name.as_deref())
+            {
                 out.extend(headers::params(
                     mirrored,
                     params.and_then(|p| p.get("arguments")),
@@ -717,14 +726,50 @@ fn too_large(limit: usize) -> String {
     format!("the response is larger than the limit of {limit} bytes")
 }
 
-/// The messages of an outgoing text; what does not parse owes nothing.
-fn outgoing(text: &str) -> Vec<Message> {
-    use crate::jsonrpc::{parse, Incoming, ParseOptions};
-    match parse(text, &ParseOptions::default()) {
-        Ok(Incoming::Single(m)) => vec![m],
-        Ok(Incoming::Batch(items)) => items.into_iter().flatten().collect(),
-        Err(_) => Vec::new(),
+/// One message of an outgoing text, read where it stands in the text's parse.
+struct Outgoing<'t, 'a> {
+    /// A request or a notification (else a response).
+    call: bool,
+    /// A request's id (a response's, for a response).
+    id: Option<Id>,
+    method: std::borrow::Cow<'a, str>,
+    params: Option<crate::json::Item<'t, 'a>>,
+}
+
+/// The messages of an outgoing text (one, or a batch's) whose envelope `jsonrpc::parse` takes,
+/// read by the same envelope reader; what does not parse owes nothing. The params are never
+/// made a tree of values: a call's arguments can be large, and only a few members are read.
+fn outgoing<'t, 'a>(tape: &'t crate::json::tape::Tape<'a>) -> Vec<Outgoing<'t, 'a>> {
+    use crate::json::tape::Kind;
+    use crate::jsonrpc::envelope::{read, Shape};
+    let root = crate::json::Item::root(tape);
+    let messages = if root.kind() == Kind::Arr {
+        root.elements()
+    } else {
+        vec![root]
+    };
+    let mut out = Vec::new();
+    for m in messages {
+        let envelope = read(tape, m.node());
+        let id = match m.get("id").map(|id| Id::from_value(&id.value())) {
+            Some(Err(_)) => continue,
+            id => id.and_then(Result::ok),
+        };
+        let Ok(shape) = envelope.shape else { continue };
+        let call = matches!(shape, Shape::Call { .. });
+        let method = match m.get("method").and_then(|v| v.as_str()) {
+            Some(method) => method,
+            None => std::borrow::Cow::Borrowed(""),
+        };
+        let params = m.get("params").filter(|_| call);
+        out.push(Outgoing {
+            call,
+            id,
+            method,
+            params,
+        });
     }
+    out
 }
 
 #[cfg(test)]
@@ -807,6 +852,54 @@ mod tests {
         let mut c = HttpClient::new(1 << 20);
         let p = c.post(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#);
         assert_eq!(header(&p, "mcp-protocol-version"), Some("2026-07-28"));
+    }
+
+    /// The requests and notifications of an outgoing text are those `jsonrpc::parse` takes,
+    /// with the same ids, methods and params, read from the parse alone.
+    #[test]
+    fn outgoing_calls_are_read_as_the_endpoint_reads_them() {
+        use crate::jsonrpc::{parse, Incoming, ParseOptions};
+        let texts = [
+            CALL,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":"a\u0062","method":"tools/\u006cist","params":{"_meta":{"x":[1]}}}"#,
+            r#"{"jsonrpc":"2.0","id":{"no":1},"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"result":{}}"#,
+            r#"[{"jsonrpc":"2.0","id":2,"method":"a"},{"jsonrpc":"2.0","method":"b","params":[]},[],3,{"jsonrpc":"2.0","id":5,"result":{}},{"jsonrpc":"2.0","id":6,"method":"c","params":{"d":1}}]"#,
+            "[]",
+            "not JSON",
+        ];
+        for text in texts {
+            let by_endpoint: Vec<(Option<Id>, String, Option<Value>)> =
+                match parse(text, &ParseOptions::default()) {
+                    Ok(Incoming::Single(m)) => vec![Ok(m)],
+                    Ok(Incoming::Batch(items)) => items,
+                    Err(_) => Vec::new(),
+                }
+                .into_iter()
+                .filter_map(|m| match m.ok()? {
+                    Message::Request(r) => Some((Some(r.id), r.method, r.params)),
+                    Message::Notification(n) => Some((None, n.method, n.params)),
+                    Message::Response(_) => None,
+                })
+                .collect();
+            let tape = crate::json::tape_of(text);
+            let read: Vec<_> = tape
+                .as_ref()
+                .map(outgoing)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|m| m.call)
+                .map(|m| (m.id, m.method.into_owned(), m.params.map(|p| p.value())))
+                .collect();
+            assert_eq!(read, by_endpoint, "{text}");
+        }
     }
 
     #[test]

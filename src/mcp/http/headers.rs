@@ -3,6 +3,8 @@
 //! mirrors the tool arguments whose input schema marks them `x-mcp-header`. Values that are
 //! not plain visible ASCII go as `=?base64?…?=`.
 
+use crate::json::tape::Kind;
+use crate::json::Item;
 use serde_json::Value;
 
 /// The schema keyword that names a parameter's header.
@@ -10,16 +12,17 @@ const ANNOTATION: &str = "x-mcp-header";
 /// Integers beyond JavaScript's safe range cannot be mirrored exactly.
 const SAFE_INTEGER: i64 = (1 << 53) - 1;
 
-/// `Mcp-Method`, and `Mcp-Name` for the methods that name a tool, prompt or resource.
-pub fn standard(method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+/// `Mcp-Method`, and `Mcp-Name` for the methods that name a tool, prompt or resource (the
+/// params read where they stand in the message's parse).
+pub fn standard(method: &str, params: Option<Item>) -> Vec<(String, String)> {
     let mut out = vec![("mcp-method".to_string(), header_value(method))];
     let source = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
         _ => return out,
     };
-    if let Some(name) = params.and_then(|p| p.get(source)).and_then(Value::as_str) {
-        out.push(("mcp-name".to_string(), header_value(name)));
+    if let Some(name) = params.and_then(|p| p.get(source)).and_then(|n| n.as_str()) {
+        out.push(("mcp-name".to_string(), header_value(&name)));
     }
     out
 }
@@ -104,16 +107,21 @@ fn walk(
 }
 
 /// The `Mcp-Param-*` headers of one call: a value present at each annotated path (null and
-/// absent are omitted).
-pub fn params(mirrored: &Mirrored, arguments: Option<&Value>) -> Vec<(String, String)> {
+/// absent are omitted), read where it stands in the message's parse.
+pub fn params(mirrored: &Mirrored, arguments: Option<Item>) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let Some(arguments) = arguments else {
         return out;
     };
     for (name, path) in mirrored {
-        let value = path.iter().try_fold(arguments, |v, key| v.get(key));
+        // Only a scalar is mirrored, so only a scalar is made a value.
+        let value = path
+            .iter()
+            .try_fold(arguments, |v, key| v.get(key))
+            .filter(|v| matches!(v.kind(), Kind::Str | Kind::Bool | Kind::Num))
+            .map(|v| v.value());
         let text = match value {
-            Some(Value::String(s)) => s.clone(),
+            Some(Value::String(s)) => s,
             Some(Value::Bool(b)) => b.to_string(),
             Some(Value::Number(n)) => match n.as_i64().filter(|i| i.abs() <= SAFE_INTEGER) {
                 Some(i) => i.to_string(),
@@ -250,17 +258,30 @@ mod tests {
         assert_eq!(decode_header_value("=?base64?/w==?="), None, "not UTF-8");
     }
 
+    /// `f` given `value` as it stands in a parse of its text.
+    fn read<R>(value: &Value, f: impl FnOnce(Item) -> R) -> R {
+        let text = crate::json::text(value);
+        let tape = crate::json::tape_of(&text).expect("JSON");
+        f(Item::root(&tape))
+    }
+
     #[test]
     fn standard_headers_name_the_method_and_the_target() {
         assert_eq!(
-            standard("tools/call", Some(&json!({"name": "get_weather"}))),
+            read(&json!({"name": "get_weather"}), |p| standard(
+                "tools/call",
+                Some(p)
+            )),
             vec![
                 ("mcp-method".into(), "tools/call".into()),
                 ("mcp-name".into(), "get_weather".into())
             ]
         );
         assert_eq!(
-            standard("resources/read", Some(&json!({"uri": "file:///a b"})))[1],
+            read(&json!({"uri": "file:///a b"}), |p| standard(
+                "resources/read",
+                Some(p)
+            ))[1],
             ("mcp-name".into(), "file:///a b".into())
         );
         assert_eq!(
@@ -280,13 +301,13 @@ mod tests {
         let args =
             json!({"region": "us-west1", "query": "SELECT 1", "opts": {"limit": 42, "dry": null}});
         assert_eq!(
-            params(&m, Some(&args)),
+            read(&args, |a| params(&m, Some(a))),
             vec![
                 ("mcp-param-region".into(), "us-west1".into()),
                 ("mcp-param-limit".into(), "42".into())
             ]
         );
-        assert_eq!(params(&m, Some(&json!({}))), vec![]);
+        assert_eq!(read(&json!({}), |a| params(&m, Some(a))), vec![]);
     }
 
     #[test]
