@@ -141,7 +141,7 @@ impl Refusal {
 
 impl Session {
     /// Out of line: one copy for both roles' constructors, not one inlined into each binding's
-    /// (−154 B gzipped of `agentwire/acp`'s `.wasm`).
+    /// (−153 B gzipped of `agentwire/acp`'s `.wasm`).
     #[inline(never)]
     pub(crate) fn new(
         role: Role,
