@@ -214,7 +214,7 @@ fn slow_reports_progress_and_stops_when_cancelled() {
                     id: Some(_),
                     params,
                     ..
-                } => params["progress"].as_f64(),
+                } => params.value()["progress"].as_f64(),
                 _ => None,
             })
             .collect();
@@ -487,7 +487,7 @@ fn the_conformance_catalogue_logs_reports_progress_and_asks_the_client() {
     let steps: Vec<f64> = seen
         .iter()
         .filter_map(|e| match e {
-            Event::Progress { params, .. } => params["progress"].as_f64(),
+            Event::Progress { params, .. } => params.value()["progress"].as_f64(),
             _ => None,
         })
         .collect();
