@@ -256,8 +256,8 @@ declare class SansIoSession<Event, V> {
   /** Answers an incoming request; returns the text to send. */
   respond(id: RequestId, result: unknown): string;
   respondError(id: RequestId, error: ErrorObject): string;
-  /** Feeds one incoming frame; returns what happened, including text to send back. */
-  receive(text: string): Event[];
+  /** Feeds one incoming frame, text or UTF-8 bytes; returns what happened, including text to send back. */
+  receive(frame: string | Uint8Array | ArrayBuffer | ArrayBufferView): Event[];
   /** Reports requests past their deadline (call at nextDeadline()). */
   tick(): Event[];
   /** The transport closed: fails what is pending. */

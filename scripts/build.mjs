@@ -97,6 +97,39 @@ export { ProtocolError, codes } from "./errors.js";
 `;
 }
 
+/**
+ * wasm-bindgen copies a string argument (a frame received, params to send, a result) into the
+ * module a UTF-16 unit at a time in a JS loop, then by `encodeInto` from the first non-ASCII
+ * character on. From 1,024 units on, the glue this writes copies it by `encodeInto` alone:
+ * Chromium 156 copies 1.4 KB in 2.1 µs against 3.6 µs by the loop, 145 KB in 0.17 against
+ * 0.66 ms, Node 20 several times faster still; below a few hundred units the loop is faster in
+ * Chromium (`encodeInto`'s fixed cost), so shorter text keeps it (docs/BENCHMARKS.md, "Long
+ * text into the module in one copy"). ASCII takes a byte per unit; other text is given room
+ * for three as the loop's own fallback gives it. wasm-bindgen is pinned: the build fails if its
+ * glue no longer has the lines this rewrites.
+ */
+function longTextInOneCopy(glue) {
+  const text = readFileSync(glue, "utf8");
+  const from = "    let len = arg.length;\n    let ptr = malloc(len, 1) >>> 0;\n";
+  const to = `    let len = arg.length;
+    if (len >= 1024) {
+        let at = malloc(len, 1) >>> 0;
+        let { read, written } = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(at, at + len));
+        if (read < len) {
+            const room = written + (len - read) * 3;
+            at = realloc(at, len, room, 1) >>> 0;
+            written += cachedTextEncoder.encodeInto(arg.slice(read), getUint8ArrayMemory0().subarray(at + written, at + room)).written;
+            at = realloc(at, room, written, 1) >>> 0;
+        }
+        WASM_VECTOR_LEN = written;
+        return at;
+    }
+    let ptr = malloc(len, 1) >>> 0;
+`;
+  if (text.split(from).length !== 2) throw new Error(`${glue}: wasm-bindgen's string copy to rewrite was not found once`);
+  writeFileSync(glue, text.replace(from, to));
+}
+
 for (const entry of wasmCurrent ? [] : entries) {
   const features = [...entry.features, ...(debug ? ["debug-panics"] : [])];
   const cargo = [...(entry.features.length ? ["--no-default-features"] : []), ...(features.length ? ["--features", features.join(",")] : [])];
@@ -109,6 +142,7 @@ for (const entry of wasmCurrent ? [] : entries) {
     for (const f of [".gitignore", `${name}.d.ts`, `${name}_bg.wasm.d.ts`]) rmSync(join(outDir, f), { force: true });
     // The nodejs glue is CommonJS; say so, since the package itself is "type": "module".
     if (target.name === "nodejs") writeFileSync(join(outDir, "package.json"), '{ "type": "commonjs" }\n');
+    longTextInOneCopy(join(outDir, `${name}.js`));
     const wasm = join(outDir, wasmName);
     if (!debug) run("wasm-opt", [...config["wasm-opt"].flags, wasm, "-o", wasm]);
   }

@@ -117,6 +117,59 @@ test("Validator: text of any script and size reaches the module whole, message a
   assert.equal(v.validate(result("ok"), reply).ok, true);
 });
 
+test("sans-IO: text reaches the module whole whichever way it crosses: short or long, of any script, as bytes", () => {
+  const serverInfo = { name: "s", version: "1" };
+  const client = new McpClient({ clientInfo, protocolVersions: ["2025-11-25"], era: "handshake" });
+  const server = new McpServer({ serverInfo, protocolVersions: ["2025-11-25"], capabilities: { tools: {} } });
+  for (const e of client.receive(server.receive(client.initialize().text).find((e) => e.type === "send").text)) if (e.type === "send") server.receive(e.text);
+  const v = new Validator({ protocol: "mcp", version: "2025-11-25" });
+  const reply = { direction: "serverToClient", inReplyTo: "tools/call" };
+  const utf8 = new TextEncoder();
+  // Texts on both sides of the length from which text crosses by one `encodeInto` (1,024
+  // UTF-16 units, scripts/build.mjs), of every script, with a lone surrogate (U+FFFD once it
+  // crosses), and one of 3 MB.
+  const texts = ["short", "x".repeat(950), "x".repeat(954), "é".repeat(1200), "日本😀".repeat(700), "a\ud800b".repeat(300), "y".repeat(3 << 20)];
+  let n = 0;
+  const lengths = [];
+  for (const text of texts) {
+    for (const as of ["text", "bytes"]) {
+      const out = client.request("tools/call", { name: "t", arguments: { n: n++ } });
+      const frame = JSON.stringify({ jsonrpc: "2.0", id: out.id, result: { content: [{ type: "text", text }] } }).replaceAll("\\ud800", "\ud800");
+      // The Validator writes a message of its own into the module between two frames.
+      assert.equal(v.validate(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${"z".repeat(n * 97)}"}]}}`, reply).ok, true);
+      lengths.push(frame.length);
+      const events = client.receive(as === "text" ? frame : utf8.encode(frame));
+      assert.deepEqual(events.map((e) => e.type), ["response"], `${as} of ${frame.length}`);
+      assert.equal(events[0].id, out.id);
+      assert.equal(events[0].result.content[0].text, text.replaceAll("\ud800", "\ufffd"), `${as} of ${frame.length}`);
+    }
+  }
+  assert.ok(lengths.includes(1023) && lengths.includes(1027), String(lengths));
+  // A long frame that is not JSON, and long bytes that are not UTF-8: answered as a short one is.
+  for (const frame of ["{" + " ".repeat(2000), new Uint8Array([0x7b, 0x22, ...utf8.encode("x".repeat(2000)), 0xff, 0x22, 0x7d])]) {
+    const sent = client.receive(frame).filter((e) => e.type === "send").map((e) => JSON.parse(e.text).error.code);
+    assert.deepEqual(sent, [codes.PARSE_ERROR]);
+  }
+  // A long session update is read from the frame JS holds, as a short one is.
+  const c = new AcpClient({ clientInfo, protocolVersions: [1] });
+  const a = new AcpAgent({ agentInfo, protocolVersions: [1] });
+  c.receive(a.receive(c.initialize().text).find((e) => e.type === "send").text);
+  for (const text of ["hi", "ü".repeat(5000)]) {
+    const update = { sessionUpdate: "agent_message_chunk", content: { type: "text", text } };
+    const frame = JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update } });
+    for (const f of [frame, utf8.encode(frame)]) assert.deepEqual(c.receive(f), [{ type: "sessionUpdate", sessionId: "s", update, replay: false }]);
+  }
+  // Params sent and results answered cross the same way, long or short, of every script.
+  for (const text of texts.filter((t) => !t.includes("\ud800"))) {
+    const params = { name: "t", arguments: { text } };
+    const asked = server.receive(client.request("tools/call", params).text).find((e) => e.type === "request");
+    assert.deepEqual(asked.params, params);
+    const [answered] = client.receive(server.respond(asked.id, { content: [{ type: "text", text }] }));
+    assert.equal(answered.result.content[0].text, text);
+  }
+  assert.deepEqual(client.receiveBytes(utf8.encode("[]")).map((e) => e.type), client.receive("[]").map((e) => e.type));
+});
+
 /** An agent written with agentwire in JS: streams updates, asks permission, reads a file. */
 async function startAgent(transport) {
   const agent = await AcpAgent.connect(transport, { agentInfo, protocolVersions: [1], capabilities: { session: { load: true } } });
