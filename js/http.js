@@ -213,7 +213,8 @@ export function steps(core) {
     legacyOpen: (stream) => step(5, stream),
     endSession: () => step(6),
     response: (stream, status, contentType, sessionId) => step(7, stream, status, contentType, sessionId),
-    body: (stream, text) => step(8, stream, 0, text),
+    // A message that is the body as given comes back as 0: the text is not sent back and forth.
+    body: (stream, text) => step(8, stream, 0, text).map((m) => (m === 0 ? text : m)),
     chunk: (stream, text) => step(9, stream, 0, text),
     takeReplay: () => step(10),
     end: (stream, broken) => step(11, stream, broken ? 1 : 0),

@@ -40,6 +40,25 @@ fn plan(p: Plan) -> String {
     out
 }
 
+/// A body's messages, as a JSON array of their texts; one that is the body as JS gave it, the
+/// common case, is told by `0` instead: written back, it would be escaped into a JSON string
+/// here and unescaped by `JSON.parse` there, most of a large body's time.
+fn body(messages: &[String], given: &str) -> String {
+    let mut out = String::from("[");
+    for (i, m) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if m == given {
+            out.push('0');
+        } else {
+            append(&mut out, m);
+        }
+    }
+    out.push(']');
+    out
+}
+
 fn maybe_plan(p: Option<Plan>) -> String {
     p.map_or_else(|| "null".into(), plan)
 }
@@ -126,7 +145,7 @@ impl McpHttp {
                 Reply::Failed => "failed",
                 Reply::Legacy => "legacy",
             }),
-            8 => text(&h.body(stream, t)),
+            8 => body(&h.body(stream, t), t),
             9 => items(h.chunk(stream, t)),
             10 => text(&h.take_replay()),
             // `status` 1: the stream broke (a network error rather than its end).

@@ -257,3 +257,31 @@ test("the transport's state is driven by its steps' names; an id past 2^53 is ab
   assert.equal(state.sessionId(), undefined);
   assert.deepEqual(state.end(plan.stream, true), {}, "the stream was closed when abandoned");
 });
+
+test("a JSON body's message comes back from the state as the text given, or as the state wrote it again", async () => {
+  const { createRequire } = await import("node:module");
+  const { McpHttp } = createRequire(import.meta.url)("../../pkg/node/agentwire.js");
+  const { steps } = await import("../../pkg/http.js");
+  const META = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}';
+  const core = new McpHttp();
+  const state = steps(core);
+  const json = (text) => {
+    const plan = state.post(text);
+    assert.equal(state.response(plan.stream, 200, "application/json", undefined), "json");
+    return plan.stream;
+  };
+  // As given: told by 0, not sent back (the core's own answer), and the text itself for the driver.
+  const answer = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${"é".repeat(3000)}"}]}}`;
+  assert.equal(core.step(8, json(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t",${META}}}`), 0, answer), "[0]");
+  assert.deepEqual(state.body(json(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t",${META}}}`), answer.replace('"id":1', '"id":2')), [answer.replace('"id":1', '"id":2')]);
+  // A request the body left out gets an answer of the state's after it.
+  const [given, owed] = state.body(json('[{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"}]'), '{"jsonrpc":"2.0","id":3,"result":{}}');
+  assert.equal(given, '{"jsonrpc":"2.0","id":3,"result":{}}');
+  assert.equal(JSON.parse(owed).id, 4);
+  assert.match(JSON.parse(owed).error.message, /did not answer/);
+  // Written again (a tool with an invalid x-mcp-header left out): the state's text, not the body.
+  const tools = '{"jsonrpc":"2.0","id":5,"result":{"tools":[{"name":"ok","inputSchema":{"type":"object"}},{"name":"bad","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}]}}';
+  const [listed] = state.body(json(`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{${META}}}`), tools);
+  assert.deepEqual(JSON.parse(listed).result.tools.map((t) => t.name), ["ok"]);
+  assert.equal(state.takeWarnings().length, 1);
+});
