@@ -74,7 +74,10 @@ impl SseDecoder {
             self.after_cr = false;
             chunk = chunk.strip_prefix('\n').unwrap_or(chunk);
         }
-        while let Some(end) = chunk.find(['\r', '\n']) {
+        // A byte scan: both ends of a line are ASCII, so where either stands is a character
+        // boundary. `str::find` with a set of chars decodes every character on the way, about
+        // half of a large event's time in the module.
+        while let Some(end) = chunk.bytes().position(|b| b == b'\r' || b == b'\n') {
             self.line.push_str(crate::text::part(chunk, ..end));
             let crlf = crate::text::part(chunk, end..).starts_with("\r\n");
             if chunk.as_bytes()[end] == b'\r' && end + 1 == chunk.len() {
@@ -203,6 +206,23 @@ mod tests {
             if text.is_char_boundary(cut) {
                 assert_eq!(all(&[&text[..cut], &text[cut..]]), whole, "cut at {cut}");
             }
+        }
+    }
+
+    #[test]
+    fn lines_of_any_script_end_where_their_ascii_ends_are() {
+        // Multi-byte characters next to every kind of line end, cut at every boundary.
+        let text = "data: é\r\ndata: 日本\rdata: 😀\nid: ü\n\ndata:\u{85}\u{2028}x\n\n";
+        let whole = all(&[text]);
+        assert_eq!(
+            whole,
+            vec![
+                ev("message", "é\n日本\n😀", Some("ü")),
+                ev("message", "\u{85}\u{2028}x", Some("ü"))
+            ]
+        );
+        for cut in (0..text.len()).filter(|&c| text.is_char_boundary(c)) {
+            assert_eq!(all(&[&text[..cut], &text[cut..]]), whole, "cut at {cut}");
         }
     }
 

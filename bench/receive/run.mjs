@@ -14,6 +14,7 @@
 //   server's answer, an ACP `session/prompt`;
 // - MCP over Streamable HTTP: a JSON body answering a `tools/call` (that result, and one of
 //   145 KB), as the transport's state (`McpHttp`, js/http.js) takes it before the session does.
+// - MCP over Streamable HTTP: the same answers as one event of an event stream, as a chunk.
 // - MCP over Streamable HTTP: the POST of a stateless-era `tools/call` (1.4 KB arguments)
 //   planned by that state (its headers, the request it owes).
 // Environment: ROUNDS (30), SLICE ms (50).
@@ -102,6 +103,16 @@ function cases(aw, glue, steps) {
       const body = `{"jsonrpc":"2.0","id":7,"result":${JSON.stringify(result)}}`;
       const handle = () => http.body(post.stream, body);
       // The fetch is over: its stream closes (as js/http.js tells the state).
+      handle.after = () => http.end(post.stream, false);
+      return handle;
+    }])),
+    // The same answers as one event of a stream (how the official SDKs' servers answer by
+    // default), fed to the state as the chunk `js/http.js` decodes.
+    ...Object.fromEntries([["1.4 KB", toolResult], ["145 KB", bigResult]].map(([size, result]) => [`MCP over HTTP: a tools/call answer's event (${size})`, () => {
+      const post = http.post('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{}}}');
+      http.response(post.stream, 200, "text/event-stream", undefined);
+      const chunk = `event: message\nid: e1\ndata: {"jsonrpc":"2.0","id":7,"result":${JSON.stringify(result)}}\n\n`;
+      const handle = () => http.chunk(post.stream, chunk);
       handle.after = () => http.end(post.stream, false);
       return handle;
     }])),
