@@ -215,7 +215,15 @@ export function steps(core) {
     response: (stream, status, contentType, sessionId) => step(7, stream, status, contentType, sessionId),
     // A message that is the body as given comes back as 0: the text is not sent back and forth.
     body: (stream, text) => step(8, stream, 0, text).map((m) => (m === 0 ? text : m)),
-    chunk: (stream, text) => step(9, stream, 0, text),
+    chunk: (stream, text) => {
+      // The messages' texts follow the JSON, each after a CR (src/wasm/http.rs: not escaped
+      // into the JSON and parsed out again).
+      const [json, ...texts] = core.step(9, stream, 0, text).split("\r");
+      const out = JSON.parse(json);
+      let next = 0;
+      for (const item of out.items ?? []) if (item.endpoint === undefined) item.text = texts[next++];
+      return out;
+    },
     takeReplay: () => step(10),
     end: (stream, broken) => step(11, stream, broken ? 1 : 0),
     // An id past 2^53 is a BigInt, which JSON.stringify refuses; its digits are its JSON.

@@ -285,3 +285,29 @@ test("a JSON body's message comes back from the state as the text given, or as t
   assert.deepEqual(JSON.parse(listed).result.tools.map((t) => t.name), ["ok"]);
   assert.equal(state.takeWarnings().length, 1);
 });
+
+test("an event stream's messages come back from the state whole, of any script, however many a chunk holds", async () => {
+  const { createRequire } = await import("node:module");
+  const { McpHttp } = createRequire(import.meta.url)("../../pkg/node/agentwire.js");
+  const { steps } = await import("../../pkg/http.js");
+  const state = steps(new McpHttp());
+  const plan = state.post('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]');
+  assert.equal(state.response(plan.stream, 200, "text/event-stream", undefined), "events");
+  const answers = [
+    '{"jsonrpc":"2.0","id":1,"result":{"_meta":{"t":"é日本😀\\n"}}}',
+    `{"jsonrpc":"2.0","id":2,"result":{"_meta":{"t":"${"x".repeat(5000)}"}}}`,
+    // Data of two lines: the message holds the line feed that joins them.
+    '{"jsonrpc":"2.0","id":3,\n"result":{}}',
+  ];
+  const stream = answers.map((a, i) => `id: e${i}\n${a.split("\n").map((l) => `data: ${l}`).join("\n")}\n\n`).join("");
+  // All in one chunk, then cut in two inside the second (an event completed by the next chunk).
+  const one = state.chunk(plan.stream, stream);
+  assert.deepEqual(one, { items: answers.map((text, i) => ({ text, eventId: `e${i}` })) });
+  const again = state.post('{"jsonrpc":"2.0","id":4,"method":"ping"}');
+  state.response(again.stream, 200, "text/event-stream", undefined);
+  const cut = stream.indexOf("xxxx");
+  const first = state.chunk(again.stream, stream.slice(0, cut));
+  const second = state.chunk(again.stream, stream.slice(cut));
+  assert.deepEqual([...first.items, ...second.items].map((i) => i.text), answers);
+  assert.deepEqual(first.items.map((i) => i.eventId), ["e0"]);
+});
