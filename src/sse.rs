@@ -182,6 +182,13 @@ mod tests {
         chunks.iter().flat_map(|c| d.feed(c).unwrap()).collect()
     }
 
+    /// `text` in two chunks, cut at every character boundary, reads as `whole`.
+    fn read_the_same_cut_anywhere(text: &str, whole: &[SseEvent]) {
+        for cut in (0..text.len()).filter(|&c| text.is_char_boundary(c)) {
+            assert_eq!(all(&[&text[..cut], &text[cut..]]), whole, "cut at {cut}");
+        }
+    }
+
     fn ev(event: &str, data: &str, id: Option<&str>) -> SseEvent {
         SseEvent {
             event: event.into(),
@@ -202,11 +209,7 @@ mod tests {
                 ev("message", "y", Some("7"))
             ]
         );
-        for cut in 0..text.len() {
-            if text.is_char_boundary(cut) {
-                assert_eq!(all(&[&text[..cut], &text[cut..]]), whole, "cut at {cut}");
-            }
-        }
+        read_the_same_cut_anywhere(text, &whole);
     }
 
     #[test]
@@ -221,9 +224,7 @@ mod tests {
                 ev("message", "\u{85}\u{2028}x", Some("ü"))
             ]
         );
-        for cut in (0..text.len()).filter(|&c| text.is_char_boundary(c)) {
-            assert_eq!(all(&[&text[..cut], &text[cut..]]), whole, "cut at {cut}");
-        }
+        read_the_same_cut_anywhere(text, &whole);
     }
 
     #[test]
