@@ -39,9 +39,11 @@ fs.appendFileSync(${JSON.stringify(log)}, "wasm-pack " + a.join(" ") + "\\n");
 const out = a[a.indexOf("--out-dir") + 1], target = a[a.indexOf("--target") + 1];
 fs.mkdirSync(out, { recursive: true });
 fs.writeFileSync(path.join(out, "agentwire_bg.wasm"), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
-fs.writeFileSync(path.join(out, "agentwire.js"), target === "web"
+// The lines of wasm-bindgen's string copy that build.mjs rewrites, as the real glue has them.
+const copy = "function passStringToWasm0(arg, malloc, realloc) {\\n    let len = arg.length;\\n    let ptr = malloc(len, 1) >>> 0;\\n    return ptr;\\n}\\n";
+fs.writeFileSync(path.join(out, "agentwire.js"), copy + (target === "web"
   ? 'export default async function init() { return fetch(new URL("agentwire_bg.wasm", import.meta.url)); }\\n'
-  : "const p = \`\${__dirname}/agentwire_bg.wasm\`; module.exports = { p };\\n");
+  : "const p = \`\${__dirname}/agentwire_bg.wasm\`; module.exports = { p };\\n"));
 `);
   writeFileSync(join(bin, "wasm-opt"), `#!/usr/bin/env node
 require("fs").appendFileSync(${JSON.stringify(log)}, "wasm-opt\\n");
@@ -64,6 +66,10 @@ test("scripts/build.mjs builds only what changed: nothing, the JS layer alone, o
     assert.equal(wasmPacks(first), 6, "three entries, two targets each");
     assert.match(first.output, /package built in/);
     assert.ok(existsSync(join(repo.dir, "pkg/.build-stamp")));
+    // Every glue copies long text by one encodeInto (the rewrite of wasm-bindgen's loop).
+    for (const glue of ["pkg/web/agentwire.js", "pkg/node/agentwire.js", "pkg/acp/web/agentwire.js", "pkg/mcp/node/agentwire.js"]) {
+      assert.match(readFileSync(join(repo.dir, glue), "utf8"), />=1024\)\{let [^;]*encodeInto\(/, glue);
+    }
     const wasm = join(repo.dir, "pkg/web/agentwire_bg.wasm");
     const wasmTime = statSync(wasm).mtimeMs;
 
