@@ -4,7 +4,8 @@
 //   node bench/receive/run.mjs DIR...     DIR: a built package (pkg, or another build's)
 // Frames, each a real exchange between two agentwire sessions (sans-IO):
 // - MCP client: the answer to `tools/call` (a result with text and structured content, 1.4 KB),
-//   and a `notifications/progress`;
+//   a `notifications/progress`, and a `notifications/tools/list_changed` (also to a client whose
+//   capabilities and server's are a host's and an apps server's);
 // - ACP client: the agent's `fs/read_text_file` request (answered untimed, so nothing piles up);
 // - ACP agent: the client's `session/prompt` (text and a resource link; answered likewise), and
 //   the answer to its `fs/read_text_file` (a file of 1.5 KB);
@@ -42,6 +43,13 @@ function cases(aw, glue, steps) {
   const stateless = new aw.McpClient({ clientInfo, protocolVersions: ["2026-07-28"], era: "stateless" });
   const statelessServer = new aw.McpServer({ serverInfo: clientInfo, protocolVersions: ["2026-07-28"], capabilities: { tools: {} } });
   for (const e of stateless.receive(sendOf(statelessServer.receive(stateless.initialize().text)))) if (e.type === "send") statelessServer.receive(e.text);
+  // The same pair with capabilities as a host and a server with apps advertise them, which a
+  // session reads for every message it checks.
+  const hostCaps = { roots: { listChanged: true }, sampling: { context: {}, tools: {} }, elicitation: { form: {}, url: {} }, experimental: { trace: { level: "debug" } }, extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+  const serverCaps = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {}, extensions: { "io.modelcontextprotocol/ui": {} } };
+  const host = new aw.McpClient({ clientInfo, protocolVersions: ["2025-11-25"], era: "handshake", capabilities: hostCaps });
+  const appServer = new aw.McpServer({ serverInfo: clientInfo, protocolVersions: ["2025-11-25"], capabilities: serverCaps });
+  for (const e of host.receive(sendOf(appServer.receive(host.initialize().text)))) if (e.type === "send") appServer.receive(e.text);
   const toolResult = { content: [{ type: "text", text: text(120) }], structuredContent: { files: Array.from({ length: 12 }, (_, i) => ({ path: `/work/src/m${i}.rs`, lines: 100 + i, changed: i % 2 === 0 })) }, isError: false };
   // ACP: a v1 client and agent (v2 has no fs methods), with a session.
   const client = new aw.AcpClient({ clientInfo, protocolVersions: [1], capabilities: { fs: { readTextFile: true } } });
@@ -51,6 +59,7 @@ function cases(aw, glue, steps) {
   const asked = agent.receive(newSession.text).find((e) => e.type === "request");
   client.receive(agent.respond(asked.id, { sessionId: "s1" }));
   const read = { sessionId: "s1", path: "/work/src/main.rs", line: 10, limit: 200 };
+  const listChanged = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
   const progress = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "call-7", progress: 3, total: 10, message: "reading the files" } });
   const file = Array.from({ length: 24 }, (_, i) => `    let line_${i} = "${text(8)}";`).join("\n");
   // By the names js/http.js gives the state's steps (a build before `steps`: its own methods).
@@ -63,6 +72,8 @@ function cases(aw, glue, steps) {
       return () => mcp.receive(`{"jsonrpc":"2.0","id":${JSON.stringify(out.id)},"result":${JSON.stringify(toolResult)}}`);
     },
     "MCP client: notifications/progress": () => () => mcp.receive(progress),
+    "MCP client: notifications/tools/list_changed": () => () => mcp.receive(listChanged),
+    "MCP client with a host's capabilities: notifications/tools/list_changed": () => () => host.receive(listChanged),
     "ACP client: fs/read_text_file request": () => {
       const out = agent.request("fs/read_text_file", read);
       const handle = () => client.receive(out.text);

@@ -99,12 +99,13 @@ pub fn is_defined(side: Side, path: &str, version: &Version, era: Era) -> bool {
     defined(side, version, era).any(|c| c.path == path)
 }
 
-/// One party's capabilities as advertised on the wire, read for one version.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Capabilities {
+/// One party's capabilities as advertised on the wire, read for one version. Borrowed: a
+/// session reads them for every message it checks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Capabilities<'a> {
     pub side: Side,
-    /// Exactly what was advertised.
-    pub wire: Value,
+    /// Exactly what was advertised (`None`: nothing).
+    pub wire: Option<&'a Map<String, Value>>,
 }
 
 /// The unified model: every capability the version defines, present or not, plus the
@@ -148,16 +149,16 @@ impl CapabilityModel {
     }
 }
 
-impl Capabilities {
-    pub fn new(side: Side, wire: Value) -> Self {
-        Capabilities { side, wire }
+impl<'a> Capabilities<'a> {
+    pub fn new(side: Side, wire: &'a Map<String, Value>) -> Self {
+        Capabilities {
+            side,
+            wire: Some(wire),
+        }
     }
 
     pub fn none(side: Side) -> Self {
-        Capabilities {
-            side,
-            wire: Value::Object(Map::new()),
-        }
+        Capabilities { side, wire: None }
     }
 
     /// Whether the capability at `path` is advertised and defined in `version`.
@@ -170,17 +171,17 @@ impl Capabilities {
             return path == "elicitation.form"
                 && self.side == Side::Client
                 && is_defined(Side::Client, "elicitation", version, era)
-                && present(lookup(&self.wire, "elicitation"));
+                && present(lookup(self.wire, "elicitation"));
         }
-        if path == "elicitation.form" && present(lookup(&self.wire, "elicitation")) {
-            let url = present(lookup(&self.wire, "elicitation.url"));
-            return present(lookup(&self.wire, path)) || !url;
+        if path == "elicitation.form" && present(lookup(self.wire, "elicitation")) {
+            let url = present(lookup(self.wire, "elicitation.url"));
+            return present(lookup(self.wire, path)) || !url;
         }
-        present(lookup(&self.wire, path))
+        present(lookup(self.wire, path))
     }
 
     pub fn model(&self, version: &Version, era: Era) -> CapabilityModel {
-        let map = |key| match lookup(&self.wire, key) {
+        let map = |key| match lookup(self.wire, key) {
             Some(Value::Object(m)) if is_defined(self.side, key, version, era) => m.clone(),
             _ => Map::new(),
         };
@@ -240,8 +241,10 @@ pub fn trim(side: Side, wire: &Value, version: &Version, era: Era) -> Value {
     walk(side, wire, "", version, era)
 }
 
-fn lookup<'a>(wire: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.').try_fold(wire, |v, key| v.get(key))
+fn lookup<'a>(wire: Option<&'a Map<String, Value>>, path: &str) -> Option<&'a Value> {
+    let mut keys = path.split('.');
+    let first = wire?.get(keys.next()?)?;
+    keys.try_fold(first, |v, key| v.get(key))
 }
 
 fn present(v: Option<&Value>) -> bool {
@@ -261,7 +264,8 @@ mod tests {
         });
         for (side, wire) in [(Side::Server, wire), (Side::Client, serde_json::json!({}))] {
             let era = Era::Stateless;
-            let model = Capabilities::new(side, wire).model(&Version::V2026_07_28, era);
+            let model = Capabilities::new(side, wire.as_object().unwrap())
+                .model(&Version::V2026_07_28, era);
             let serde = serde_json::to_string(&model).unwrap();
             assert_eq!(model.to_value().to_string(), serde);
         }

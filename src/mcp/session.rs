@@ -481,23 +481,23 @@ impl Session {
         (version, era)
     }
 
-    fn own(&self) -> Capabilities {
-        Capabilities::new(self.side, Value::Object(self.settings.capabilities.clone()))
+    fn own(&self) -> Capabilities<'_> {
+        Capabilities::new(self.side, &self.settings.capabilities)
     }
 
-    fn peer(&self) -> Capabilities {
+    fn peer(&self) -> Capabilities<'_> {
         let other = if self.side == Side::Client {
             Side::Server
         } else {
             Side::Client
         };
-        match &self.peer_caps {
-            Some(v) => Capabilities::new(other, v.clone()),
+        match self.peer_caps.as_ref().and_then(Value::as_object) {
+            Some(m) => Capabilities::new(other, m),
             None => Capabilities::none(other),
         }
     }
 
-    fn client_and_server(&self) -> (Capabilities, Capabilities) {
+    fn client_and_server(&self) -> (Capabilities<'_>, Capabilities<'_>) {
         match self.side {
             Side::Client => (self.own(), self.peer()),
             Side::Server => (self.peer(), self.own()),
