@@ -96,7 +96,10 @@ pub fn defined(
 
 /// Whether `path` is a capability `side` can advertise in `version`.
 pub fn is_defined(side: Side, path: &str, version: &Version, era: Era) -> bool {
-    defined(side, version, era).any(|c| c.path == path)
+    // The path first: one version check, not one a capability.
+    CAPABILITIES.iter().any(|c| {
+        c.side == side && c.path == path && version.within(era, &c.since, c.until.as_ref())
+    })
 }
 
 /// One party's capabilities as advertised on the wire, read for one version. Borrowed: a

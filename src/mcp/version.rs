@@ -106,13 +106,25 @@ impl Version {
 
     /// Position among the known versions (0 = oldest); `None` for unknown strings.
     pub fn rank(&self) -> Option<usize> {
-        KNOWN.iter().position(|k| k == self)
+        // By the variant, not a search of `KNOWN` comparing versions: every capability and
+        // method a session checks asks for ranks.
+        Some(match self {
+            Version::V2024_11_05 => 0,
+            Version::V2025_03_26 => 1,
+            Version::V2025_06_18 => 2,
+            Version::V2025_11_25 => 3,
+            Version::V2026_07_28 => 4,
+            Version::Unknown(_) => return None,
+        })
     }
 
     /// True when this version has the features of `since` (and not those removed after
     /// `until`), judged by its feature level.
     pub fn within(&self, era: Era, since: &Version, until: Option<&Version>) -> bool {
-        let level = self.feature_level(era).rank().unwrap_or(0);
+        let level = match self.rank() {
+            Some(known) => known,
+            None => self.feature_level(era).rank().unwrap_or(0),
+        };
         level >= since.rank().unwrap_or(0)
             && until.is_none_or(|u| level <= u.rank().unwrap_or(usize::MAX))
     }
@@ -163,5 +175,23 @@ pub fn negotiate(
     match supported.first() {
         Some(latest) if offer_latest => Ok(latest.clone()),
         _ => Err(Refusal::Unsupported),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_version_ranks_by_its_place_among_the_known() {
+        for (place, version) in KNOWN.iter().enumerate() {
+            assert_eq!(version.rank(), Some(place), "{version}");
+            assert_eq!(Version::parse(version.as_str()).rank(), Some(place));
+        }
+        assert_eq!(Version::parse("2025-09-01").rank(), None);
+        // An unknown date has the features of the newest known version before it.
+        let between = Version::parse("2025-09-01");
+        assert!(between.within(Era::Handshake, &Version::V2025_06_18, None));
+        assert!(!between.within(Era::Handshake, &Version::V2025_11_25, None));
     }
 }
