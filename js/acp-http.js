@@ -57,6 +57,16 @@ export class CookieJar {
   clear() { this.#cookies.clear(); }
 }
 
+/** The messages `SseDecoder.feed` gives for a chunk: their texts, each after a CR. */
+export const messages = (texts) => (texts === "" ? [] : texts.split("\r"));
+
+/**
+ * Whether a message's text may have a member `id`, the mark of a request or an answer. A text
+ * without `"id"` and without a `\u` escape, which could spell the name, is a notification
+ * (most of a stream: session updates), known without parsing it.
+ */
+export const mayHaveId = (text) => text.includes('"id"') || text.includes("\\u");
+
 /** What the transport needs to know of an outgoing message. */
 function describe(text) {
   let m;
@@ -262,15 +272,14 @@ export function openAcpHttpTransport(url, options) {
         const { value, done } = await reader.read();
         if (done || closed) break;
         const out = decoder.feed(utf8.decode(value, { stream: true }));
-        if (out.tooLarge !== undefined) {
-          why = `carried an event larger than the limit of ${out.tooLarge} bytes`;
+        if (out === undefined) {
+          why = `carried an event larger than the limit of ${limit} bytes`;
           await reader.cancel().catch(() => {});
           break;
         }
-        for (const e of out.events) {
-          if (e.event !== "message" || e.data === "") continue;
-          note(e.data, sessionId);
-          deliver(e.data, http);
+        for (const text of messages(out)) {
+          note(text, sessionId);
+          deliver(text, http);
         }
       }
     } catch (e) {
@@ -289,6 +298,7 @@ export function openAcpHttpTransport(url, options) {
 
   /** Where an incoming message matters to the transport: requests of a session, new sessions. */
   function note(text, sessionId) {
+    if (!mayHaveId(text)) return;
     let m;
     try { m = JSON.parse(text); } catch { return; }
     if (!m || typeof m !== "object") return;

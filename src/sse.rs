@@ -64,7 +64,12 @@ impl SseDecoder {
     }
 
     /// Feeds a chunk; returns the events it completed.
+    /// Once an event outgrows the limit, this and every later chunk are refused, read no
+    /// further and held no more: what outgrew it stays, which marks the stream unreadable.
     pub fn feed(&mut self, mut chunk: &str) -> Result<Vec<SseEvent>, SseError> {
+        if self.too_large() {
+            return Err(SseError::TooLarge { limit: self.limit });
+        }
         let mut out = Vec::new();
         if !self.started && !chunk.is_empty() {
             self.started = true;
@@ -90,10 +95,14 @@ impl SseDecoder {
             }
         }
         self.line.push_str(chunk);
-        if self.line.len() + self.data.len() > self.limit {
+        if self.too_large() {
             return Err(SseError::TooLarge { limit: self.limit });
         }
         Ok(out)
+    }
+
+    fn too_large(&self) -> bool {
+        self.line.len() + self.data.len() > self.limit
     }
 
     fn process(&mut self, line: &str) -> Option<SseEvent> {
@@ -262,6 +271,11 @@ mod tests {
         );
         let mut d = SseDecoder::new(64);
         assert!(d.feed(&"x".repeat(65)).is_err(), "one endless line");
+        // Refused from there on, holding no more: the line's end and a new event read nothing.
+        let held = d.line.len() + d.data.len();
+        assert!(d.feed("\n\ndata: {}\n\n").is_err());
+        assert!(d.feed(&"data: more\n".repeat(100)).is_err());
+        assert_eq!(d.line.len() + d.data.len(), held);
     }
 
     #[test]

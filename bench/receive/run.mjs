@@ -16,6 +16,8 @@
 // - MCP over Streamable HTTP: a JSON body answering a `tools/call` (that result, and one of
 //   145 KB), as the transport's state (`McpHttp`, js/http.js) takes it before the session does.
 // - MCP over Streamable HTTP: the same answers as one event of an event stream, as a chunk.
+// - ACP over HTTP: an agent's message chunk as an event of a session's stream, as the
+//   transport reads it before the session does.
 // - MCP over Streamable HTTP: the POST of a stateless-era `tools/call` (1.4 KB arguments)
 //   planned by that state (its headers, the request it owes).
 // Environment: ROUNDS (30), SLICE ms (50).
@@ -33,7 +35,7 @@ const words = "the agent reads the file then edits the function and runs the tes
 const text = (n) => Array.from({ length: n }, (_, i) => words[i % words.length]).join(" ");
 
 /** For one build: each case a function that handles one frame (and what the frame asks). */
-function cases(aw, glue, steps) {
+function cases(aw, glue, steps, acpHttp) {
   const clientInfo = { name: "bench", version: "1" };
   // MCP: a client in the handshake era, answered by an agentwire server.
   const mcp = new aw.McpClient({ clientInfo, protocolVersions: ["2025-11-25"], era: "handshake" });
@@ -65,6 +67,7 @@ function cases(aw, glue, steps) {
   // By the names js/http.js gives the state's steps (a build before `steps`: its own methods).
   const http = steps ? steps(new glue.McpHttp(1 << 24)) : new glue.McpHttp(1 << 24);
   const bigResult = { content: Array.from({ length: 2000 }, (_, i) => ({ type: "text", text: `line ${i} of the tool's output, with some words` })) };
+  const updateEvent = `data: ${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: text(236) } } } })}\n\n`;
   const prompt = { sessionId: "s1", prompt: [{ type: "text", text: text(60) }, { type: "resource_link", uri: "file:///work/src/main.rs", name: "main.rs" }] };
   return {
     "MCP client: tools/call result": () => {
@@ -127,6 +130,17 @@ function cases(aw, glue, steps) {
       handle.after = () => http.end(post.stream, false);
       return handle;
     }])),
+    // ACP over HTTP: an agent's message chunk as one event of a session's stream, as the
+    // transport (js/acp-http.js) reads a chunk: its messages, and which of them it must parse
+    // to route (requests and answers). The session's own receive is the rows above.
+    "ACP over HTTP: a session update's event (1.4 KB)": () => {
+      const decoder = new glue.SseDecoder();
+      const handle = acpHttp.messages
+        ? () => { for (const t of acpHttp.messages(decoder.feed(updateEvent))) if (acpHttp.mayHaveId(t)) JSON.parse(t); }
+        : () => { for (const e of decoder.feed(updateEvent).events) if (e.event === "message" && e.data !== "") JSON.parse(e.data); };
+      handle.after = () => decoder.free();
+      return handle;
+    },
     // The state planning the POST of a stateless-era call: its id and version read, its
     // method, name and marked arguments mirrored into headers (the fetch ends untimed).
     "MCP over HTTP: a tools/call POSTed (1.4 KB arguments, stateless era)": () => {
@@ -158,7 +172,8 @@ const require = createRequire(import.meta.url);
 for (const dir of dirs) {
   const aw = await import(pathToFileURL(`${resolve(dir)}/node.js`).href);
   const { steps } = await import(pathToFileURL(`${resolve(dir)}/http.js`).href);
-  builds.push({ dir, cases: cases(aw, require(`${resolve(dir)}/node/agentwire.js`), steps) });
+  const acpHttp = await import(pathToFileURL(`${resolve(dir)}/acp-http.js`).href);
+  builds.push({ dir, cases: cases(aw, require(`${resolve(dir)}/node/agentwire.js`), steps, acpHttp) });
 }
 const names = Object.keys(builds[0].cases);
 console.log(`| frame | ${dirs.map((d) => `${d} min / median µs`).join(" | ")} |`);

@@ -1,9 +1,7 @@
 //! An event-stream reader for JS drivers that read Server-Sent Events themselves (ACP over
 //! HTTP, js/acp-http.js): the core's decoder, with its limit, and the reconnection floor.
 
-use super::convert::parsed;
-use crate::json::append;
-use crate::sse::{SseDecoder, SseError, MIN_RETRY_MS};
+use crate::sse::{SseDecoder, MIN_RETRY_MS};
 use wasm_bindgen::prelude::*;
 
 /// The most bytes one event may have, unless the driver says otherwise.
@@ -22,31 +20,24 @@ impl Sse {
             inner: SseDecoder::new(limit.map_or(DEFAULT_LIMIT, |l| l as usize)),
         }
     }
-    /// `{ events: [{ event, data, id }] }` for the events the chunk completed, or
-    /// `{ tooLarge: limit }` once one event outgrew the limit (the stream is then unreadable).
-    /// Written as JSON text, parsed once by JS.
+    /// The messages the chunk completed (the data of each `message` event that has data),
+    /// each after the one before and a CR, which no data holds (a CR ends an event's line):
+    /// given as they came, not escaped into JSON for JS to read back. `undefined` once one
+    /// event outgrew the limit (the stream is then unreadable).
     pub fn feed(&mut self, chunk: &str) -> JsValue {
-        let out = match self.inner.feed(chunk) {
-            Ok(events) => {
-                let mut out = String::from("{\"events\":[");
-                for (i, e) in events.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str("{\"event\":");
-                    append(&mut out, &e.event);
-                    out.push_str(",\"data\":");
-                    append(&mut out, &e.data);
-                    out.push_str(",\"id\":");
-                    append(&mut out, &e.id);
-                    out.push('}');
-                }
-                out.push_str("]}");
-                out
-            }
-            Err(SseError::TooLarge { limit }) => format!("{{\"tooLarge\":{limit}}}"),
+        let Ok(events) = self.inner.feed(chunk) else {
+            return JsValue::UNDEFINED;
         };
-        parsed(&out)
+        let mut texts = String::new();
+        for e in events {
+            if e.event == "message" && !e.data.is_empty() {
+                if !texts.is_empty() {
+                    texts.push('\r');
+                }
+                texts.push_str(&e.data);
+            }
+        }
+        JsValue::from_str(&texts)
     }
     /// The least wait before a reconnection, whatever a server asks: no busy loop.
     #[wasm_bindgen(js_name = minRetryMs)]

@@ -370,6 +370,37 @@ async function rawServer(handler) {
   return { url: `http://127.0.0.1:${server.address().port}/acp`, stop: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
 }
 
+test("the event stream's reader: a chunk's messages as they came, cut anywhere; other events skipped; an id spotted without a parse", async () => {
+  const { createRequire } = await import("node:module");
+  const { SseDecoder } = createRequire(import.meta.url)("../../pkg/node/agentwire.js");
+  const { messages, mayHaveId } = await import("../../pkg/acp-http.js");
+  const update = JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "é 😀 \"q\" \\ \t" } } } });
+  const request = '{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{}}';
+  const stream = `: open\n\nevent: ping\ndata: {}\n\ndata: ${update}\r\nid: 1\r\n\r\ndata: first line\ndata: second line\n\nid: 2\n\ndata:\n\ndata: ${request}\rretry: 500\r\r`;
+  const want = [update, "first line\nsecond line", request];
+  const read = (chunks) => {
+    const decoder = new SseDecoder();
+    const got = chunks.flatMap((c) => messages(decoder.feed(c)));
+    decoder.free();
+    return got;
+  };
+  assert.deepEqual(read([stream]), want);
+  // Cut between any two characters (the driver's TextDecoder never splits one).
+  const chars = [...stream];
+  for (let cut = 1; cut < chars.length; cut++) assert.deepEqual(read([chars.slice(0, cut).join(""), chars.slice(cut).join("")]), want, `cut at ${cut}`);
+  assert.deepEqual(read([": nothing yet\n\n"]), []);
+  // An event past the limit: nothing read, then or after.
+  const small = new SseDecoder(64);
+  assert.equal(small.feed(`data: ${"x".repeat(100)}`), undefined);
+  assert.equal(small.feed("\n\ndata: {}\n\n"), undefined);
+  small.free();
+  // Requests and answers have an id; a notification's text need not be parsed to know it has none.
+  assert.equal(mayHaveId(request), true);
+  assert.equal(mayHaveId('{"jsonrpc":"2.0","result":{"sessionId":"s2"},"id":3}'), true);
+  assert.equal(mayHaveId('{"jsonrpc":"2.0","\\u0069d":3,"result":{}}'), true, "an escaped name is parsed");
+  assert.equal(mayHaveId(update), false);
+});
+
 test("hostile endpoints: no Acp-Connection-Id, an HTTP error, an oversized event — each a clear error, never a hang", async () => {
   const answer = (body) => JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } });
   const read = (req) => new Promise((r) => { let b = ""; req.on("data", (c) => { b += c; }); req.on("end", () => r(b)); });
