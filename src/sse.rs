@@ -63,9 +63,9 @@ impl SseDecoder {
         self.retry_ms
     }
 
-    /// Feeds a chunk; returns the events it completed.
-    /// Once an event outgrows the limit, this and every later chunk are refused, read no
-    /// further and held no more: what outgrew it stays, which marks the stream unreadable.
+    /// Feeds a chunk; returns the events it completed. Once an event outgrows the limit, this
+    /// and every later chunk are refused, read no further and held no more: what outgrew it
+    /// stays, which marks the stream unreadable.
     pub fn feed(&mut self, mut chunk: &str) -> Result<Vec<SseEvent>, SseError> {
         if self.too_large() {
             return Err(SseError::TooLarge { limit: self.limit });
