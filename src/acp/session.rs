@@ -1107,6 +1107,9 @@ impl crate::inbound::Inbound for Session {
     /// tree of values, the payload handed on as the text it came in. The handshake, anything
     /// else, or a message with an error (repaired or reported by the general path) is left to
     /// that path (false).
+    ///
+    /// Inlined into the receive path (wasm-opt leaves functions of one caller out of line).
+    #[inline(always)]
     fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
         if self.phase != Phase::Ready {
             return false;

@@ -1103,6 +1103,9 @@ impl crate::inbound::Inbound for Session {
     /// read from the parse that validates it: no tree of values, the payload handed on as the
     /// text it came in. Anything else, the handshake, or a message with an error (reported by
     /// the general path) is left to that path (false), which reads it the same way.
+    ///
+    /// Inlined into the receive path (wasm-opt leaves functions of one caller out of line).
+    #[inline(always)]
     fn read_in_place(&mut self, text: &str, now_ms: u64, events: &mut Vec<Event>) -> bool {
         // Judged by the agreed or offered version, as `judged_by` judges a response; before
         // either, the general path works out which.

@@ -448,7 +448,7 @@ impl Bridge {
     /// A `ui/notifications/tool-result`'s params judged as MCP's `tools/call` result.
     fn tool_result(&self, tape: &Tape, params: usize, found: Vec<u32>, issues: &mut Vec<Issue>) {
         let book = self.mcp;
-        let Some((prof, rule)) = book.chain.iter().find_map(|p| {
+        let Some((prof, rule)) = book.chain.find_map(|p| {
             book.rules
                 .methods(p, "tools/call")
                 .iter()

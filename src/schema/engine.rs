@@ -653,12 +653,21 @@ impl<'a> Walker<'a> {
         let rules = self.rules;
         let props = rules.props(b);
         let base = self.found.len();
-        self.found.resize(base + props.len(), ABSENT);
+        // Pushed, not `resize`d: its `extend_with` would stay a call of its own (wasm-opt leaves
+        // functions of one caller out of line, `wasm-pack.toml`).
+        for _ in props {
+            self.found.push(ABSENT);
+        }
         let mut ok = true;
         for (k, v) in tape.members(n) {
-            // Objects declare few members (at most a dozen): a scan beats a search.
+            // Objects declare few members (at most a dozen): a scan beats a search. A plain
+            // loop: `position` would stay a call of its own for every member.
             let hit = tape.with_bytes(tape.node(k), |key| {
-                props.iter().position(|p| rules.is(p.name & !REQUIRED, key))
+                let mut i = 0;
+                while i < props.len() && !rules.is(props[i].name & !REQUIRED, key) {
+                    i += 1;
+                }
+                (i < props.len()).then_some(i)
             });
             match hit {
                 Some(i) => self.found.as_mut_slice()[base + i] = k as u32,

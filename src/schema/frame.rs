@@ -10,7 +10,9 @@ use crate::json::Item;
 /// it wanted, validates the same parse by the context `read` names (a response's by the
 /// request it answers, found from its id): the issues, and what `read` took. `None` when the
 /// text is not a JSON object the endpoint would read (its depth is the endpoint's), or `read`
-/// declined it: the caller takes its general path, which says why.
+/// declined it: the caller takes its general path, which says why. Inlined into each
+/// session's read of a frame (wasm-opt leaves functions of one caller out of line).
+#[inline(always)]
 pub fn validate_and_read<'c, R>(
     text: &str,
     read: impl FnOnce(Item<'_, '_>) -> Option<(Context<'c>, R)>,

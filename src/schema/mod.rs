@@ -175,6 +175,7 @@ pub struct Report {
 }
 
 impl Report {
+    #[inline(always)]
     fn of(issues: Vec<Issue>) -> Report {
         Report {
             ok: !issues.iter().any(|i| i.severity == Severity::Error),
@@ -209,7 +210,10 @@ pub fn validate_text(text: &str, ctx: &Context, limits: &Limits) -> Report {
 }
 
 /// Validates one message given as bytes, as transports hand them over: UTF-8 JSON text, or
-/// one `invalid_json` issue that says where the UTF-8 breaks.
+/// one `invalid_json` issue that says where the UTF-8 breaks. Inlined into the `Validator`'s
+/// entry, as the rest of its path: wasm-opt leaves functions of one caller out of line
+/// (`wasm-pack.toml`).
+#[inline(always)]
 pub fn validate_bytes_by(
     bytes: &[u8],
     ctx: &Context,
@@ -343,7 +347,7 @@ fn issues_of(
 ) -> (Vec<Issue>, Vec<u32>) {
     let (mut issues, found) = check_tape(tape, book, ctx, found);
     // Only ACP's rules have checks: the common case costs one test, the checks a call.
-    if book.chain.iter().any(|p| !p.checks.is_empty()) {
+    if book.chain.any(|p| !p.checks.is_empty()) {
         overlay_checks(tape, book, ctx, &mut issues);
     }
     (issues, found)
@@ -362,7 +366,7 @@ fn overlay_checks(tape: &Tape, book: Rulebook, ctx: &Context, issues: &mut Vec<I
     };
     let applies = |c: &rules::Check| c.dir == dir || c.dir == rules::DIR_BOTH;
     // Most messages travel where no check does (ACP: every agent's message).
-    if !chain.iter().any(|p| p.checks.iter().any(applies)) || tape.node(0).kind != Kind::Obj {
+    if !chain.any(|p| p.checks.iter().any(applies)) || tape.node(0).kind != Kind::Obj {
         return;
     }
     // One pass over the envelope (the last of duplicates counts), as `check_message` reads it.
@@ -468,7 +472,7 @@ pub fn validate_definition(
     };
     let def = r
         .sym(name)
-        .and_then(|s| chain.iter().find_map(|p| p.def(s).map(|t| (p, t))));
+        .and_then(|s| chain.find_map(|p| p.def(s).map(|t| (p, t))));
     let Some((prof, ty)) = def else {
         return one(
             codes::UNKNOWN_METHOD,
@@ -569,6 +573,20 @@ struct Chain(&'static Profile, Option<&'static Profile>);
 impl Chain {
     fn iter(self) -> impl Iterator<Item = &'static Profile> {
         std::iter::once(self.0).chain(self.1)
+    }
+
+    /// What `f` finds in the first profile, else in the next. Written out rather than
+    /// `iter().find_map`: the chained iterator's `try_fold` would stay a call of its own on
+    /// every message (wasm-opt leaves functions of one caller out of line, `wasm-pack.toml`).
+    #[inline(always)]
+    fn find_map<T>(self, mut f: impl FnMut(&'static Profile) -> Option<T>) -> Option<T> {
+        f(self.0).or_else(|| self.1.and_then(f))
+    }
+
+    /// Whether `f` holds for a profile of the chain (as `find_map`).
+    #[inline(always)]
+    fn any(self, mut f: impl FnMut(&'static Profile) -> bool) -> bool {
+        f(self.0) || self.1.is_some_and(f)
     }
 }
 
@@ -742,11 +760,10 @@ fn find(
 ) -> Option<(&'static Profile, &'static Method)> {
     let at = if response { None } else { Some("method") };
     let rules = w.rules;
-    let Some((prof, all)) = chain
-        .iter()
-        .map(|p| (p, rules.methods(p, method)))
-        .find(|(_, m)| !m.is_empty())
-    else {
+    let Some((prof, all)) = chain.find_map(|p| {
+        let m = rules.methods(p, method);
+        (!m.is_empty()).then_some((p, m))
+    }) else {
         let m = method.to_string();
         w.report(n, Severity::Error, codes::UNKNOWN_METHOD, at, || {
             format!("`{m}` is not a method of this protocol version")

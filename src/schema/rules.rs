@@ -205,13 +205,17 @@ impl Rules {
         self.tys.get(t as usize).copied().unwrap_or(Ty::Any)
     }
 
-    /// The run that starts at `at`.
+    /// The run that starts at `at`. This and the accessors below are on every message's path,
+    /// inlined by the compiler: wasm-opt leaves functions of one caller out of line
+    /// (`wasm-pack.toml`).
+    #[inline(always)]
     pub fn run(&self, at: u16) -> &'static [u16] {
         let at = at as usize;
         let len = self.runs.get(at).copied().unwrap_or(0) as usize;
         self.runs.get(at + 1..at + 1 + len).unwrap_or(&[])
     }
 
+    #[inline(always)]
     pub fn lit(&self, code: u16) -> Lit {
         match code & LIT_BOOL {
             LIT_BOOL => Lit::Bool(code & 1 == 1),
@@ -225,6 +229,7 @@ impl Rules {
         }
     }
 
+    #[inline(always)]
     pub fn props(&self, b: &Basic) -> &'static [Prop] {
         self.props
             .get(b.props as usize..b.props as usize + b.nprops as usize)
@@ -235,6 +240,7 @@ impl Rules {
         self.exts.get((b.ext as usize).wrapping_sub(1))
     }
 
+    #[inline(always)]
     pub fn profile(&self, name: &str) -> Option<&'static Profile> {
         self.profiles
             .iter()
@@ -260,15 +266,22 @@ impl Rules {
     }
 
     /// The rules of `method` in profile `p` (empty when it has none).
+    #[inline(always)]
     pub fn methods(&self, p: &Profile, method: &str) -> &'static [Method] {
         // A scan that compares lengths first beats a binary search on these few dozen
         // names; each name is laid out once, so the rules of one method share its offset.
+        // Plain loops: an iterator adapter would stay a call of its own on every message
+        // (wasm-opt leaves functions of one caller out of line, `wasm-pack.toml`).
         let m = p.methods;
-        let Some(lo) = m.iter().position(|r| self.is(r.name, method.as_bytes())) else {
-            return &[];
-        };
-        let n = m[lo..].iter().take_while(|r| r.name == m[lo].name).count();
-        &m[lo..lo + n]
+        let mut lo = 0;
+        while lo < m.len() && !self.is(m[lo].name, method.as_bytes()) {
+            lo += 1;
+        }
+        let mut hi = lo;
+        while hi < m.len() && m[hi].name == m[lo].name {
+            hi += 1;
+        }
+        &m[lo..hi]
     }
 }
 

@@ -55,6 +55,7 @@ fn invalid(message: String) -> JsValue {
 
 impl Validator {
     /// The issues of the input as JSON text, `None` when there are none.
+    #[inline(always)]
     fn issues_in(
         &self,
         input: &[u8],
