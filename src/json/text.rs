@@ -56,7 +56,8 @@ fn write_str(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
     let mut from = 0;
-    for (i, b) in s.bytes().enumerate() {
+    // The bytes as a slice: `str::bytes()` would call its iterator's `next` for every byte.
+    for (i, &b) in s.as_bytes().iter().enumerate() {
         let escape = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",

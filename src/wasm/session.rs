@@ -57,13 +57,17 @@ fn js_text(text: &str) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
-/// True when the text has a run of 16 or more digits (2^53 has 16).
+/// True when the text has a run of 16 or more digits (2^53 has 16). A loop over the bytes as a
+/// slice: `str::bytes()` would call its iterator's `next` for every byte of every event's text.
 pub(super) fn may_hold_big_integer(text: &str) -> bool {
     let mut run = 0;
-    text.bytes().any(|b| {
+    for &b in text.as_bytes() {
         run = if b.is_ascii_digit() { run + 1 } else { 0 };
-        run >= 16
-    })
+        if run >= 16 {
+            return true;
+        }
+    }
+    false
 }
 
 pub(super) fn fail(error: ProtocolError) -> JsValue {
