@@ -4,27 +4,16 @@
 // build in turn; min and median µs per frame (`performance.now()` is coarse in a page: a slice
 // is a few ms).
 //   node bench/receive/chromium.mjs DIR...     DIR: a built package (pkg, or another build's)
-import { createServer } from "node:http";
-import { readFileSync, existsSync } from "node:fs";
-import { join, extname, resolve } from "node:path";
-import { launchChromium } from "../validate/chromium.mjs";
+import { resolve } from "node:path";
+import { launchChromium, serveBuilds } from "../validate/chromium.mjs";
 
 const dirs = process.argv.slice(2).map((d) => resolve(d));
 if (!dirs.length) throw new Error("usage: node bench/receive/chromium.mjs DIR...");
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-const server = createServer((req, res) => {
-  const url = new URL(req.url, "http://x").pathname;
-  if (url === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>receive</title>");
-  const m = url.match(/^\/(\d+)(\/.*)$/);
-  const path = m && dirs[Number(m[1])] && join(dirs[Number(m[1])], m[2]);
-  if (!path || !existsSync(path)) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(readFileSync(path));
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const { server, url } = await serveBuilds(dirs);
 const browser = await launchChromium();
 try {
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.goto(url);
   const rows = await page.evaluate(async (builds) => {
     const words = "the agent reads the file then edits the function and runs the tests again".split(" ");
     const text = (k) => Array.from({ length: k }, (_, i) => words[i % words.length]).join(" ");

@@ -4,10 +4,9 @@
 // apart changes of a few percent, where separate runs of run.mjs differ by more.
 //   node bench/replay/ab.mjs DIR...      DIR: a built package (pkg, or a copy of one)
 // Environment: V=2|1 (2), ROUNDS (15) timed after WARMUP (3) not timed, COUNT updates (10000).
-import { createServer } from "node:http";
-import { readFileSync, existsSync, rmSync } from "node:fs";
-import { join, extname, resolve } from "node:path";
-import { launchChromium } from "../validate/chromium.mjs";
+import { existsSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { launchChromium, serveBuilds } from "../validate/chromium.mjs";
 import { DEMO_AGENT, SESSION_ID, LAST_WORDS, dataDir, recordReplay } from "./conversation.mjs";
 
 const env = process.env;
@@ -21,42 +20,23 @@ const dir = dataDir(count);
 const replay = await recordReplay(dir, version);
 rmSync(dir, { recursive: true, force: true });
 
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-const server = createServer((req, res) => {
-  const url = new URL(req.url, "http://x").pathname;
-  if (url === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>replay a/b</title>");
-  // /b<i>/<path>: build i's package.
-  const m = /^\/b(\d+)(\/.*)$/.exec(url);
-  const path = m && builds[Number(m[1])] && join(builds[Number(m[1])], m[2]);
-  if (!path || !existsSync(path)) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(readFileSync(path));
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const { server, url } = await serveBuilds(builds, { "/model.mjs": new URL("./model.mjs", import.meta.url).pathname });
 const browser = await launchChromium();
 try {
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.goto(url);
   const times = await page.evaluate(async ({ replay, version, sessionId, lastWords, n, rounds, warmup }) => {
+    const { replayOnce } = await import("/model.mjs");
     const mods = [];
     for (let i = 0; i < n; i++) {
-      const mod = await import(`/b${i}/index.js`);
+      const mod = await import(`/${i}/index.js`);
       await mod.default();
       mods.push(mod);
     }
-    const once = ({ AcpClient }) => {
-      const client = new AcpClient({ protocolVersions: [version] });
-      const hello = client.initialize();
-      client.receive(replay.initialize.replace('"id":1', `"id":${hello.id}`));
-      const load = client.request("session/load", { sessionId, cwd: "/work/project", mcpServers: [] });
-      const answer = replay.response.replace('"id":2', `"id":${load.id}`);
-      const t0 = performance.now();
-      for (const line of replay.updates) client.receive(line);
-      client.receive(answer);
-      const transcript = client.transcript(sessionId);
-      const t = performance.now() - t0;
-      if (!JSON.stringify(transcript.entries.at(-1)).includes(lastWords)) throw new Error("the last entry is not the last update");
-      client.free?.();
-      return t;
+    const once = (mod) => {
+      const { total, entries } = replayOnce(mod, replay, version, sessionId);
+      if (!JSON.stringify(entries.at(-1)).includes(lastWords)) throw new Error("the last entry is not the last update");
+      return total;
     };
     const times = mods.map(() => []);
     for (let r = -warmup; r < rounds; r++) {

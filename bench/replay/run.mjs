@@ -9,11 +9,10 @@
 //    DOM and scrolled into view). Median of 5 runs, each in a fresh page.
 // Needs `node scripts/build.mjs` (pkg/, or the package in AGENTWIRE_PKG for the model) and the
 // release relay and demo agent.
-import { createServer } from "node:http";
 import { spawn } from "node:child_process";
-import { readFileSync, existsSync, rmSync } from "node:fs";
-import { join, extname } from "node:path";
-import { launchChromium } from "../validate/chromium.mjs";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { launchChromium, serveBuilds } from "../validate/chromium.mjs";
 import { root, DEMO_AGENT, SESSION_ID, LAST_WORDS, dataDir, recordReplay } from "./conversation.mjs";
 
 const count = Number(process.argv[2] ?? 10_000);
@@ -32,44 +31,26 @@ const replays = { 2: await recordReplay(dir, 2), 1: await recordReplay(dir, 1) }
 const bytes = replays[2].updates.reduce((s, l) => s + l.length, 0);
 console.log(`conversation: ${replays[2].updates.length} updates, ${(bytes / 1e6).toFixed(2)} MB on the wire (v2)`);
 
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-const server = createServer((req, res) => {
-  const url = new URL(req.url, "http://x").pathname;
-  if (url === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>replay</title>");
-  const path = join(pkg, url.slice("/pkg".length));
-  if (!url.startsWith("/pkg/") || !existsSync(path)) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(readFileSync(path));
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const { server, url } = await serveBuilds([pkg], { "/model.mjs": new URL("./model.mjs", import.meta.url).pathname });
 
 const browser = await launchChromium();
 const rows = [];
 try {
   // 1. The model.
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.goto(url);
   for (const version of [2, 1]) {
     const r = await page.evaluate(async ({ replay, version, sessionId, lastWords, modelRuns, warmup }) => {
-      const { default: init, AcpClient } = await import("/pkg/index.js");
-      await init();
+      const { replayOnce } = await import("/model.mjs");
+      const mod = await import("/0/index.js");
+      await mod.default();
       const runs = [];
       let entries = 0, last = "";
       for (let run = -warmup; run < modelRuns; run++) {
-        const client = new AcpClient({ protocolVersions: [version] });
-        const hello = client.initialize();
-        client.receive(replay.initialize.replace('"id":1', `"id":${hello.id}`));
-        const load = client.request("session/load", { sessionId, cwd: "/work/project", mcpServers: [] });
-        const answer = replay.response.replace('"id":2', `"id":${load.id}`);
-        const t0 = performance.now();
-        for (const line of replay.updates) client.receive(line);
-        client.receive(answer);
-        const t1 = performance.now();
-        const transcript = client.transcript(sessionId);
-        const t2 = performance.now();
-        if (run >= 0) runs.push([t1 - t0, t2 - t1, t2 - t0]);
-        entries = transcript.entries.length;
-        last = JSON.stringify(transcript.entries.at(-1));
-        client.free?.();
+        const t = replayOnce(mod, replay, version, sessionId);
+        if (run >= 0) runs.push([t.receive, t.transcript, t.total]);
+        entries = t.entries.length;
+        last = JSON.stringify(t.entries.at(-1));
       }
       if (!last.includes(lastWords)) throw new Error(`the last entry is not the last update: ${last}`);
       return { runs, entries };

@@ -4,10 +4,9 @@
 // over the first build's (the machine's pace, which changes from round to round, cancels out).
 //   node bench/validate/ab-chromium.mjs DIR...      DIR: a built package (pkg, or a copy of one)
 // Environment: P=acp|mcp (mcp), FROM=bytes|text (bytes), CORPUS=file, ROUNDS (40), SLICE ms (60).
-import { createServer } from "node:http";
 import { readFileSync, existsSync } from "node:fs";
-import { join, extname, resolve } from "node:path";
-import { launchChromium } from "./chromium.mjs";
+import { join, resolve } from "node:path";
+import { launchChromium, serveBuilds } from "./chromium.mjs";
 
 const env = process.env;
 const [P, FROM] = [env.P ?? "mcp", env.FROM ?? "bytes"];
@@ -19,27 +18,17 @@ const builds = process.argv.slice(2).map((d) => resolve(d));
 if (builds.length === 0) throw new Error("usage: node bench/validate/ab-chromium.mjs DIR...");
 for (const b of builds) if (!existsSync(join(b, "index.js"))) throw new Error(`${b}/index.js is missing: run node scripts/build.mjs`);
 
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-const server = createServer((req, res) => {
-  const url = new URL(req.url, "http://x").pathname;
-  if (url === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>validate a/b</title>");
-  // /b<i>/<path>: build i's package.
-  const m = /^\/b(\d+)(\/.*)$/.exec(url);
-  const path = m && builds[Number(m[1])] && join(builds[Number(m[1])], m[2]);
-  if (!path || !existsSync(path)) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(readFileSync(path));
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const { server, url } = await serveBuilds(builds);
 const browser = await launchChromium();
 try {
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.goto(url);
   const times = await page.evaluate(async ({ corpus, n, P, FROM, rounds, slice }) => {
     const utf8 = new TextEncoder();
     const inputs = corpus.map((m) => (FROM === "bytes" ? utf8.encode(m.text) : m.text));
     const fns = [];
     for (let i = 0; i < n; i++) {
-      const mod = await import(`/b${i}/index.js`);
+      const mod = await import(`/${i}/index.js`);
       await mod.default();
       const v = new mod.Validator({ protocol: P, version: corpus[0].version });
       fns.push(() => {
