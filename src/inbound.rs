@@ -102,25 +102,68 @@ pub(crate) trait Events: Sized {
 }
 
 /// `Events` for a session's event enum, whose variants `Send`, `ProtocolError`, `Stray`
-/// and `Violation` are the same in both protocols; and the writer of the events whose payload
-/// came as text, `Response`, `Request` and `Notification`, the same in both too.
+/// and `Violation` are the same in both protocols; and the writer of the variants the same in
+/// both: those, `Error`, `Timeout`, and the events whose payload came as text, `Response`,
+/// `Request` and `Notification`.
 macro_rules! inbound_events {
     ($event:ty) => {
         impl $event {
-            /// A response, a request or a notification as JSON text, its payload spliced in as
-            /// the text it came in (`jsonrpc::write_event`); false for any other event.
-            fn write_message(&self, out: &mut String) -> bool {
-                use $crate::jsonrpc::write_event;
+            /// An event of a variant both protocols have, as JSON text (a response's,
+            /// a request's or a notification's payload spliced in as the text it came in:
+            /// `RawJson`'s `Json`); false for any other event.
+            fn write_shared(&self, out: &mut String) -> bool {
+                use $crate::json::Members;
                 match self {
-                    Self::Response { id, method, result } => {
-                        write_event(out, "response", Some(id), method, "result", Some(result))
+                    Self::Response { id, method, result } => Members::tagged(out, "response")
+                        .member("id", id)
+                        .member("method", method)
+                        .member("result", result)
+                        .close(),
+                    Self::Request { id, method, params } => Members::tagged(out, "request")
+                        .member("id", id)
+                        .member("method", method)
+                        .some("params", params)
+                        .close(),
+                    Self::Notification { method, params } => Members::tagged(out, "notification")
+                        .member("method", method)
+                        .some("params", params)
+                        .close(),
+                    Self::Send { text } => {
+                        Members::tagged(out, "send").member("text", text).close()
                     }
-                    Self::Request { id, method, params } => {
-                        write_event(out, "request", Some(id), method, "params", params.as_ref())
-                    }
-                    Self::Notification { method, params } => {
-                        write_event(out, "notification", None, method, "params", params.as_ref())
-                    }
+                    Self::Error { id, method, error } => Members::tagged(out, "error")
+                        .member("id", id)
+                        .member("method", method)
+                        .member("error", error)
+                        .close(),
+                    Self::Timeout { id, method, error } => Members::tagged(out, "timeout")
+                        .member("id", id)
+                        .member("method", method)
+                        .member("error", error)
+                        .close(),
+                    Self::Violation {
+                        id,
+                        method,
+                        direction,
+                        issues,
+                    } => Members::tagged(out, "violation")
+                        .some("id", id)
+                        .some("method", method)
+                        .member("direction", direction)
+                        .member("issues", issues)
+                        .close(),
+                    Self::Stray {
+                        id,
+                        already_answered,
+                        error,
+                    } => Members::tagged(out, "stray")
+                        .member("id", id)
+                        .member("alreadyAnswered", already_answered)
+                        .some("error", error)
+                        .close(),
+                    Self::ProtocolError { error } => Members::tagged(out, "protocolError")
+                        .member("error", error)
+                        .close(),
                     _ => return false,
                 }
                 true

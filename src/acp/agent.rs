@@ -50,7 +50,7 @@ impl AcpAgent {
         else {
             return Err(ProtocolError::local_refusal(format!(
                 "no prompt of session {} is waiting for an answer",
-                crate::json::text(session_id)
+                crate::json::text(&session_id)
             )));
         };
         self.session

@@ -43,7 +43,7 @@ pub fn check_mcp_server(entry: &serde_json::Value, at: &str, out: &mut Vec<crate
 fn server_needs(flag: &str, name: Option<&str>) -> String {
     format!(
         "MCP server {} ({})",
-        crate::json::text(name.unwrap_or("?")),
+        crate::json::text(&name.unwrap_or("?")),
         crate::text::part(flag, 4..)
     )
 }

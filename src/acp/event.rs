@@ -1,5 +1,6 @@
 //! What a session reports: one flat, serializable stream for both roles.
 
+use crate::json::{Json, Members};
 use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
@@ -115,26 +116,53 @@ impl Event {
     /// request's or a notification's `params` and a response's `result` are spliced in as the
     /// text they came in, never parsed and written again.
     pub fn write_json(&self, out: &mut String) {
-        if self.write_message(out) {
+        if self.write_shared(out) {
             return;
         }
         match self {
+            Event::Initialized {
+                protocol_version,
+                peer_capabilities,
+                peer_info,
+                auth_methods,
+            } => Members::tagged(out, "initialized")
+                .member("protocolVersion", protocol_version)
+                .member("peerCapabilities", peer_capabilities)
+                .some("peerInfo", peer_info)
+                .member("authMethods", auth_methods)
+                .close(),
             Event::SessionUpdate {
                 session_id,
                 update,
                 replay,
-            } => {
-                out.push_str("{\"type\":\"sessionUpdate\",\"sessionId\":");
-                crate::json::append(out, session_id);
-                out.push_str(",\"update\":");
-                out.push_str(update.as_str());
-                out.push_str(if *replay {
-                    ",\"replay\":true}"
-                } else {
-                    ",\"replay\":false}"
-                });
-            }
-            _ => crate::json::append(out, self),
+            } => Members::tagged(out, "sessionUpdate")
+                .member("sessionId", session_id)
+                .member("update", update)
+                .member("replay", replay)
+                .close(),
+            Event::TurnEnded {
+                id,
+                session_id,
+                outcome,
+                error,
+            } => Members::tagged(out, "turnEnded")
+                .member("id", id)
+                .member("sessionId", session_id)
+                .some("outcome", outcome)
+                .some("error", error)
+                .close(),
+            Event::CancelRequested { id } => Members::tagged(out, "cancelRequested")
+                .member("id", id)
+                .close(),
+            Event::Closed { error } => Members::tagged(out, "closed").some("error", error).close(),
+            // The variants both protocols have: `write_shared`.
+            _ => {}
         }
+    }
+}
+
+impl Json for Event {
+    fn write_json(&self, out: &mut String) {
+        Event::write_json(self, out);
     }
 }

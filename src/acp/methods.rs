@@ -26,6 +26,11 @@ pub enum Kind {
     /// Unstable `mcp/message`: a request one way, a notification the other.
     Either,
 }
+crate::json::json_names!(Kind {
+    Kind::Request => "request",
+    Kind::Notification => "notification",
+    Kind::Either => "either",
+});
 
 /// Whether a version has a method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -38,6 +43,12 @@ pub enum Availability {
     /// v2 as seed 001 describes it, no longer in the newest draft (`session/load`).
     Seed,
 }
+crate::json::json_names!(Availability {
+    Availability::No => "no",
+    Availability::Stable => "stable",
+    Availability::Unstable => "unstable",
+    Availability::Seed => "seed",
+});
 
 /// What must hold for a method to be usable. Serialized as `{ type, name? }` (`name`: the
 /// flag, or both flags of `anyFlag`).
@@ -58,19 +69,40 @@ pub enum Gate {
 }
 
 /// By hand: serde's adjacently tagged enum costs several times this in WebAssembly.
+impl Gate {
+    /// `{type, name?}`: the kind of gate and the flags it names (`name`: one, or a list).
+    fn parts(&self) -> (&'static str, Vec<&'static str>) {
+        match *self {
+            Gate::Lifecycle => ("lifecycle", vec![]),
+            Gate::Baseline => ("baseline", vec![]),
+            Gate::Flag(f) => ("flag", vec![f]),
+            Gate::AnyFlag(a, b) => ("anyFlag", vec![a, b]),
+            Gate::AuthMethods => ("authMethods", vec![]),
+            Gate::FlagOrAuthMethods(f) => ("flagOrAuthMethods", vec![f]),
+        }
+    }
+}
+
+impl crate::json::Json for Gate {
+    fn write_json(&self, out: &mut String) {
+        let (kind, names) = self.parts();
+        let mut m = crate::json::Members::open(out);
+        m.member("type", &kind);
+        match &names[..] {
+            [] => {}
+            [one] => _ = m.member("name", one),
+            all => _ = m.member("name", &all),
+        }
+        m.close();
+    }
+}
+
 impl Serialize for Gate {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (kind, names): (&str, &[&str]) = match self {
-            Gate::Lifecycle => ("lifecycle", &[]),
-            Gate::Baseline => ("baseline", &[]),
-            Gate::Flag(f) => ("flag", std::slice::from_ref(f)),
-            Gate::AnyFlag(a, b) => ("anyFlag", &[*a, *b][..]),
-            Gate::AuthMethods => ("authMethods", &[]),
-            Gate::FlagOrAuthMethods(f) => ("flagOrAuthMethods", std::slice::from_ref(f)),
-        };
+        let (kind, names) = self.parts();
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("type", kind)?;
-        match names {
+        match &names[..] {
             [] => {}
             [one] => m.serialize_entry("name", one)?,
             all => m.serialize_entry("name", all)?,
@@ -129,6 +161,20 @@ pub struct MethodStatus {
     /// Why not, when not enabled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+impl crate::json::Json for MethodStatus {
+    fn write_json(&self, out: &mut String) {
+        let mut m = crate::json::Members::open(out);
+        m.member("method", &self.method)
+            .member("direction", &self.direction)
+            .member("kind", &self.kind)
+            .member("availability", &self.availability)
+            .member("gate", &self.gate)
+            .member("enabled", &self.enabled)
+            .some("reason", &self.reason)
+            .close();
+    }
 }
 
 pub fn direction(server: Server) -> &'static str {

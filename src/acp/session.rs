@@ -69,6 +69,12 @@ pub enum Phase {
     Ready,
     Closed,
 }
+crate::json::json_names!(Phase {
+    Phase::Uninitialized => "uninitialized",
+    Phase::Initializing => "initializing",
+    Phase::Ready => "ready",
+    Phase::Closed => "closed",
+});
 
 /// Methods a person answers: no deadline.
 const HUMAN_PACED: &[&str] = &[

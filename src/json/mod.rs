@@ -12,8 +12,9 @@ mod view;
 
 pub use item::Item;
 pub use tape::{utf8, TapeError};
+pub(crate) use text::json_names;
 pub(crate) use text::Shortest;
-pub use text::{append, text};
+pub use text::{append, text, Json, Members};
 pub use value::{parse_value, value_of};
 pub(crate) use value::{tape_of, value_at, MAX_DEPTH};
 pub use view::View;

@@ -1,52 +1,237 @@
-//! The module's one JSON writer: a `serde::Serializer` of its own into a `String`, writing
-//! what serde_json's compact serializer writes (tested against it for any value and every
-//! shape serde's derive hands it). Of its own because serde_json's writes to any `io::Write`
-//! and carries its `io::Error` through every member; writing to a `String` cannot fail, and
-//! without that path every `Serialize` of the module is smaller (1.2–1.8 KB gzipped an entry,
-//! docs/BENCHMARKS.md). The shortest digits of a float come from the engine in the module
-//! (`Number.prototype.toString`, exact and already there): serde_json's float writer carries
-//! a 10 KB table of powers of ten that gzip cannot shrink. Integers are written by a loop of
-//! its own (`write_int`).
+//! The module's one JSON writer, into a `String`, writing what serde_json's compact
+//! serializer writes (tested against it for any value and every shape the module writes).
+//! Each shape says its members once (`Json`), over `&dyn Json`: one writer for members,
+//! strings, numbers and nesting, where serde's `Serialize` compiled the serializer's paths
+//! once for every type written (0.5–0.7 KB gzipped an entry, docs/BENCHMARKS.md "One JSON
+//! trait of the module's own"). The shortest digits of a float come from the engine in the
+//! module (`Number.prototype.toString`, exact and already there): serde_json's float writer
+//! carries a 10 KB table of powers of ten that gzip cannot shrink. Integers are written by a
+//! loop of its own (`write_int`).
 
-use serde::ser::{self, Serialize};
-use std::fmt;
+use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 
-/// `value` as compact JSON text, as `serde_json::to_string` writes it.
-pub fn text<T: Serialize + ?Sized>(value: &T) -> String {
+/// What the module writes as JSON text.
+pub trait Json {
+    /// Appends the value's compact JSON text to `out`.
+    fn write_json(&self, out: &mut String);
+}
+
+/// `value` as compact JSON text, as `serde_json::to_string` writes it. One function for every
+/// shape (`&dyn`), not a copy for each.
+pub fn text(value: &dyn Json) -> String {
     let mut out = String::with_capacity(128);
-    append(&mut out, value);
+    value.write_json(&mut out);
     out
 }
 
 /// Writes `value` as compact JSON text at the end of `out`: JSON built by hand around a value
 /// takes it without a string of its own and a copy.
-pub fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) {
-    let _ = value.serialize(Writer(out));
+pub fn append(out: &mut String, value: &dyn Json) {
+    value.write_json(out);
 }
 
-/// A shape JSON has no place for: serde reports one only for an internally tagged enum
-/// whose variant is no object, or an integer wider than 64 bits, neither of which the module
-/// has. The text then ends where it stopped, as serde_json's did.
-#[derive(Debug)]
-struct Unwritable;
+/// An object written member by member, in order.
+pub struct Members<'a> {
+    out: &'a mut String,
+    first: bool,
+}
 
-impl fmt::Display for Unwritable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no JSON for this shape")
+impl<'a> Members<'a> {
+    pub fn open(out: &'a mut String) -> Self {
+        out.push('{');
+        Members { out, first: true }
+    }
+
+    /// An object whose first member is `"type"`: an event's or a tagged shape's tag (a name
+    /// of the module's, written as it is).
+    pub fn tagged(out: &'a mut String, tag: &'static str) -> Self {
+        out.push_str("{\"type\":\"");
+        out.push_str(tag);
+        out.push('"');
+        Members { out, first: false }
+    }
+
+    /// One member; one function for every member of every shape. `name` is a name of the
+    /// module's (a literal, nothing to escape), written as it is.
+    #[inline(never)]
+    pub fn member(&mut self, name: &'static str, value: &dyn Json) -> &mut Self {
+        self.name(name, false);
+        value.write_json(self.out);
+        self
+    }
+
+    /// A member's name, escaped (`escape`: a name from elsewhere, a map's key) or as it is.
+    fn name(&mut self, name: &str, escape: bool) {
+        self.out.push_str(if self.first { "\"" } else { ",\"" });
+        self.first = false;
+        if escape {
+            escaped(self.out, name);
+        } else {
+            self.out.push_str(name);
+        }
+        self.out.push_str("\":");
+    }
+
+    /// A member left out when it is `None` (serde's `skip_serializing_if = "Option::is_none"`).
+    pub fn some<T: Json>(&mut self, name: &'static str, value: &Option<T>) -> &mut Self {
+        if let Some(v) = value {
+            self.member(name, v);
+        }
+        self
+    }
+
+    pub fn close(&mut self) {
+        self.out.push('}');
     }
 }
 
-impl std::error::Error for Unwritable {}
+/// `Json` for a type written as one of its names (an enum of unit variants, as serde's
+/// `rename_all` writes it).
+macro_rules! json_names {
+    ($t:ty { $($variant:pat => $name:literal),* $(,)? }) => {
+        impl $crate::json::Json for $t {
+            fn write_json(&self, out: &mut String) {
+                let name: &str = match self { $($variant => $name),* };
+                $crate::json::Json::write_json(name, out);
+            }
+        }
+    };
+}
+pub(crate) use json_names;
 
-impl ser::Error for Unwritable {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Unwritable
+/// The elements of a list, in order.
+fn elements(out: &mut String, items: &mut dyn Iterator<Item = &dyn Json>) {
+    out.push('[');
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        item.write_json(out);
+    }
+    out.push(']');
+}
+
+impl Json for str {
+    fn write_json(&self, out: &mut String) {
+        write_str(out, self);
     }
 }
 
-type Done = Result<(), Unwritable>;
+impl Json for String {
+    fn write_json(&self, out: &mut String) {
+        write_str(out, self);
+    }
+}
 
-struct Writer<'a>(&'a mut String);
+impl Json for Cow<'_, str> {
+    fn write_json(&self, out: &mut String) {
+        write_str(out, self);
+    }
+}
+
+impl<T: Json + ?Sized> Json for &T {
+    fn write_json(&self, out: &mut String) {
+        (**self).write_json(out);
+    }
+}
+
+impl Json for bool {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(if *self { "true" } else { "false" });
+    }
+}
+
+macro_rules! ints {
+    (signed $($t:ty),*) => {$(
+        impl Json for $t {
+            fn write_json(&self, out: &mut String) {
+                write_int(out, *self < 0, self.unsigned_abs() as u64);
+            }
+        }
+    )*};
+    ($($t:ty),*) => {$(
+        impl Json for $t {
+            fn write_json(&self, out: &mut String) {
+                write_int(out, false, *self as u64);
+            }
+        }
+    )*};
+}
+ints!(signed i8, i16, i32, i64);
+ints!(u8, u16, u32, u64, usize);
+
+impl Json for f64 {
+    fn write_json(&self, out: &mut String) {
+        if self.is_finite() {
+            out.push_str(&Shortest::of(*self).json());
+        } else {
+            out.push_str("null");
+        }
+    }
+}
+
+/// `None` is `null`.
+impl<T: Json> Json for Option<T> {
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Some(v) => v.write_json(out),
+            None => out.push_str("null"),
+        }
+    }
+}
+
+impl<T: Json> Json for [T] {
+    fn write_json(&self, out: &mut String) {
+        elements(out, &mut self.iter().map(|v| v as &dyn Json));
+    }
+}
+
+impl<T: Json> Json for Vec<T> {
+    fn write_json(&self, out: &mut String) {
+        self.as_slice().write_json(out);
+    }
+}
+
+impl<T: Json, const N: usize> Json for [T; N] {
+    fn write_json(&self, out: &mut String) {
+        self.as_slice().write_json(out);
+    }
+}
+
+impl Json for Number {
+    fn write_json(&self, out: &mut String) {
+        match (self.as_u64(), self.as_i64()) {
+            (Some(u), _) => write_int(out, false, u),
+            (None, Some(i)) => write_int(out, true, i.unsigned_abs()),
+            _ => self.as_f64().unwrap_or(f64::NAN).write_json(out),
+        }
+    }
+}
+
+impl Json for Map<String, Value> {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        for (k, v) in self {
+            m.name(k, true);
+            v.write_json(m.out);
+        }
+        m.close();
+    }
+}
+
+impl Json for Value {
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => b.write_json(out),
+            Value::Number(n) => n.write_json(out),
+            Value::String(s) => write_str(out, s),
+            Value::Array(items) => items.write_json(out),
+            Value::Object(m) => m.write_json(out),
+        }
+    }
+}
 
 /// Writes `s` as a JSON string: `"`, `\\` and the control characters escaped as serde_json
 /// escapes them (`\n`, `\u001b`), everything else as it is.
@@ -55,6 +240,12 @@ fn write_str(out: &mut String, s: &str) {
     // to JS inside JSON) is written without growing the buffer again and again.
     out.reserve(s.len() + 2);
     out.push('"');
+    escaped(out, s);
+    out.push('"');
+}
+
+/// `s` between a string's quotes.
+fn escaped(out: &mut String, s: &str) {
     let mut from = 0;
     // The bytes as a slice: `str::bytes()` would call its iterator's `next` for every byte.
     for (i, &b) in s.as_bytes().iter().enumerate() {
@@ -79,10 +270,9 @@ fn write_str(out: &mut String, s: &str) {
         from = i + 1;
     }
     out.push_str(crate::text::part(s, from..));
-    out.push('"');
 }
 
-fn write_int(out: &mut String, negative: bool, mut n: u64) -> Done {
+fn write_int(out: &mut String, negative: bool, mut n: u64) {
     let mut digits = [0u8; 21];
     let mut at = digits.len();
     loop {
@@ -100,250 +290,7 @@ fn write_int(out: &mut String, negative: bool, mut n: u64) -> Done {
     for &d in &digits[at..] {
         out.push(char::from(d));
     }
-    Ok(())
 }
-
-/// An array, a map or an object being written: a comma before each element but the first.
-struct Compound<'a> {
-    out: &'a mut String,
-    first: bool,
-    /// What closes it: `]`, `}`, or `}}` for a variant (`{"name":{…}}`).
-    close: &'static str,
-}
-
-impl Compound<'_> {
-    fn comma(&mut self) {
-        if !self.first {
-            self.out.push(',');
-        }
-        self.first = false;
-    }
-
-    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-        self.comma();
-        value.serialize(Writer(self.out))
-    }
-
-    /// A member's key; as serde_json writes keys, one that is not a string (an integer, a
-    /// boolean) is written in quotes.
-    fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Done {
-        self.comma();
-        let at = self.out.len();
-        key.serialize(Writer(self.out))?;
-        if self.out.as_bytes().get(at) != Some(&b'"') {
-            self.out.insert(at, '"');
-            self.out.push('"');
-        }
-        self.out.push(':');
-        Ok(())
-    }
-
-    fn field<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> Done {
-        self.name(name);
-        value.serialize(Writer(self.out))
-    }
-
-    /// A member's name: one function for every field, not a copy inlined into `field` for
-    /// each type of value (−17 to −78 B gzipped).
-    #[inline(never)]
-    fn name(&mut self, name: &str) {
-        self.comma();
-        write_str(self.out, name);
-        self.out.push(':');
-    }
-
-    fn close(self) -> Done {
-        self.out.push_str(self.close);
-        Ok(())
-    }
-}
-
-impl<'a> Writer<'a> {
-    fn open(self, open: &str, close: &'static str) -> Compound<'a> {
-        self.0.push_str(open);
-        Compound {
-            out: self.0,
-            first: true,
-            close,
-        }
-    }
-
-    /// `{"variant":` before a variant's content.
-    fn variant(self, variant: &str, open: &str, close: &'static str) -> Compound<'a> {
-        self.0.push('{');
-        write_str(self.0, variant);
-        self.0.push(':');
-        self.open(open, close)
-    }
-
-    fn raw(self, text: &str) -> Done {
-        self.0.push_str(text);
-        Ok(())
-    }
-}
-
-macro_rules! ints {
-    (signed $($name:ident: $t:ty),*) => {$(
-        fn $name(self, v: $t) -> Done {
-            write_int(self.0, v < 0, v.unsigned_abs() as u64)
-        }
-    )*};
-    ($($name:ident: $t:ty),*) => {$(
-        fn $name(self, v: $t) -> Done {
-            write_int(self.0, false, v as u64)
-        }
-    )*};
-}
-
-impl<'a> ser::Serializer for Writer<'a> {
-    type Ok = ();
-    type Error = Unwritable;
-    type SerializeSeq = Compound<'a>;
-    type SerializeTuple = Compound<'a>;
-    type SerializeTupleStruct = Compound<'a>;
-    type SerializeTupleVariant = Compound<'a>;
-    type SerializeMap = Compound<'a>;
-    type SerializeStruct = Compound<'a>;
-    type SerializeStructVariant = Compound<'a>;
-
-    fn serialize_bool(self, v: bool) -> Done {
-        self.raw(if v { "true" } else { "false" })
-    }
-    ints!(signed serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64);
-    ints!(serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
-    fn serialize_f32(self, v: f32) -> Done {
-        self.serialize_f64(f64::from(v))
-    }
-    fn serialize_f64(self, v: f64) -> Done {
-        if !v.is_finite() {
-            return self.raw("null");
-        }
-        self.raw(&Shortest::of(v).json())
-    }
-    fn serialize_char(self, v: char) -> Done {
-        self.serialize_str(v.encode_utf8(&mut [0; 4]))
-    }
-    fn serialize_str(self, v: &str) -> Done {
-        write_str(self.0, v);
-        Ok(())
-    }
-    fn serialize_bytes(self, v: &[u8]) -> Done {
-        let mut seq = self.open("[", "]");
-        for b in v {
-            seq.element(b)?;
-        }
-        seq.close()
-    }
-    fn serialize_none(self) -> Done {
-        self.raw("null")
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
-        value.serialize(self)
-    }
-    fn serialize_unit(self) -> Done {
-        self.raw("null")
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Done {
-        self.raw("null")
-    }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Done {
-        self.serialize_str(variant)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Done {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        value: &T,
-    ) -> Done {
-        let c = self.variant(variant, "", "}");
-        value.serialize(Writer(c.out))?;
-        c.close()
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Unwritable> {
-        Ok(self.open("[", "]"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Compound<'a>, Unwritable> {
-        Ok(self.open("[", "]"))
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Compound<'a>, Unwritable> {
-        Ok(self.open("[", "]"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Compound<'a>, Unwritable> {
-        Ok(self.variant(variant, "[", "]}"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Unwritable> {
-        Ok(self.open("{", "}"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound<'a>, Unwritable> {
-        Ok(self.open("{", "}"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        _: usize,
-    ) -> Result<Compound<'a>, Unwritable> {
-        Ok(self.variant(variant, "{", "}}"))
-    }
-}
-
-/// The same `Compound` for every kind of sequence and object.
-macro_rules! compound {
-    ($($trait:ident: $method:ident),*) => {$(
-        impl ser::$trait for Compound<'_> {
-            type Ok = ();
-            type Error = Unwritable;
-            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-                self.element(value)
-            }
-            fn end(self) -> Done {
-                self.close()
-            }
-        }
-    )*};
-}
-compound!(SerializeSeq: serialize_element, SerializeTuple: serialize_element, SerializeTupleStruct: serialize_field, SerializeTupleVariant: serialize_field);
-
-impl ser::SerializeMap for Compound<'_> {
-    type Ok = ();
-    type Error = Unwritable;
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Done {
-        self.key(key)
-    }
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Done {
-        value.serialize(Writer(self.out))
-    }
-    fn end(self) -> Done {
-        self.close()
-    }
-}
-
-macro_rules! fields {
-    ($($trait:ident),*) => {$(
-        impl ser::$trait for Compound<'_> {
-            type Ok = ();
-            type Error = Unwritable;
-            fn serialize_field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Done {
-                self.field(name, value)
-            }
-            fn end(self) -> Done {
-                self.close()
-            }
-        }
-    )*};
-}
-fields!(SerializeStruct, SerializeStructVariant);
 
 /// A finite float's shortest round-trip digits: the value is ±0.`digits` × 10^`point`
 /// (no digits for zero).
@@ -503,85 +450,182 @@ mod tests {
         assert_eq!(text(&value), serde_json::to_string(&value).unwrap());
     }
 
-    /// Every shape serde's derive and the module's types hand the writer: structs, options
-    /// left out or null, unit, newtype, tuple and struct variants, internally tagged enums,
-    /// maps with keys that are not strings (quoted, as serde_json quotes them), bytes, chars.
+    /// Every shape the module writes, as serde_json writes it from the shape's `Serialize`
+    /// (kept natively, for the Rust API): each event of both protocols, with and without its
+    /// optional members, and what they hold.
     #[test]
+    #[cfg(all(feature = "acp", feature = "mcp"))]
     fn every_shape_is_written_as_serde_json_writes_it() {
-        use serde::Serialize;
-        use std::collections::BTreeMap;
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Plain {
-            some_name: &'static str,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            left_out: Option<u8>,
-            null: Option<u8>,
-            unit: (),
-            pair: (i32, f64),
-            chars: [char; 2],
-            #[serde(with = "serde_bytes_as_seq")]
-            bytes: Vec<u8>,
+        use crate::jsonrpc::{Flow, Id, Outbound, ProtocolError, RawJson};
+        use crate::schema::{Direction, Issue, Severity};
+        use crate::{acp, mcp};
+        fn same<T: Json + serde::Serialize>(value: &T) {
+            assert_eq!(text(value), serde_json::to_string(value).unwrap());
         }
-        mod serde_bytes_as_seq {
-            pub fn serialize<S: serde::Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_bytes(b)
+        let ids = [Id::Number(-4), Id::String("a\"b".into()), Id::Null];
+        let error = ProtocolError::new(-32602, "bad \u{7}");
+        let with_data = error.clone().with_data(json!({"x": [1, 2.5, null]}));
+        let issue = |severity| Issue {
+            path: "/params/a".into(),
+            code: "wrong_type",
+            message: "`a` must be a string".into(),
+            severity,
+        };
+        let issues = vec![issue(Severity::Error), issue(Severity::Warning)];
+        let raw = || RawJson::from_value(&json!({"k": [true, {"n": -1}]}));
+        for id in &ids {
+            same(id);
+        }
+        same(&error);
+        same(&with_data);
+        same(&issues);
+        same(&[Flow::In, Flow::Out]);
+        same(&[Direction::ClientToServer, Direction::ServerToClient]);
+        same(&[mcp::version::Era::Handshake, mcp::version::Era::Stateless]);
+        for outbound in [
+            Outbound {
+                id: Some(Id::Number(1)),
+                method: Some("m".into()),
+                text: "{}".into(),
+            },
+            Outbound {
+                id: None,
+                method: None,
+                text: "x".into(),
+            },
+        ] {
+            same(&outbound);
+        }
+        let shared = |id: Id, some: bool| {
+            let (id_, method) = (some.then(|| id.clone()), some.then(|| "m".to_owned()));
+            macro_rules! events {
+                ($e:path) => {{
+                    use $e as E;
+                    vec![
+                        E::Send { text: "t".into() },
+                        E::Response {
+                            id: id.clone(),
+                            method: "m".into(),
+                            result: raw(),
+                        },
+                        E::Error {
+                            id: id.clone(),
+                            method: "m".into(),
+                            error: with_data.clone(),
+                        },
+                        E::Timeout {
+                            id: id.clone(),
+                            method: "m".into(),
+                            error: error.clone(),
+                        },
+                        E::Request {
+                            id: id.clone(),
+                            method: "m".into(),
+                            params: some.then(raw),
+                        },
+                        E::Notification {
+                            method: "m".into(),
+                            params: some.then(raw),
+                        },
+                        E::Violation {
+                            id: id_.clone(),
+                            method: method.clone(),
+                            direction: Flow::Out,
+                            issues: issues.clone(),
+                        },
+                        E::Stray {
+                            id: id.clone(),
+                            already_answered: some,
+                            error: some.then(|| error.clone()),
+                        },
+                        E::ProtocolError {
+                            error: error.clone(),
+                        },
+                    ]
+                }};
+            }
+            (events!(acp::Event), events!(mcp::event::Event))
+        };
+        for (id, some) in [(Id::Number(7), true), (Id::String("s".into()), false)] {
+            let (mut acp_events, mut mcp_events) = shared(id.clone(), some);
+            let info = some.then(|| json!({"name": "n", "version": "1"}));
+            acp_events.extend([
+                acp::Event::Initialized {
+                    protocol_version: 2,
+                    peer_capabilities: json!({"a": {"b": true}}),
+                    peer_info: info.clone(),
+                    auth_methods: vec![json!({"id": "x"})],
+                },
+                acp::Event::SessionUpdate {
+                    session_id: "s1".into(),
+                    update: raw(),
+                    replay: some,
+                },
+                acp::Event::TurnEnded {
+                    id: id.clone(),
+                    session_id: "s1".into(),
+                    outcome: some.then(|| json!({"stopReason": "end_turn"})),
+                    error: some.then(|| error.clone()),
+                },
+                acp::Event::CancelRequested { id: id.clone() },
+                acp::Event::Closed {
+                    error: some.then(|| error.clone()),
+                },
+            ]);
+            mcp_events.extend([
+                mcp::event::Event::Initialized {
+                    protocol_version: "2025-11-25".into(),
+                    era: mcp::version::Era::Handshake,
+                    peer_capabilities: json!({"tools": {}}),
+                    peer_info: info.clone(),
+                    instructions: some.then(|| "i".into()),
+                },
+                mcp::event::Event::EraFallback {
+                    from: "a".into(),
+                    to: "b".into(),
+                    reason: error.clone(),
+                },
+                mcp::event::Event::Progress {
+                    id: some.then(|| id.clone()),
+                    progress_token: RawJson::from_value(&json!("tok")),
+                    params: raw(),
+                },
+                mcp::event::Event::Cancelled {
+                    request_id: json!(3),
+                    reason: some.then(|| "r".into()),
+                },
+                mcp::event::Event::Closed {
+                    pending: vec![mcp::event::PendingCall {
+                        id: id.clone(),
+                        method: "m".into(),
+                    }],
+                },
+            ]);
+            for e in &acp_events {
+                same(e);
+            }
+            for e in &mcp_events {
+                same(e);
             }
         }
-        #[derive(Serialize)]
-        enum External {
-            Unit,
-            Newtype(u8),
-            Tuple(u8, &'static str),
-            Struct { a: bool },
-        }
-        #[derive(Serialize)]
-        #[serde(tag = "type", rename_all = "camelCase")]
-        enum Tagged {
-            Empty,
-            WithFields {
-                id: crate::jsonrpc::Id,
-                flow: crate::jsonrpc::Flow,
-            },
-            Wrapped(Plain),
-        }
-        #[derive(Serialize)]
-        struct Newtype(Vec<External>);
-        let plain = || Plain {
-            some_name: "a\"b\u{7}",
-            left_out: None,
-            null: None,
-            unit: (),
-            pair: (-3, f64::NAN),
-            chars: ['x', '\n'],
-            bytes: vec![0, 255],
-        };
-        let keys: BTreeMap<i64, bool> = [(-1, true), (20, false)].into();
-        let mut by_id = crate::jsonrpc::VecMap::default();
-        by_id.insert(crate::jsonrpc::Id::Number(7), "seven");
-        by_id.insert(crate::jsonrpc::Id::String("s".into()), "s");
-        let same = |ours: String, serde: String| assert_eq!(ours, serde);
-        same(text(&plain()), serde_json::to_string(&plain()).unwrap());
-        let externals = Newtype(vec![
-            External::Unit,
-            External::Newtype(1),
-            External::Tuple(2, "t"),
-            External::Struct { a: true },
+        let client = acp::AcpClient::new(Default::default());
+        same(&client.methods());
+        let server = mcp::McpServer::new(Default::default());
+        same(&server.methods());
+        same(&[
+            acp::Phase::Uninitialized,
+            acp::Phase::Initializing,
+            acp::Phase::Ready,
+            acp::Phase::Closed,
         ]);
-        same(text(&externals), serde_json::to_string(&externals).unwrap());
-        let tagged = [
-            Tagged::Empty,
-            Tagged::WithFields {
-                id: crate::jsonrpc::Id::Number(-4),
-                flow: crate::jsonrpc::Flow::In,
-            },
-            Tagged::Wrapped(plain()),
-        ];
-        same(text(&tagged), serde_json::to_string(&tagged).unwrap());
-        same(text(&keys), serde_json::to_string(&keys).unwrap());
-        same(text(&by_id), serde_json::to_string(&by_id).unwrap());
-        let bools: BTreeMap<bool, ()> = [(true, ())].into();
-        same(text(&bools), serde_json::to_string(&bools).unwrap());
+        use mcp::Phase;
+        same(&[
+            Phase::Idle,
+            Phase::Discovering,
+            Phase::Initializing,
+            Phase::Ready,
+            Phase::Closed,
+        ]);
     }
 
     /// Natively only: proptest is not built for wasm32 (`wasm-pack test` compiles these too).
@@ -630,7 +674,12 @@ mod tests {
             fn integers_are_written_as_serde_json_writes_them(i: i64, u: u64, small: (i8, u8, i16, u16, i32, u32)) {
                 proptest::prop_assert_eq!(text(&i), serde_json::to_string(&i).unwrap());
                 proptest::prop_assert_eq!(text(&u), serde_json::to_string(&u).unwrap());
-                proptest::prop_assert_eq!(text(&small), serde_json::to_string(&small).unwrap());
+                let (a, b, c, d, e, f) = small;
+                let serde = serde_json::to_string(&small).unwrap();
+                proptest::prop_assert_eq!(
+                    format!("[{}]", [text(&a), text(&b), text(&c), text(&d), text(&e), text(&f)].join(",")),
+                    serde
+                );
                 let v = serde_json::json!([i, u, i64::MIN, u64::MAX, 0, -1]);
                 proptest::prop_assert_eq!(text(&v), serde_json::to_string(&v).unwrap());
             }

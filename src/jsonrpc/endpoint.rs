@@ -214,3 +214,13 @@ impl Received {
         Received::Invalid { failure, reply }
     }
 }
+
+impl crate::json::Json for Outbound {
+    fn write_json(&self, out: &mut String) {
+        let mut m = crate::json::Members::open(out);
+        m.some("id", &self.id)
+            .some("method", &self.method)
+            .member("text", &self.text)
+            .close();
+    }
+}

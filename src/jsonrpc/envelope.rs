@@ -90,7 +90,7 @@ fn shape(
         Some(v) if tape.node(v).kind == Kind::Str && tape.reads(tape.node(v), b"2.0") => {}
         Some(v) => {
             let shown = match tape.node(v).kind {
-                Kind::Str => crate::json::text(&*tape.str(tape.node(v))),
+                Kind::Str => crate::json::text(&tape.str(tape.node(v))),
                 _ => kind_name(tape, v).into(),
             };
             return breach(

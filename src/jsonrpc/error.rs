@@ -89,6 +89,16 @@ impl fmt::Display for ProtocolError {
 
 impl std::error::Error for ProtocolError {}
 
+impl crate::json::Json for ProtocolError {
+    fn write_json(&self, out: &mut String) {
+        let mut m = crate::json::Members::open(out);
+        m.member("code", &self.code)
+            .member("message", &self.message)
+            .some("data", &self.data)
+            .close();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,3 +69,14 @@ impl From<&str> for Id {
         Id::String(s.to_owned())
     }
 }
+
+/// As serde writes it (untagged): the number, the string or `null`.
+impl crate::json::Json for Id {
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Id::Number(n) => n.write_json(out),
+            Id::String(s) => s.write_json(out),
+            Id::Null => out.push_str("null"),
+        }
+    }
+}

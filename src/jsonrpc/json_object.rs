@@ -4,7 +4,6 @@
 //! seventy places, weighed more than the protocol logic around it.
 
 use super::{Id, ProtocolError};
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// A member value of [`object!`].
@@ -83,7 +82,7 @@ impl ToJson for &ProtocolError {
 /// what it is used on: strings, integers and booleans. Shapes that hold arbitrary JSON (where
 /// a float could come back rounded by the module's fast float parser) have a `to_value` of
 /// their own.
-pub fn serialized<T: Serialize + ?Sized>(value: &T) -> Value {
+pub fn serialized(value: &dyn crate::json::Json) -> Value {
     crate::json::value_of(&crate::json::text(value)).unwrap_or(Value::Null)
 }
 

@@ -348,7 +348,7 @@ fn member(out: &mut String, name: &str, json: &str) {
 /// in as they are, not read and written again.
 pub fn call_text(id: Option<&Id>, method: &str, params: Option<&str>) -> String {
     let mut out = head(id);
-    member(&mut out, "method", &crate::json::text(method));
+    member(&mut out, "method", &crate::json::text(&method));
     if let Some(p) = params {
         member(&mut out, "params", p);
     }

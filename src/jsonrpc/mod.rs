@@ -23,7 +23,6 @@ pub use message::{
     type_name, Incoming, Message, Notification, ParseFailure, ParseOptions, Request, Response,
 };
 pub use pending::{DuplicateId, Matched, Outgoing, PendingTable, Timeout};
-pub(crate) use raw::write_event;
 pub use raw::RawJson;
 pub(crate) use vec_map::{sort_by, VecMap, VecSet};
 
@@ -34,3 +33,4 @@ pub enum Flow {
     In,
     Out,
 }
+crate::json::json_names!(Flow { Flow::In => "in", Flow::Out => "out" });

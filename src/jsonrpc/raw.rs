@@ -48,36 +48,6 @@ impl RawJson {
     }
 }
 
-/// An event of a message or an answer as JSON text, its payload spliced in as the text it came
-/// in (never parsed and written again): `{"type":<kind>,"id":…,"method":…,"<member>":<payload>}`,
-/// the id (a notification's) and the payload's member left out when there is none. The members
-/// are in the order `Serialize` writes them, so the event reads the same whichever wrote it.
-pub(crate) fn write_event(
-    out: &mut String,
-    kind: &str,
-    id: Option<&super::Id>,
-    method: &str,
-    member: &str,
-    payload: Option<&RawJson>,
-) {
-    out.push_str("{\"type\":\"");
-    out.push_str(kind);
-    out.push('"');
-    if let Some(id) = id {
-        out.push_str(",\"id\":");
-        crate::json::append(out, id);
-    }
-    out.push_str(",\"method\":");
-    crate::json::append(out, method);
-    if let Some(p) = payload {
-        out.push_str(",\"");
-        out.push_str(member);
-        out.push_str("\":");
-        out.push_str(p.as_str());
-    }
-    out.push('}');
-}
-
 /// Equal when the texts are.
 impl PartialEq for RawJson {
     fn eq(&self, other: &Self) -> bool {
@@ -103,10 +73,17 @@ impl fmt::Debug for RawJson {
     }
 }
 
-/// Written as the value it holds. The WebAssembly binding writes session updates itself,
-/// splicing the text in unparsed (`acp::Event::write_json`); this path serves everything else.
+/// Written as the value it holds, for the Rust API (the module writes the text as it came:
+/// its `Json`).
 impl Serialize for RawJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.value().serialize(serializer)
+    }
+}
+
+/// The value's text as it came.
+impl crate::json::Json for RawJson {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(&self.text);
     }
 }

@@ -1,6 +1,7 @@
 //! What a session reports: text to send and things that happened, in order.
 
 use super::version::Era;
+use crate::json::{Json, Members};
 use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
@@ -27,29 +28,56 @@ crate::inbound::inbound_events!(Event);
 
 impl Event {
     /// The event as JSON text, as `Serialize` writes it, but a response's `result` and a
-    /// request's or a notification's `params` are spliced in as the text they came in, never
-    /// parsed and written again.
+    /// request's or a notification's `params` (and progress' token and params) are spliced in
+    /// as the text they came in, never parsed and written again.
     pub fn write_json(&self, out: &mut String) {
-        if let Event::Progress {
-            id,
-            progress_token,
-            params,
-        } = self
-        {
-            // As `Serialize` writes it, the token and the params spliced in.
-            out.push_str("{\"type\":\"progress\"");
-            if let Some(id) = id {
-                out.push_str(",\"id\":");
-                crate::json::append(out, id);
-            }
-            out.push_str(",\"progressToken\":");
-            out.push_str(progress_token.as_str());
-            out.push_str(",\"params\":");
-            out.push_str(params.as_str());
-            out.push('}');
-        } else if !self.write_message(out) {
-            crate::json::append(out, self);
+        if self.write_shared(out) {
+            return;
         }
+        match self {
+            Event::Initialized {
+                protocol_version,
+                era,
+                peer_capabilities,
+                peer_info,
+                instructions,
+            } => Members::tagged(out, "initialized")
+                .member("protocolVersion", protocol_version)
+                .member("era", era)
+                .member("peerCapabilities", peer_capabilities)
+                .some("peerInfo", peer_info)
+                .some("instructions", instructions)
+                .close(),
+            Event::EraFallback { from, to, reason } => Members::tagged(out, "eraFallback")
+                .member("from", from)
+                .member("to", to)
+                .member("reason", reason)
+                .close(),
+            Event::Progress {
+                id,
+                progress_token,
+                params,
+            } => Members::tagged(out, "progress")
+                .some("id", id)
+                .member("progressToken", progress_token)
+                .member("params", params)
+                .close(),
+            Event::Cancelled { request_id, reason } => Members::tagged(out, "cancelled")
+                .member("requestId", request_id)
+                .some("reason", reason)
+                .close(),
+            Event::Closed { pending } => Members::tagged(out, "closed")
+                .member("pending", pending)
+                .close(),
+            // The variants both protocols have: `write_shared`.
+            _ => {}
+        }
+    }
+}
+
+impl Json for Event {
+    fn write_json(&self, out: &mut String) {
+        Event::write_json(self, out);
     }
 }
 
@@ -58,6 +86,15 @@ impl Event {
 pub struct PendingCall {
     pub id: Id,
     pub method: String,
+}
+
+impl Json for PendingCall {
+    fn write_json(&self, out: &mut String) {
+        Members::open(out)
+            .member("id", &self.id)
+            .member("method", &self.method)
+            .close();
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

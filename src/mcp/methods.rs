@@ -15,6 +15,7 @@ pub enum Kind {
     Request,
     Notification,
 }
+crate::json::json_names!(Kind { Kind::Request => "request", Kind::Notification => "notification" });
 
 /// What a method needs besides being defined in the version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

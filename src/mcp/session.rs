@@ -39,6 +39,13 @@ pub enum Phase {
     Ready,
     Closed,
 }
+crate::json::json_names!(Phase {
+    Phase::Idle => "idle",
+    Phase::Discovering => "discovering",
+    Phase::Initializing => "initializing",
+    Phase::Ready => "ready",
+    Phase::Closed => "closed",
+});
 
 /// One row of the method table as it stands now, for a capability matrix.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -51,6 +58,18 @@ pub struct MethodStatus {
     pub enabled: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+impl crate::json::Json for MethodStatus {
+    fn write_json(&self, out: &mut String) {
+        let mut m = crate::json::Members::open(out);
+        m.member("method", &self.method)
+            .member("direction", &self.direction)
+            .member("kind", &self.kind)
+            .member("enabled", &self.enabled)
+            .some("reason", &self.reason)
+            .close();
+    }
 }
 
 /// An incoming request being served.

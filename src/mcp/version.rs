@@ -23,6 +23,7 @@ pub enum Era {
     Handshake,
     Stateless,
 }
+crate::json::json_names!(Era { Era::Handshake => "handshake", Era::Stateless => "stateless" });
 
 /// Every known version, oldest first.
 pub const KNOWN: [Version; 5] = [

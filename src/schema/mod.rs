@@ -64,6 +64,10 @@ pub enum Direction {
     #[serde(rename = "serverToClient")]
     ServerToClient,
 }
+crate::json::json_names!(Direction {
+    Direction::ClientToServer => "clientToServer",
+    Direction::ServerToClient => "serverToClient",
+});
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -71,6 +75,7 @@ pub enum Severity {
     Error,
     Warning,
 }
+crate::json::json_names!(Severity { Severity::Error => "error", Severity::Warning => "warning" });
 
 /// One finding: where (a JSON pointer into the whole message), what (a stable code),
 /// a sentence for people, and how bad.
@@ -80,6 +85,17 @@ pub struct Issue {
     pub code: &'static str,
     pub message: String,
     pub severity: Severity,
+}
+
+impl crate::json::Json for Issue {
+    fn write_json(&self, out: &mut String) {
+        let mut m = crate::json::Members::open(out);
+        m.member("path", &self.path)
+            .member("code", &self.code)
+            .member("message", &self.message)
+            .member("severity", &self.severity)
+            .close();
+    }
 }
 
 /// What the validator needs to know besides the message.
@@ -278,7 +294,7 @@ pub fn validate_text_by(
             format!(
                 "no rules for {} version {}",
                 ctx.protocol.name(),
-                crate::json::text(ctx.version)
+                crate::json::text(&ctx.version)
             ),
         ),
         Err(TapeError::TooDeep { offset }) => one(
@@ -466,7 +482,7 @@ pub fn validate_definition(
             format!(
                 "no rules for {} version {}",
                 protocol.name(),
-                crate::json::text(version)
+                crate::json::text(&version)
             ),
         );
     };
@@ -496,7 +512,7 @@ pub fn refuse_errors(what: &str, issues: &[Issue]) -> Result<(), ProtocolError> 
     };
     let text = format!("refusing to send an invalid {what}: {}", first.message);
     Err(ProtocolError::local_refusal(text)
-        .with_data(object! { "method": what, "issues": serialized(issues) }))
+        .with_data(object! { "method": what, "issues": serialized(&issues) }))
 }
 
 /// Validates a message from its text when that is at hand (the frame it came in, the text that

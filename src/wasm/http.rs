@@ -20,7 +20,7 @@ fn plan(p: Plan) -> String {
     let mut out = String::from("{\"stream\":");
     append(&mut out, &p.stream);
     out.push_str(",\"method\":");
-    append(&mut out, p.method);
+    append(&mut out, &p.method);
     out.push_str(",\"url\":");
     append(&mut out, &p.url);
     out.push_str(",\"headers\":{");
@@ -65,7 +65,7 @@ fn maybe_plan(p: Option<Plan>) -> String {
 
 /// `{ failed: [answers] }`.
 fn failed(answers: &[String]) -> String {
-    format!("{{\"failed\":{}}}", text(answers))
+    format!("{{\"failed\":{}}}", text(&answers))
 }
 
 /// `{ items: [{ eventId } | { endpoint }] }`, or `{ failed: [answers] }`. A message's text is
@@ -144,7 +144,7 @@ impl McpHttp {
             5 => plan(h.legacy_open(stream)),
             6 => maybe_plan(h.end_session()),
             // "json", "events", "empty", "failed" or "legacy".
-            7 => text(match h.response(stream, status, a, b.as_deref()) {
+            7 => text(&match h.response(stream, status, a, b.as_deref()) {
                 Reply::Json => "json",
                 Reply::Events => "events",
                 Reply::Empty => "empty",

@@ -6,7 +6,6 @@
 pub(super) use super::convert::{from_js, id_value, json_of, to_js_error, to_js_exact_ids};
 pub(super) use crate::jsonrpc::{object, serialized, Id, Outbound, ProtocolError};
 use crate::options::FromOptions;
-use serde::Serialize;
 pub(super) use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -16,12 +15,12 @@ pub(super) fn now() -> u64 {
 
 /// Events and results as JS values: written straight to text, unless the text holds a number
 /// long enough to be an id past 2^53 (then the ids are made exact, see `to_js_exact_ids`).
-pub(super) fn js<T: Serialize>(value: &T) -> JsValue {
+pub(super) fn js(value: &dyn crate::json::Json) -> JsValue {
     js_text(&crate::json::text(value))
 }
 
 /// An event, written as JSON text for JS to parse.
-pub(super) trait WriteEvent: Serialize + Sized {
+pub(super) trait WriteEvent: crate::json::Json + Sized {
     fn write(&self, out: &mut String) {
         crate::json::append(out, self);
     }

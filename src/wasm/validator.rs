@@ -186,7 +186,7 @@ impl Validator {
     /// The versions this build has rules for.
     pub fn versions(protocol: &str) -> Result<JsValue, JsValue> {
         let Some(p) = Protocol::of(protocol) else {
-            let quoted = crate::json::text(protocol);
+            let quoted = crate::json::text(&protocol);
             return Err(invalid(format!("unknown protocol {quoted}")));
         };
         Ok(to_js(&Value::from(schema::versions(p).to_vec())))
