@@ -131,16 +131,17 @@ macro_rules! inbound_events {
                     Self::Send { text } => {
                         Members::tagged(out, "send").member("text", text).close()
                     }
-                    Self::Error { id, method, error } => Members::tagged(out, "error")
-                        .member("id", id)
-                        .member("method", method)
-                        .member("error", error)
-                        .close(),
-                    Self::Timeout { id, method, error } => Members::tagged(out, "timeout")
-                        .member("id", id)
-                        .member("method", method)
-                        .member("error", error)
-                        .close(),
+                    Self::Error { id, method, error } | Self::Timeout { id, method, error } => {
+                        let tag = match self {
+                            Self::Error { .. } => "error",
+                            _ => "timeout",
+                        };
+                        Members::tagged(out, tag)
+                            .member("id", id)
+                            .member("method", method)
+                            .member("error", error)
+                            .close()
+                    }
                     Self::Violation {
                         id,
                         method,
