@@ -68,7 +68,6 @@ pub enum Gate {
     FlagOrAuthMethods(&'static str),
 }
 
-/// By hand: serde's adjacently tagged enum costs several times this in WebAssembly.
 impl Gate {
     /// `{type, name?}`: the kind of gate and the flags it names (`name`: one, or a list).
     fn parts(&self) -> (&'static str, Vec<&'static str>) {
@@ -97,6 +96,7 @@ impl crate::json::Json for Gate {
     }
 }
 
+/// By hand, for the Rust API: serde's adjacently tagged enum costs several times this.
 impl Serialize for Gate {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (kind, names) = self.parts();

@@ -76,9 +76,9 @@ impl ToJson for &ProtocolError {
     }
 }
 
-/// Anything serializable (the derived shapes: issues, phases, eras), through its text: the
-/// module then serializes with one serializer, to text, instead of also carrying serde_json's
-/// serializer to values (4 KB, and every derived shape compiled once more for it). Exact for
+/// Anything the module writes (`json::Json`: issues, phases, eras), through its text: the
+/// module then has one writer, to text, instead of also carrying serde_json's serializer to
+/// values (4 KB, and every shape compiled once more for it). Exact for
 /// what it is used on: strings, integers and booleans. Shapes that hold arbitrary JSON (where
 /// a float could come back rounded by the module's fast float parser) have a `to_value` of
 /// their own.
