@@ -5,11 +5,11 @@
 //! `stray`, `violation`), written once; requests, notifications and responses to ours go to the
 //! session.
 
+use crate::json::Value;
 use crate::jsonrpc::{
     Endpoint, Id, Message, Notification, Outgoing, ParseFailure, ProtocolError, Received, Request,
 };
 use crate::schema::{codes, Issue, Severity};
-use serde_json::Value;
 
 /// A protocol's session, as the receive path sees it.
 pub(crate) trait Inbound {

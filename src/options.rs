@@ -4,8 +4,8 @@
 //! these few readers do the same job: a missing member keeps its default, a member of
 //! the wrong type is an error that names it.
 
+use crate::json::{Map, Value};
 use crate::jsonrpc::type_name;
-use serde_json::{Map, Value};
 
 /// A config type readable from an options object.
 pub trait FromOptions: Sized {
@@ -17,7 +17,7 @@ macro_rules! deserialize_from_options {
     ($($t:ty),*) => {$(
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+                let value = <$crate::json::Value as serde::Deserialize>::deserialize(d)?;
                 <$t as $crate::options::FromOptions>::from_options(&value).map_err(serde::de::Error::custom)
             }
         }
@@ -161,7 +161,9 @@ impl<'a> Fields<'a> {
     }
 }
 
-#[cfg(test)]
+// Natively: the tests build values with serde_json (`json::Value` is the module's own tree
+// in wasm32, where `wasm-pack test` compiles them too).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use crate::acp::{AgentConfig, CapabilityModel};
     use crate::mcp::ServerConfig;

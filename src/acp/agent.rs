@@ -3,8 +3,8 @@
 use super::capabilities::{AgentCapabilities, ClientCapabilities};
 use super::config::AgentConfig;
 use super::session::{Role, Session};
+use crate::json::Value;
 use crate::jsonrpc::{object, Outbound, ProtocolError};
-use serde_json::Value;
 
 #[derive(Debug)]
 pub struct AcpAgent {

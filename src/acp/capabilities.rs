@@ -8,9 +8,9 @@
 //! `extensions` and is merged back on writing, so a read followed by a write in the
 //! same version gives the same JSON.
 
+use crate::json::{Map, Value};
 use crate::options::{deserialize_from_options, Fields, FromOptions};
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::{Map, Value};
 
 /// How one version spells one flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

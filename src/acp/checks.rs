@@ -21,7 +21,7 @@ pub fn mcp_transport<'a, V: View<'a>>(entry: V) -> Option<Cow<'a, str>> {
 /// An MCP server entry, field by field (seed 002 shapes): the overlay's `McpServerCheck`, its
 /// issues at `at` (one a place, as the validator tells them).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn check_mcp_server(entry: &serde_json::Value, at: &str, out: &mut Vec<crate::schema::Issue>) {
+pub fn check_mcp_server(entry: &crate::json::Value, at: &str, out: &mut Vec<crate::schema::Issue>) {
     use crate::schema::{validate_definition, Limits, Protocol};
     let report = validate_definition(
         entry,

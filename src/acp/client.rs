@@ -6,8 +6,8 @@ use super::session::{Role, Session};
 #[cfg(feature = "transcript")]
 use super::transcript::Transcript;
 use super::version::NegotiationRule;
+use crate::json::Value;
 use crate::jsonrpc::{object, Outbound, ProtocolError};
-use serde_json::Value;
 
 #[derive(Debug)]
 pub struct AcpClient {

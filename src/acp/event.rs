@@ -1,10 +1,10 @@
 //! What a session reports: one flat, serializable stream for both roles.
 
+use crate::json::Value;
 use crate::json::{Json, Members};
 use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
-use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(

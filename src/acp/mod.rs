@@ -38,7 +38,7 @@ macro_rules! session_common {
             pub fn request(
                 &mut self,
                 method: &str,
-                params: Option<serde_json::Value>,
+                params: Option<crate::json::Value>,
                 now_ms: u64,
             ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
                 self.session.request(method, params, now_ms)
@@ -46,7 +46,7 @@ macro_rules! session_common {
             pub fn notify(
                 &mut self,
                 method: &str,
-                params: Option<serde_json::Value>,
+                params: Option<crate::json::Value>,
             ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
                 self.session.notify(method, params)
             }
@@ -54,7 +54,7 @@ macro_rules! session_common {
             pub fn respond(
                 &mut self,
                 id: &crate::jsonrpc::Id,
-                outcome: Result<serde_json::Value, crate::jsonrpc::ProtocolError>,
+                outcome: Result<crate::json::Value, crate::jsonrpc::ProtocolError>,
             ) -> Result<crate::jsonrpc::Outbound, crate::jsonrpc::ProtocolError> {
                 self.session.respond(id, outcome)
             }
@@ -139,17 +139,17 @@ macro_rules! session_common {
                 &self.session.$peer
             }
             /// Our capabilities exactly as sent in the negotiated version.
-            pub fn own_capabilities_wire(&self) -> Option<&serde_json::Value> {
+            pub fn own_capabilities_wire(&self) -> Option<&crate::json::Value> {
                 self.session.own_wire.as_ref()
             }
             /// The peer's capabilities exactly as received.
-            pub fn peer_capabilities_wire(&self) -> Option<&serde_json::Value> {
+            pub fn peer_capabilities_wire(&self) -> Option<&crate::json::Value> {
                 self.session.peer_wire.as_ref()
             }
-            pub fn peer_info(&self) -> Option<&serde_json::Value> {
+            pub fn peer_info(&self) -> Option<&crate::json::Value> {
                 self.session.peer_info.as_ref()
             }
-            pub fn auth_methods(&self) -> &[serde_json::Value] {
+            pub fn auth_methods(&self) -> &[crate::json::Value] {
                 &self.session.auth_methods
             }
             /// Every method of the negotiated (before that: the preferred) version, and

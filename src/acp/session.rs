@@ -14,6 +14,7 @@ use super::transcript::Transcript;
 use super::turns::Turns;
 use super::version::{self, NegotiationRule};
 use crate::json::{Item, View};
+use crate::json::{Map, Value};
 use crate::jsonrpc::{
     call_text, codes, object, response_text, set_member, sort_by, Endpoint, Flow, Id, Matched,
     Message, Notification, Outbound, Outgoing, ParseOptions, ProtocolError, RawJson, Request,
@@ -21,7 +22,6 @@ use crate::jsonrpc::{
 };
 use crate::schema::{self, Context, Direction, Issue, Protocol, Severity};
 use serde::Serialize;
-use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

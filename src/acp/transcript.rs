@@ -2,8 +2,8 @@
 //! v2 kinds), identical whether the updates came live or from a load/resume replay.
 //! Unknown kinds are kept as they came.
 
+use crate::json::{Map, Value};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -48,7 +48,7 @@ impl<'t, 'a> Item<'t, 'a> {
     }
 
     /// The value as a tree (for what is small: an id).
-    pub fn value(&self) -> serde_json::Value {
+    pub fn value(&self) -> super::Value {
         super::value_at(self.tape, self.at)
     }
 

@@ -8,7 +8,8 @@
 //! carries a 10 KB table of powers of ten that gzip cannot shrink. Integers are written by a
 //! loop of its own (`write_int`).
 
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Value};
+use serde_json::Number;
 use std::borrow::Cow;
 
 /// What the module writes as JSON text.
@@ -209,29 +210,41 @@ impl Json for Number {
     }
 }
 
-impl Json for Map<String, Value> {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        for (k, v) in self {
-            m.name(k, true);
-            v.write_json(m.out);
+/// A tree of values: the library's (`json::Value`), and natively the module's own as well, so
+/// that the native tests write it too (`tree::tests`).
+macro_rules! tree_json {
+    ($value:ident, $map:ident) => {
+        impl Json for $map<String, $value> {
+            fn write_json(&self, out: &mut String) {
+                let mut m = Members::open(out);
+                for (k, v) in self {
+                    m.name(k, true);
+                    v.write_json(m.out);
+                }
+                m.close();
+            }
         }
-        m.close();
-    }
+
+        impl Json for $value {
+            fn write_json(&self, out: &mut String) {
+                match self {
+                    $value::Null => out.push_str("null"),
+                    $value::Bool(b) => b.write_json(out),
+                    $value::Number(n) => n.write_json(out),
+                    $value::String(s) => write_str(out, s),
+                    $value::Array(items) => items.write_json(out),
+                    $value::Object(m) => m.write_json(out),
+                }
+            }
+        }
+    };
 }
 
-impl Json for Value {
-    fn write_json(&self, out: &mut String) {
-        match self {
-            Value::Null => out.push_str("null"),
-            Value::Bool(b) => b.write_json(out),
-            Value::Number(n) => n.write_json(out),
-            Value::String(s) => write_str(out, s),
-            Value::Array(items) => items.write_json(out),
-            Value::Object(m) => m.write_json(out),
-        }
-    }
-}
+tree_json!(Value, Map);
+#[cfg(not(target_arch = "wasm32"))]
+use super::tree::{Map as TreeMap, Value as TreeValue};
+#[cfg(not(target_arch = "wasm32"))]
+tree_json!(TreeValue, TreeMap);
 
 /// Writes `s` as a JSON string: `"`, `\\` and the control characters escaped as serde_json
 /// escapes them (`\n`, `\u001b`), everything else as it is.
@@ -403,7 +416,9 @@ fn rendering(value: f64) -> String {
     serde_json::to_string(&value).unwrap_or_default()
 }
 
-#[cfg(test)]
+// Natively: the tests build values with serde_json (`json::Value` is the module's own tree
+// in wasm32, where `wasm-pack test` compiles them too).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use serde_json::json;

@@ -4,7 +4,7 @@
 
 use super::tape::Kind;
 use super::Item;
-use serde_json::Value;
+use crate::json::Value;
 use std::borrow::Cow;
 
 pub trait View<'a>: Copy {

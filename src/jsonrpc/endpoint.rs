@@ -7,8 +7,8 @@ use super::{
     parse, Id, Incoming, Matched, Message, Notification, Outgoing, ParseFailure, ParseOptions,
     PendingTable, ProtocolError, Request, Timeout,
 };
+use crate::json::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 /// A frame for the transport: the text to send, and for a request its id and method.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -3,8 +3,8 @@
 //! no fractional part is an integer however it is written (`1.0`, `-0`, `1e3`), as in JSON
 //! Schema and the validator.
 
+use crate::json::Value;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

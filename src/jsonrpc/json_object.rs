@@ -4,7 +4,7 @@
 //! seventy places, weighed more than the protocol logic around it.
 
 use super::{Id, ProtocolError};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// A member value of [`object!`].
 pub trait ToJson {

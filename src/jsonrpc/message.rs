@@ -8,7 +8,7 @@
 use super::envelope::{self, Shape};
 use super::{Id, ProtocolError};
 use crate::json::tape::{Kind, Tape};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {

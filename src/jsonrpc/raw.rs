@@ -2,8 +2,8 @@
 //! from the frame straight to JS, which parses it once; Rust code that wants to look inside
 //! parses it on demand (`value`).
 
+use crate::json::Value;
 use serde::{Serialize, Serializer};
-use serde_json::Value;
 use std::fmt;
 
 /// The text of one JSON value, valid JSON by construction: a slice of a frame that was

@@ -5,8 +5,8 @@ use super::config::{ClientConfig, EraPreference, RequestOptions};
 use super::event::Event;
 use super::session::{merge_meta_text, refusal, Phase, Role, Session, META_SERVER_INFO};
 use super::version::{Era, Version};
+use crate::json::Value;
 use crate::jsonrpc::{codes, object, set_member, Message, Outbound, ProtocolError};
-use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
 /// An MCP client session (sans-IO): feed it text with `receive`, send what it returns.

@@ -1,9 +1,9 @@
 //! Session settings, read from a plain options object (camelCase) with defaults.
 
 use super::version::{Version, KNOWN};
+use crate::json::{Map, Value};
 use crate::options::{deserialize_from_options, Fields, FromOptions};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 /// `clientInfo` / `serverInfo`. Fields a negotiated version does not define are left out
 /// when sent (title from 2025-06-18; description, icons, websiteUrl from 2025-11-25).
@@ -279,7 +279,9 @@ deserialize_from_options!(
     RequestOptions
 );
 
-#[cfg(test)]
+// Natively: the tests build values with serde_json (`json::Value` is the module's own tree
+// in wasm32, where `wasm-pack test` compiles them too).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

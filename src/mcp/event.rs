@@ -1,11 +1,11 @@
 //! What a session reports: text to send and things that happened, in order.
 
 use super::version::Era;
+use crate::json::Value;
 use crate::json::{Json, Members};
 use crate::jsonrpc::{Flow, Id, ProtocolError, RawJson};
 use crate::schema::Issue;
 use serde::Serialize;
-use serde_json::Value;
 
 impl Event {
     /// Issues with one message, saying which (`id`, `method`) and which way it went.

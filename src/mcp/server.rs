@@ -4,8 +4,8 @@
 
 use super::config::{RequestOptions, ServerConfig};
 use super::session::{Role, Session};
+use crate::json::Value;
 use crate::jsonrpc::{object, set_member, Outbound, ProtocolError};
-use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
 /// An MCP server session (sans-IO).

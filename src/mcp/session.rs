@@ -8,6 +8,7 @@ use super::event::{Event, PendingCall};
 use super::methods::{self, Kind, ParamsRead};
 use super::version::{Era, Version};
 use crate::json::{Item, View};
+use crate::json::{Map, Value};
 use crate::jsonrpc::{
     call_text, codes, object, response_text, Endpoint, Flow, Id, Matched, Message, Notification,
     Outbound, Outgoing, ParseFailure, ParseOptions, ProtocolError, RawJson, Request, Timeout,
@@ -15,7 +16,6 @@ use crate::jsonrpc::{
 };
 use crate::schema::{self, codes as issue_codes, Direction, Issue, Severity};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 mod lifecycle;
 use lifecycle::{Lifecycle, StatelessMeta};

@@ -17,8 +17,8 @@ use super::{
     MAX_DEPTH_CAP,
 };
 use crate::json::tape::{Kind, Tape, TapeError};
+use crate::json::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 /// The MCP Apps version the rules describe.
 pub const VERSION: &str = "2026-01-26";

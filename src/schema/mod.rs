@@ -14,6 +14,7 @@ mod rules;
 
 use crate::json::tape::{self, Kind, Tape, TapeError};
 pub use crate::json::utf8;
+use crate::json::Value;
 use crate::jsonrpc::envelope::{self, Shape};
 use crate::jsonrpc::{object, serialized, Message, ProtocolError};
 pub use engine::is_absolute_path;
@@ -21,7 +22,6 @@ use engine::Walker;
 pub use frame::{has_errors, read_outgoing, validate_and_read};
 use rules::{Method, Profile, Rules, NONE};
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::Cell;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

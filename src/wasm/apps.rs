@@ -3,10 +3,10 @@
 //! `null` or the JSON-RPC error to answer with (`{ code, message, data: { issues }, id? }`).
 
 use super::convert::to_js_error;
+use crate::json::Value;
 use crate::jsonrpc::ProtocolError;
 use crate::schema::apps::{Bridge, Refusal, Side, PARSE_ERROR, VERSION};
 use crate::schema::{codes, Issue, Limits, Severity};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]

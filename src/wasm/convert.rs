@@ -2,8 +2,8 @@
 //! the objects on the JS side: one native call instead of one per field, no
 //! prototype setters (`__proto__` becomes an own key), and no refusal of large numbers.
 
+use crate::json::Value;
 use crate::jsonrpc::ProtocolError;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// A plain JS value built from JSON.

@@ -1,10 +1,10 @@
 //! `parseMessage` and `serializeMessage`: the JSON-RPC envelope for JS.
 
 use super::convert::{from_js, to_js, to_js_error, to_js_exact_ids};
+use crate::json::{Map, Value};
 use crate::jsonrpc::{
     self, object, Id, Incoming, Message, ParseFailure, ParseOptions, ProtocolError,
 };
-use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 /// Classifies one frame of text as a JSON-RPC 2.0 message.

@@ -4,9 +4,9 @@
 
 // What the classes of both protocols use (also inside `session_class!`, which names them).
 pub(super) use super::convert::{from_js, id_value, json_of, to_js_error, to_js_exact_ids};
+pub(super) use crate::json::Value;
 pub(super) use crate::jsonrpc::{object, serialized, Id, Outbound, ProtocolError};
 use crate::options::FromOptions;
-pub(super) use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 pub(super) fn now() -> u64 {

@@ -1,9 +1,9 @@
 //! `Validator`: message validation on its own, for any protocol version.
 
 use super::convert::{to_js, to_js_error};
+use crate::json::Value;
 use crate::jsonrpc::ProtocolError;
 use crate::schema::{self, Context, Direction, Limits, Protocol, Rulebook};
-use serde_json::Value;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 

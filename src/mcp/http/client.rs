@@ -7,9 +7,9 @@
 
 use super::headers::{self, Mirrored};
 use super::sse::{SseDecoder, SseError};
+use crate::json::{Map, Value};
 use crate::jsonrpc::{set_member, Id, Message, ProtocolError};
 use crate::mcp::META_VERSION;
-use serde_json::{Map, Value};
 
 /// agentwire's own code for a request the HTTP transport could not deliver or get answered.
 pub const HTTP_ERROR: i64 = -32097;
@@ -772,7 +772,9 @@ fn outgoing<'t, 'a>(tape: &'t crate::json::tape::Tape<'a>) -> Vec<Outgoing<'t, '
     out
 }
 
-#[cfg(test)]
+// Natively: the tests build values with serde_json (`json::Value` is the module's own tree
+// in wasm32, where `wasm-pack test` compiles them too).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use serde_json::json;

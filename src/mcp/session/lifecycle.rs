@@ -7,12 +7,12 @@ use super::{
     issue, Phase, Role, Session, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO,
     META_VERSION,
 };
+use crate::json::Value;
 use crate::json::{Item, View};
 use crate::jsonrpc::{codes, object, set_member, Flow, ProtocolError, Request};
 use crate::mcp::event::Event;
 use crate::mcp::version::{negotiate, Era, Version};
 use crate::schema::{codes as issue_codes, Severity};
-use serde_json::Value;
 
 /// What a stateless-era request names in `_meta`: its version, the client's capabilities and
 /// info.
