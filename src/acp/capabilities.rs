@@ -3,10 +3,10 @@
 //! v1 spells capabilities as booleans (`"loadSession": true`), v2 as object markers
 //! (`"load": {}`; omitted or `null` = unsupported), and the two nest differently. One
 //! table (`FlagSpec`) says, per flag of the unified model, how each version spells it;
-//! reading and writing are generic over that table. What the table does not know
-//! (unknown keys, `_meta`, a marker's own content, explicit `false`) stays in
-//! `extensions` and is merged back on writing, so a read followed by a write in the
-//! same version gives the same JSON.
+//! reading and writing are written once, over that table and the model's flags as booleans.
+//! What the table does not know (unknown keys, `_meta`, a marker's own content, explicit
+//! `false`) stays in `extensions` and is merged back on writing, so a read followed by a write
+//! in the same version gives the same JSON.
 
 use crate::json::{Map, Value};
 use crate::options::{deserialize_from_options, Fields, FromOptions};
@@ -28,15 +28,14 @@ pub enum Spelling {
 }
 
 /// One flag of a unified model and its spelling per version.
-pub struct FlagSpec<T> {
+pub struct FlagSpec {
     /// Dotted name, used by the method table and in refusals ("session.load").
     pub name: &'static str,
-    pub field: fn(&mut T) -> &mut bool,
     pub v1: Spelling,
     pub v2: Spelling,
 }
 
-impl<T> FlagSpec<T> {
+impl FlagSpec {
     pub fn spelling(&self, version: u16) -> Spelling {
         if version >= 2 {
             self.v2
@@ -46,171 +45,56 @@ impl<T> FlagSpec<T> {
     }
 }
 
-/// A unified capability model of one side.
+/// A unified capability model of one side: its flags as data (`FLAGS`) and its fields in the
+/// same order (`capability_model!` writes both from one list). What reads and writes a model
+/// is written once, over the flags as a list of booleans, not once per model.
 pub trait CapabilityModel: Clone + Default + Sized + 'static {
-    const FLAGS: &'static [FlagSpec<Self>];
+    const FLAGS: &'static [FlagSpec];
+    /// The flags' values, in the order of `FLAGS`.
+    fn bits(&self) -> Vec<bool>;
+    /// The flags' fields, in the order of `FLAGS`, and the extensions.
+    fn parts(&mut self) -> (Vec<&mut bool>, &mut Map<String, Value>);
     fn extensions(&self) -> &Map<String, Value>;
-    fn extensions_mut(&mut self) -> &mut Map<String, Value>;
 
     /// The value of a flag by its dotted name; `None` for a name the model lacks.
     fn flag(&self, name: &str) -> Option<bool> {
-        let spec = Self::FLAGS.iter().find(|f| f.name == name)?;
-        let mut copy = self.clone();
-        Some(*(spec.field)(&mut copy))
+        let i = Self::FLAGS.iter().position(|f| f.name == name)?;
+        Some(self.bits()[i])
     }
 
     /// Reads the wire object of one version. Never fails: a non-object reads as nothing
     /// supported, wrong types read as unsupported and are kept in `extensions`.
     fn from_wire(wire: &Value, version: u16) -> Self {
         let mut model = Self::default();
-        let mut rest = match wire {
-            Value::Object(m) => m.clone(),
-            _ => Map::new(),
-        };
-        if version < 2 {
-            normalize_v1_aliases(&mut rest);
-        }
-        for spec in Self::FLAGS {
-            *(spec.field)(&mut model) = match spec.spelling(version) {
-                Spelling::Bool(path) => {
-                    let on = get(&rest, path) == Some(&Value::Bool(true));
-                    if on {
-                        remove(&mut rest, path);
-                    }
-                    on
-                }
-                Spelling::Marker(path) => {
-                    let on = matches!(get(&rest, path), Some(Value::Object(_)));
-                    if matches!(get(&rest, path), Some(Value::Object(m)) if m.is_empty()) {
-                        remove(&mut rest, path);
-                    }
-                    on
-                }
-                Spelling::Always => true,
-                Spelling::Absent | Spelling::Implied(_) => false,
-            };
-        }
-        for spec in Self::FLAGS {
-            if let Spelling::Implied(source) = spec.spelling(version) {
-                let on = model.flag(source).unwrap_or(false);
-                *(spec.field)(&mut model) = on;
-            }
-        }
-        *model.extensions_mut() = rest;
+        let (fields, extensions) = model.parts();
+        read_wire(Self::FLAGS, fields, extensions, wire, version);
         model
     }
 
     /// Writes the wire object of one version: `extensions` first, then every supported
     /// flag the version can spell. Unsupported flags are omitted (omitted = unsupported).
     fn to_wire(&self, version: u16) -> Value {
-        let mut out = self.extensions().clone();
-        let mut copy = self.clone();
-        for spec in Self::FLAGS {
-            if !*(spec.field)(&mut copy) {
-                continue;
-            }
-            match spec.spelling(version) {
-                Spelling::Bool(path) => set(&mut out, path, Value::Bool(true)),
-                Spelling::Marker(path) => {
-                    if !matches!(get(&out, path), Some(Value::Object(_))) {
-                        set(&mut out, path, Value::Object(Map::new()));
-                    }
-                }
-                Spelling::Implied(_) | Spelling::Always | Spelling::Absent => {}
-            }
-        }
-        Value::Object(out)
+        write_wire(Self::FLAGS, &self.bits(), self.extensions(), version, false)
     }
 
     /// The wire object as sent in one version: `to_wire`, less the groups that version has no
     /// flag of at all (v2 has no `fs`: a `_meta` given in `fs` is not sent there).
     fn to_wire_sent(&self, version: u16) -> Value {
-        let mut out = self.to_wire(version);
-        if let Value::Object(m) = &mut out {
-            for group in META_GROUPS {
-                let mut flags = Self::FLAGS
-                    .iter()
-                    .filter(|f| f.name.split_once('.').is_some_and(|(g, _)| g == group))
-                    .peekable();
-                if flags.peek().is_some() && flags.all(|f| f.spelling(version) == Spelling::Absent)
-                {
-                    m.remove(group);
-                }
-            }
-        }
-        out
+        write_wire(Self::FLAGS, &self.bits(), self.extensions(), version, true)
     }
 
     /// The model as an options object: `{group: {flag: bool}, flag: bool, extensions?}`,
     /// in the order of `FLAGS`.
     fn to_model(&self) -> Value {
-        let mut out = Map::new();
-        let mut copy = self.clone();
-        for spec in Self::FLAGS {
-            let path: Vec<&str> = spec.name.split('.').collect();
-            set(&mut out, &path, Value::Bool(*(spec.field)(&mut copy)));
-        }
-        if !self.extensions().is_empty() {
-            out.insert(
-                "extensions".into(),
-                Value::Object(self.extensions().clone()),
-            );
-        }
-        Value::Object(out)
+        write_model(Self::FLAGS, &self.bits(), self.extensions())
     }
 
     /// Reads the model from an options object shaped like `to_model`'s; a missing flag
     /// keeps its default, an unknown one is an error.
     fn from_model(value: &Value) -> Result<Self, String> {
         let mut model = Self::default();
-        let top = Fields::of(value)?;
-        let spec = |name: &str| Self::FLAGS.iter().find(|f| f.name == name);
-        // `_meta` is allowed wherever the schema allows it: on the object and in each group.
-        // It is sent as given, at the same place.
-        let mut metas: Vec<(&str, &Value)> = Vec::new();
-        for (key, v) in top.0 {
-            if key == "extensions" {
-                top.object(key, model.extensions_mut())?;
-            } else if key == "_meta" {
-                metas.push(("", v));
-            } else if let Some(flag) = spec(key).filter(|_| !key.contains('.')) {
-                top.bool(key, (flag.field)(&mut model))?;
-            } else if Self::FLAGS
-                .iter()
-                .any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key))
-            {
-                let group = Fields::of(v).map_err(|e| format!("{key}: {e}"))?;
-                for (inner, value) in group.0 {
-                    if inner == "_meta" {
-                        if !META_GROUPS.contains(&key.as_str()) {
-                            return Err(format!("`{key}._meta`: `{key}` is spelled differently in v1 and v2; give `_meta` in `extensions`, in the wire shape"));
-                        }
-                        metas.push((key, value));
-                        continue;
-                    }
-                    let flag = spec(&format!("{key}.{inner}"))
-                        .ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
-                    group
-                        .bool(inner, (flag.field)(&mut model))
-                        .map_err(|e| format!("{key}: {e}"))?;
-                }
-            } else {
-                return Err(format!("unknown member `{key}`"));
-            }
-        }
-        for (group, meta) in metas {
-            let ext = model.extensions_mut();
-            let place = match group {
-                "" => Some(ext),
-                g => ext
-                    .entry(g)
-                    .or_insert_with(|| Value::Object(Map::new()))
-                    .as_object_mut(),
-            };
-            if let Some(place) = place {
-                place.insert("_meta".into(), meta.clone());
-            }
-        }
+        let (fields, extensions) = model.parts();
+        read_model(Self::FLAGS, fields, extensions, value)?;
         Ok(model)
     }
 
@@ -218,6 +102,176 @@ pub trait CapabilityModel: Clone + Default + Sized + 'static {
     fn flag_names() -> Vec<&'static str> {
         Self::FLAGS.iter().map(|f| f.name).collect()
     }
+}
+
+/// A model's `CapabilityModel`: its flags, each with its field and its spelling in v1 and v2.
+macro_rules! capability_model {
+    ($t:ty { $($name:literal => $($field:ident).+ : $v1:expr, $v2:expr;)* }) => {
+        impl CapabilityModel for $t {
+            const FLAGS: &'static [FlagSpec] = {
+                use Spelling::*;
+                &[$(FlagSpec { name: $name, v1: $v1, v2: $v2 }),*]
+            };
+            fn bits(&self) -> Vec<bool> {
+                vec![$(self.$($field).+),*]
+            }
+            fn parts(&mut self) -> (Vec<&mut bool>, &mut Map<String, Value>) {
+                (vec![$(&mut self.$($field).+),*], &mut self.extensions)
+            }
+            fn extensions(&self) -> &Map<String, Value> {
+                &self.extensions
+            }
+        }
+    };
+}
+
+/// `CapabilityModel::from_wire` for any model.
+fn read_wire(
+    flags: &[FlagSpec],
+    mut fields: Vec<&mut bool>,
+    extensions: &mut Map<String, Value>,
+    wire: &Value,
+    version: u16,
+) {
+    let mut rest = match wire {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    if version < 2 {
+        normalize_v1_aliases(&mut rest);
+    }
+    for (spec, field) in flags.iter().zip(fields.iter_mut()) {
+        **field = match spec.spelling(version) {
+            Spelling::Bool(path) => {
+                let on = get(&rest, path) == Some(&Value::Bool(true));
+                if on {
+                    remove(&mut rest, path);
+                }
+                on
+            }
+            Spelling::Marker(path) => {
+                let on = matches!(get(&rest, path), Some(Value::Object(_)));
+                if matches!(get(&rest, path), Some(Value::Object(m)) if m.is_empty()) {
+                    remove(&mut rest, path);
+                }
+                on
+            }
+            Spelling::Always => true,
+            Spelling::Absent | Spelling::Implied(_) => false,
+        };
+    }
+    for (i, spec) in flags.iter().enumerate() {
+        if let Spelling::Implied(source) = spec.spelling(version) {
+            let on = flags
+                .iter()
+                .position(|f| f.name == source)
+                .is_some_and(|j| *fields[j]);
+            *fields[i] = on;
+        }
+    }
+    *extensions = rest;
+}
+
+/// `CapabilityModel::to_wire` (and, `sent`, `to_wire_sent`) for any model.
+fn write_wire(
+    flags: &[FlagSpec],
+    bits: &[bool],
+    extensions: &Map<String, Value>,
+    version: u16,
+    sent: bool,
+) -> Value {
+    let mut out = extensions.clone();
+    for (spec, _) in flags.iter().zip(bits).filter(|(_, on)| **on) {
+        match spec.spelling(version) {
+            Spelling::Bool(path) => set(&mut out, path, Value::Bool(true)),
+            Spelling::Marker(path) => {
+                if !matches!(get(&out, path), Some(Value::Object(_))) {
+                    set(&mut out, path, Value::Object(Map::new()));
+                }
+            }
+            Spelling::Implied(_) | Spelling::Always | Spelling::Absent => {}
+        }
+    }
+    for group in META_GROUPS.iter().filter(|_| sent) {
+        let mut of_group = flags
+            .iter()
+            .filter(|f| f.name.split_once('.').is_some_and(|(g, _)| g == *group))
+            .peekable();
+        if of_group.peek().is_some() && of_group.all(|f| f.spelling(version) == Spelling::Absent) {
+            out.remove(*group);
+        }
+    }
+    Value::Object(out)
+}
+
+/// `CapabilityModel::to_model` for any model.
+fn write_model(flags: &[FlagSpec], bits: &[bool], extensions: &Map<String, Value>) -> Value {
+    let mut out = Map::new();
+    for (spec, on) in flags.iter().zip(bits) {
+        let path: Vec<&str> = spec.name.split('.').collect();
+        set(&mut out, &path, Value::Bool(*on));
+    }
+    if !extensions.is_empty() {
+        out.insert("extensions".into(), Value::Object(extensions.clone()));
+    }
+    Value::Object(out)
+}
+
+/// `CapabilityModel::from_model` for any model.
+fn read_model(
+    flags: &[FlagSpec],
+    mut fields: Vec<&mut bool>,
+    extensions: &mut Map<String, Value>,
+    value: &Value,
+) -> Result<(), String> {
+    let top = Fields::of(value)?;
+    let spec = |name: &str| flags.iter().position(|f| f.name == name);
+    // `_meta` is allowed wherever the schema allows it: on the object and in each group.
+    // It is sent as given, at the same place.
+    let mut metas: Vec<(&str, &Value)> = Vec::new();
+    for (key, v) in top.0 {
+        if key == "extensions" {
+            top.object(key, extensions)?;
+        } else if key == "_meta" {
+            metas.push(("", v));
+        } else if let Some(i) = spec(key).filter(|_| !key.contains('.')) {
+            top.bool(key, fields[i])?;
+        } else if flags
+            .iter()
+            .any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key))
+        {
+            let group = Fields::of(v).map_err(|e| format!("{key}: {e}"))?;
+            for (inner, value) in group.0 {
+                if inner == "_meta" {
+                    if !META_GROUPS.contains(&key.as_str()) {
+                        return Err(format!("`{key}._meta`: `{key}` is spelled differently in v1 and v2; give `_meta` in `extensions`, in the wire shape"));
+                    }
+                    metas.push((key, value));
+                    continue;
+                }
+                let i = spec(&format!("{key}.{inner}"))
+                    .ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
+                group
+                    .bool(inner, fields[i])
+                    .map_err(|e| format!("{key}: {e}"))?;
+            }
+        } else {
+            return Err(format!("unknown member `{key}`"));
+        }
+    }
+    for (group, meta) in metas {
+        let place = match group {
+            "" => Some(&mut *extensions),
+            g => extensions
+                .entry(g)
+                .or_insert_with(|| Value::Object(Map::new()))
+                .as_object_mut(),
+        };
+        if let Some(place) = place {
+            place.insert("_meta".into(), meta.clone());
+        }
+    }
+    Ok(())
 }
 
 /// The groups of the models that are one wire object of the same name in every version that
@@ -320,50 +374,20 @@ pub struct ElicitationCapabilities {
     pub url: bool,
 }
 
-impl CapabilityModel for ClientCapabilities {
-    const FLAGS: &'static [FlagSpec<Self>] = &[
-        FlagSpec {
-            name: "fs.readTextFile",
-            field: |c| &mut c.fs.read_text_file,
-            v1: Spelling::Bool(&["fs", "readTextFile"]),
-            v2: Spelling::Absent,
-        },
-        FlagSpec {
-            name: "fs.writeTextFile",
-            field: |c| &mut c.fs.write_text_file,
-            v1: Spelling::Bool(&["fs", "writeTextFile"]),
-            v2: Spelling::Absent,
-        },
-        FlagSpec {
-            name: "terminal",
-            field: |c| &mut c.terminal,
-            v1: Spelling::Bool(&["terminal"]),
-            v2: Spelling::Absent,
-        },
-        FlagSpec {
-            name: "auth.terminal",
-            field: |c| &mut c.auth.terminal,
-            v1: Spelling::Bool(&["auth", "terminal"]),
-            v2: Spelling::Marker(&["auth", "terminal"]),
-        },
-        FlagSpec {
-            name: "elicitation.form",
-            field: |c| &mut c.elicitation.form,
-            v1: Spelling::Marker(&["elicitation", "form"]),
-            v2: Spelling::Marker(&["elicitation", "form"]),
-        },
-        FlagSpec {
-            name: "elicitation.url",
-            field: |c| &mut c.elicitation.url,
-            v1: Spelling::Marker(&["elicitation", "url"]),
-            v2: Spelling::Marker(&["elicitation", "url"]),
-        },
-    ];
-    fn extensions(&self) -> &Map<String, Value> {
-        &self.extensions
-    }
-    fn extensions_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.extensions
+capability_model! {
+    ClientCapabilities {
+        "fs.readTextFile" => fs.read_text_file:
+            Bool(&["fs", "readTextFile"]), Absent;
+        "fs.writeTextFile" => fs.write_text_file:
+            Bool(&["fs", "writeTextFile"]), Absent;
+        "terminal" => terminal:
+            Bool(&["terminal"]), Absent;
+        "auth.terminal" => auth.terminal:
+            Bool(&["auth", "terminal"]), Marker(&["auth", "terminal"]);
+        "elicitation.form" => elicitation.form:
+            Marker(&["elicitation", "form"]), Marker(&["elicitation", "form"]);
+        "elicitation.url" => elicitation.url:
+            Marker(&["elicitation", "url"]), Marker(&["elicitation", "url"]);
     }
 }
 
@@ -452,110 +476,40 @@ impl Default for McpCapabilities {
     }
 }
 
-impl CapabilityModel for AgentCapabilities {
-    const FLAGS: &'static [FlagSpec<Self>] = &[
-        FlagSpec {
-            name: "session.new",
-            field: |c| &mut c.session.new,
-            v1: Spelling::Always,
-            v2: Spelling::Marker(&["session"]),
-        },
-        FlagSpec {
-            name: "session.load",
-            field: |c| &mut c.session.load,
-            v1: Spelling::Bool(&["loadSession"]),
-            v2: Spelling::Marker(&["session", "load"]),
-        },
-        FlagSpec {
-            name: "session.list",
-            field: |c| &mut c.session.list,
-            v1: Spelling::Marker(&["sessionCapabilities", "list"]),
-            v2: Spelling::Implied("session.new"),
-        },
-        FlagSpec {
-            name: "session.delete",
-            field: |c| &mut c.session.delete,
-            v1: Spelling::Marker(&["sessionCapabilities", "delete"]),
-            v2: Spelling::Marker(&["session", "delete"]),
-        },
-        FlagSpec {
-            name: "session.additionalDirectories",
-            field: |c| &mut c.session.additional_directories,
-            v1: Spelling::Marker(&["sessionCapabilities", "additionalDirectories"]),
-            v2: Spelling::Marker(&["session", "additionalDirectories"]),
-        },
-        FlagSpec {
-            name: "session.resume",
-            field: |c| &mut c.session.resume,
-            v1: Spelling::Marker(&["sessionCapabilities", "resume"]),
-            v2: Spelling::Implied("session.new"),
-        },
-        FlagSpec {
-            name: "session.close",
-            field: |c| &mut c.session.close,
-            v1: Spelling::Marker(&["sessionCapabilities", "close"]),
-            v2: Spelling::Implied("session.new"),
-        },
-        FlagSpec {
-            name: "session.fork",
-            field: |c| &mut c.session.fork,
-            v1: Spelling::Marker(&["sessionCapabilities", "fork"]),
-            v2: Spelling::Marker(&["session", "fork"]),
-        },
-        FlagSpec {
-            name: "prompt.image",
-            field: |c| &mut c.prompt.image,
-            v1: Spelling::Bool(&["promptCapabilities", "image"]),
-            v2: Spelling::Marker(&["session", "prompt", "image"]),
-        },
-        FlagSpec {
-            name: "prompt.audio",
-            field: |c| &mut c.prompt.audio,
-            v1: Spelling::Bool(&["promptCapabilities", "audio"]),
-            v2: Spelling::Marker(&["session", "prompt", "audio"]),
-        },
-        FlagSpec {
-            name: "prompt.embeddedContext",
-            field: |c| &mut c.prompt.embedded_context,
-            v1: Spelling::Bool(&["promptCapabilities", "embeddedContext"]),
-            v2: Spelling::Marker(&["session", "prompt", "embeddedContext"]),
-        },
-        FlagSpec {
-            name: "mcp.stdio",
-            field: |c| &mut c.mcp.stdio,
-            v1: Spelling::Always,
-            v2: Spelling::Marker(&["session", "mcp", "stdio"]),
-        },
-        FlagSpec {
-            name: "mcp.http",
-            field: |c| &mut c.mcp.http,
-            v1: Spelling::Bool(&["mcpCapabilities", "http"]),
-            v2: Spelling::Marker(&["session", "mcp", "http"]),
-        },
-        FlagSpec {
-            name: "mcp.sse",
-            field: |c| &mut c.mcp.sse,
-            v1: Spelling::Bool(&["mcpCapabilities", "sse"]),
-            v2: Spelling::Absent,
-        },
-        FlagSpec {
-            name: "mcp.acp",
-            field: |c| &mut c.mcp.acp,
-            v1: Spelling::Bool(&["mcpCapabilities", "acp"]),
-            v2: Spelling::Marker(&["session", "mcp", "acp"]),
-        },
-        FlagSpec {
-            name: "auth.logout",
-            field: |c| &mut c.auth.logout,
-            v1: Spelling::Marker(&["auth", "logout"]),
-            v2: Spelling::Marker(&["auth", "logout"]),
-        },
-    ];
-    fn extensions(&self) -> &Map<String, Value> {
-        &self.extensions
-    }
-    fn extensions_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.extensions
+capability_model! {
+    AgentCapabilities {
+        "session.new" => session.new:
+            Always, Marker(&["session"]);
+        "session.load" => session.load:
+            Bool(&["loadSession"]), Marker(&["session", "load"]);
+        "session.list" => session.list:
+            Marker(&["sessionCapabilities", "list"]), Implied("session.new");
+        "session.delete" => session.delete:
+            Marker(&["sessionCapabilities", "delete"]), Marker(&["session", "delete"]);
+        "session.additionalDirectories" => session.additional_directories:
+            Marker(&["sessionCapabilities", "additionalDirectories"]), Marker(&["session", "additionalDirectories"]);
+        "session.resume" => session.resume:
+            Marker(&["sessionCapabilities", "resume"]), Implied("session.new");
+        "session.close" => session.close:
+            Marker(&["sessionCapabilities", "close"]), Implied("session.new");
+        "session.fork" => session.fork:
+            Marker(&["sessionCapabilities", "fork"]), Marker(&["session", "fork"]);
+        "prompt.image" => prompt.image:
+            Bool(&["promptCapabilities", "image"]), Marker(&["session", "prompt", "image"]);
+        "prompt.audio" => prompt.audio:
+            Bool(&["promptCapabilities", "audio"]), Marker(&["session", "prompt", "audio"]);
+        "prompt.embeddedContext" => prompt.embedded_context:
+            Bool(&["promptCapabilities", "embeddedContext"]), Marker(&["session", "prompt", "embeddedContext"]);
+        "mcp.stdio" => mcp.stdio:
+            Always, Marker(&["session", "mcp", "stdio"]);
+        "mcp.http" => mcp.http:
+            Bool(&["mcpCapabilities", "http"]), Marker(&["session", "mcp", "http"]);
+        "mcp.sse" => mcp.sse:
+            Bool(&["mcpCapabilities", "sse"]), Absent;
+        "mcp.acp" => mcp.acp:
+            Bool(&["mcpCapabilities", "acp"]), Marker(&["session", "mcp", "acp"]);
+        "auth.logout" => auth.logout:
+            Marker(&["auth", "logout"]), Marker(&["auth", "logout"]);
     }
 }
 
@@ -576,7 +530,9 @@ macro_rules! model_serde {
 model_serde!(ClientCapabilities, AgentCapabilities);
 deserialize_from_options!(ClientCapabilities, AgentCapabilities);
 
-#[cfg(test)]
+// Natively: the tests build values with serde_json (`json::Value` is the module's own tree
+// in wasm32, where `wasm-pack test` compiles them too).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 
@@ -599,6 +555,45 @@ mod tests {
                 })
         });
         groups
+    }
+
+    /// The dotted paths of a value's boolean leaves, with their values.
+    fn leaves(v: &Value, at: &str, out: &mut Vec<(String, bool)>) {
+        match v {
+            Value::Bool(b) => out.push((at.to_owned(), *b)),
+            Value::Object(m) => m
+                .iter()
+                .for_each(|(k, v)| leaves(v, [at, k].join(".").trim_start_matches('.'), out)),
+            _ => {}
+        }
+    }
+
+    /// Each flag's field is the Rust field of its name: with only the flag's field set, the
+    /// structs' own serialization (their derived field names) has that one field set.
+    fn each_flag_is_its_field<T: CapabilityModel>(fields: fn(&T) -> Value) {
+        for (i, flag) in T::FLAGS.iter().enumerate() {
+            let mut model = T::default();
+            for (j, field) in model.parts().0.into_iter().enumerate() {
+                *field = i == j;
+            }
+            let mut all = Vec::new();
+            leaves(&fields(&model), "", &mut all);
+            assert_eq!(all.len(), T::FLAGS.len(), "every field is a flag");
+            let on: Vec<&str> = all.iter().filter(|(_, b)| *b).map(|(p, _)| &**p).collect();
+            assert_eq!(on, [flag.name]);
+        }
+    }
+
+    #[test]
+    fn each_flag_reads_and_writes_its_own_field() {
+        each_flag_is_its_field::<ClientCapabilities>(|c| {
+            serde_json::json!({"fs": c.fs, "terminal": c.terminal, "auth": c.auth,
+                "elicitation": c.elicitation})
+        });
+        each_flag_is_its_field::<AgentCapabilities>(|c| {
+            serde_json::json!({"session": c.session, "prompt": c.prompt, "mcp": c.mcp,
+                "auth": c.auth})
+        });
     }
 
     #[test]
