@@ -32,22 +32,37 @@ pub enum Value {
 /// An object of a few members is searched by a scan. Past `SMALL`, an index finds a member by
 /// its name's hash (open addressing, positions in the members plus one, at most half full), so
 /// that a peer's object of a million members is read, looked up and merged in linear time, as
-/// with serde_json's map. The hash is fixed, as std's hasher keys are in a module with no
-/// source of randomness (wasm32-unknown-unknown).
+/// with serde_json's map. Each index hashes with a key of its own, drawn when the object is
+/// first indexed, so that names a peer chose to collide under one key are spread under another.
 #[derive(Clone, Default)]
 pub struct Map<K = String, V = Value> {
     members: Vec<(K, V)>,
     slots: Vec<u32>,
+    key: u32,
 }
 
 /// Objects up to this many members have no index.
 const SMALL: usize = 8;
 
-/// FNV-1a: a few instructions a byte, and spreads short names well.
-fn hash(key: &str) -> usize {
-    key.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    }) as usize
+/// A key for an index: `Math.random` in the module (std's hasher had no better source in
+/// wasm32-unknown-unknown: it keyed itself with two memory addresses); natively, where the
+/// library's tree is serde_json's, a constant for the tests.
+fn fresh_key() -> u32 {
+    #[cfg(target_arch = "wasm32")]
+    return (js_sys::Math::random() * 4_294_967_296.0) as u32 | 1;
+    #[cfg(not(target_arch = "wasm32"))]
+    0x811c_9dc5
+}
+
+/// FNV-1a from the key, a few instructions a byte, then murmur3's finalizer, so that every bit
+/// of the state reaches the low bits the index uses.
+fn hash(key: u32, name: &str) -> usize {
+    let h = name
+        .bytes()
+        .fold(key, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    let h = (h ^ (h >> 16)).wrapping_mul(0x85eb_ca6b);
+    let h = (h ^ (h >> 13)).wrapping_mul(0xc2b2_ae35);
+    (h ^ (h >> 16)) as usize
 }
 
 /// What indexes a value (`value["key"]`, `value[0]`, `value.get(..)`), as in serde_json.
@@ -187,7 +202,7 @@ impl Map<String, Value> {
             return self.members.iter().position(|(k, _)| k == key);
         }
         let mask = self.slots.len() - 1;
-        let mut s = hash(key) & mask;
+        let mut s = hash(self.key, key) & mask;
         loop {
             let p = (self.slots[s] as usize).checked_sub(1)?;
             if self.members[p].0 == key {
@@ -199,7 +214,7 @@ impl Map<String, Value> {
     /// Puts member `p` in the index.
     fn place(&mut self, p: usize) {
         let mask = self.slots.len() - 1;
-        let mut s = hash(&self.members[p].0) & mask;
+        let mut s = hash(self.key, &self.members[p].0) & mask;
         while self.slots[s] != 0 {
             s = (s + 1) & mask;
         }
@@ -209,6 +224,9 @@ impl Map<String, Value> {
     fn reindex(&mut self) {
         self.slots.clear();
         if self.members.len() > SMALL {
+            if self.key == 0 {
+                self.key = fresh_key();
+            }
             self.slots
                 .resize((self.members.len() * 2).next_power_of_two(), 0);
             (0..self.members.len()).for_each(|p| self.place(p));
@@ -629,6 +647,22 @@ mod tests {
         assert!(m.get("k0").is_none() && m.contains_key("k1"));
         let other = m.clone();
         assert_eq!(m, other);
+    }
+
+    /// Names chosen to fall in one slot of a 1,024-slot index under one key are spread under
+    /// another: a peer that cannot know an index's key cannot make its lookups scan.
+    #[test]
+    fn names_that_collide_under_one_key_spread_under_another() {
+        let slot = |key, name: &str| super::hash(key, name) & 1023;
+        let chosen: Vec<String> = (0..)
+            .map(|i| format!("n{i}"))
+            .filter(|n| slot(0x1234_5679, n) == 7)
+            .take(64)
+            .collect();
+        let mut under_another: Vec<usize> = chosen.iter().map(|n| slot(0x9e37_79b9, n)).collect();
+        under_another.sort_unstable();
+        under_another.dedup();
+        assert!(under_another.len() > 56, "{} slots", under_another.len());
     }
 
     /// Two objects with the same members in another order are equal, as in serde_json.
