@@ -2,7 +2,7 @@
 //! uses them, an object's members in a `Vec` in the order they came. serde_json keeps that
 //! order (`preserve_order`) with an `IndexMap`, which brings hashbrown's table and std's hasher
 //! into the module; most objects have a handful of members, found by a scan, and a large one
-//! gets an index of its own (`Map`), 4.5–5.0 KB smaller gzipped (docs/BENCHMARKS.md "A tree of
+//! gets an index of its own (`Map`), 4.4–5.0 KB smaller gzipped (docs/BENCHMARKS.md "A tree of
 //! values of the module's own"). The WebAssembly module uses this tree (`json::Value`); native
 //! code keeps serde_json's, which the relay, the demo agent and the tests speak. `tests` holds
 //! the two to one behaviour.
@@ -32,26 +32,31 @@ pub enum Value {
 /// An object of a few members is searched by a scan. Past `SMALL`, an index finds a member by
 /// its name's hash (open addressing, positions in the members plus one, at most half full), so
 /// that a peer's object of a million members is read, looked up and merged in linear time, as
-/// with serde_json's map. Each index hashes with a key of its own, drawn when the object is
-/// first indexed, so that names a peer chose to collide under one key are spread under another.
+/// with serde_json's map. The index hashes with a key drawn when the module first indexes an
+/// object (`index_key`), so that a peer cannot choose names that collide.
 #[derive(Clone, Default)]
 pub struct Map<K = String, V = Value> {
     members: Vec<(K, V)>,
     slots: Vec<u32>,
-    key: u32,
 }
 
 /// Objects up to this many members have no index.
 const SMALL: usize = 8;
 
-/// A key for an index: `Math.random` in the module (std's hasher had no better source in
-/// wasm32-unknown-unknown: it keyed itself with two memory addresses); natively, where the
-/// library's tree is serde_json's, a constant for the tests.
-fn fresh_key() -> u32 {
-    #[cfg(target_arch = "wasm32")]
-    return (js_sys::Math::random() * 4_294_967_296.0) as u32 | 1;
-    #[cfg(not(target_arch = "wasm32"))]
-    0x811c_9dc5
+/// The indexes' hash key, drawn once: `Math.random` in the module (std's hasher had no better
+/// source in wasm32-unknown-unknown: it keyed itself with two memory addresses); natively,
+/// where the library's tree is serde_json's, a constant for the tests.
+fn index_key() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    static KEY: AtomicU32 = AtomicU32::new(0);
+    if KEY.load(Relaxed) == 0 {
+        #[cfg(target_arch = "wasm32")]
+        let drawn = (js_sys::Math::random() * 4_294_967_296.0) as u32 | 1;
+        #[cfg(not(target_arch = "wasm32"))]
+        let drawn = 0x811c_9dc5;
+        KEY.store(drawn, Relaxed);
+    }
+    KEY.load(Relaxed)
 }
 
 /// FNV-1a from the key, a few instructions a byte, then murmur3's finalizer, so that every bit
@@ -202,7 +207,7 @@ impl Map<String, Value> {
             return self.members.iter().position(|(k, _)| k == key);
         }
         let mask = self.slots.len() - 1;
-        let mut s = hash(self.key, key) & mask;
+        let mut s = hash(index_key(), key) & mask;
         loop {
             let p = (self.slots[s] as usize).checked_sub(1)?;
             if self.members[p].0 == key {
@@ -214,7 +219,7 @@ impl Map<String, Value> {
     /// Puts member `p` in the index.
     fn place(&mut self, p: usize) {
         let mask = self.slots.len() - 1;
-        let mut s = hash(self.key, &self.members[p].0) & mask;
+        let mut s = hash(index_key(), &self.members[p].0) & mask;
         while self.slots[s] != 0 {
             s = (s + 1) & mask;
         }
@@ -224,9 +229,6 @@ impl Map<String, Value> {
     fn reindex(&mut self) {
         self.slots.clear();
         if self.members.len() > SMALL {
-            if self.key == 0 {
-                self.key = fresh_key();
-            }
             self.slots
                 .resize((self.members.len() * 2).next_power_of_two(), 0);
             (0..self.members.len()).for_each(|p| self.place(p));

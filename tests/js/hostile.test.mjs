@@ -5,6 +5,8 @@
 // pollutes Object.prototype, and the session goes on: a normal request afterwards works.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import { AcpClient, AcpAgent, McpClient, McpServer, Validator, parseMessage, serializeMessage, ProtocolError, codes,
   transportPair, later } from "./helpers.mjs";
 
@@ -81,6 +83,36 @@ test("parseMessage: each hostile frame parses or throws a ProtocolError with the
   assert.equal(parseMessage(HOSTILE[2][1]).params.s.length, 8 << 20);
   assert.equal(parseMessage(HOSTILE[3][1]).params.a.length, 1e6);
   assert.equal(parseMessage('{"jsonrpc":"2.0","id":1,"method":"ping"}').kind, "request");
+});
+
+// An object of many members, in the frame and on the way out: read, looked up and written in
+// linear time, its members in their order, a repeated name's last value in its first place, as
+// JSON.parse. In a worker, so that a module that scanned (2·10^10 comparisons here, many
+// minutes) fails at the limit instead of holding the test's thread.
+test("an object of 2·10^5 members is read and written whole, in order, in linear time", LIMIT, async () => {
+  const n = 200_000;
+  const members = Array.from({ length: n }, (_, i) => `"k${i}":${i}`);
+  const text = request(20, "x/wide", `{${members.join(",")},"k0":"last","k${n - 1}":"end"}`);
+  const worker = new Worker(`
+    const { parentPort, workerData } = require("node:worker_threads");
+    import(workerData.pkg).then(({ parseMessage, serializeMessage }) => {
+      const { params } = parseMessage(workerData.text);
+      const written = serializeMessage({ id: 21, method: "x/wide", params });
+      parentPort.postMessage({ keys: Object.keys(params), params, written });
+    });`, { eval: true, workerData: { text, pkg: new URL("../../pkg/node.js", import.meta.url).href } });
+  let timer;
+  const answer = await Promise.race([
+    once(worker, "message").then(([m]) => m),
+    once(worker, "error").then(([e]) => { throw e; }),
+    new Promise((resolve) => { timer = setTimeout(resolve, 30_000, null); }),
+  ]).finally(() => { clearTimeout(timer); worker.terminate(); });
+  assert.ok(answer, "not read and written within 30 s");
+  const { keys, params, written } = answer;
+  assert.equal(keys.length, n);
+  assert.deepEqual([keys[0], keys[1], keys[n - 1]], ["k0", "k1", `k${n - 1}`]);
+  assert.deepEqual([params.k0, params.k1, params[`k${n - 1}`]], ["last", 1, "end"]);
+  assert.deepEqual(params, JSON.parse(text).params);
+  assert.equal(written, JSON.stringify({ jsonrpc: "2.0", id: 21, method: "x/wide", params }));
 });
 
 test("Validator.validate: hostile text and objects give a report or a ProtocolError, and it goes on", LIMIT, () => {
