@@ -94,15 +94,6 @@ impl Index for str {
     }
 }
 
-impl Index for String {
-    fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {
-        self.as_str().index_into(v)
-    }
-    fn index_into_mut<'v>(&self, v: &'v mut Value) -> Option<&'v mut Value> {
-        self.as_str().index_into_mut(v)
-    }
-}
-
 impl<T: Index + ?Sized> Index for &T {
     fn index_into<'v>(&self, v: &'v Value) -> Option<&'v Value> {
         (**self).index_into(v)
@@ -324,18 +315,7 @@ impl<'m> Iterator for Iter<'m> {
     fn next(&mut self) -> Option<Self::Item> {
         self.0.next().map(|(k, v)| (k, v))
     }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
-    }
 }
-
-impl DoubleEndedIterator for Iter<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        self.0.next_back().map(|(k, v)| (k, v))
-    }
-}
-
-impl ExactSizeIterator for Iter<'_> {}
 
 pub struct IterMut<'m>(std::slice::IterMut<'m, (String, Value)>);
 
@@ -386,13 +366,6 @@ impl Extend<(String, Value)> for Map<String, Value> {
     }
 }
 
-impl<Q: Borrow<str> + ?Sized> std::ops::Index<&Q> for Map<String, Value> {
-    type Output = Value;
-    fn index(&self, key: &Q) -> &Value {
-        self.get(key).unwrap_or(&NULL)
-    }
-}
-
 /// Two objects are equal when they have the same members, in any order, as serde_json's maps.
 impl PartialEq for Map<String, Value> {
     fn eq(&self, other: &Self) -> bool {
@@ -423,7 +396,6 @@ value_from! {
     Number => Number,
     u64 => Number via Number::from,
     i64 => Number via Number::from,
-    u32 => Number via Number::from,
     i32 => Number via Number::from,
     u16 => Number via Number::from,
     usize => Number via Number::from,
@@ -445,30 +417,6 @@ impl From<f64> for Value {
     /// A number, or `null` for one JSON cannot write, as serde_json converts.
     fn from(x: f64) -> Value {
         Number::from_f64(x).map_or(Value::Null, Value::Number)
-    }
-}
-
-impl<T: Into<Value>> From<Option<T>> for Value {
-    fn from(x: Option<T>) -> Value {
-        x.map_or(Value::Null, Into::into)
-    }
-}
-
-impl PartialEq<str> for Value {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == Some(other)
-    }
-}
-
-impl PartialEq<&str> for Value {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == Some(*other)
-    }
-}
-
-impl PartialEq<bool> for Value {
-    fn eq(&self, other: &bool) -> bool {
-        self.as_bool() == Some(*other)
     }
 }
 
