@@ -781,10 +781,17 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
             "Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?}, checks: &{checks:?} }},\n"
         );
     }
-    let tys: Vec<String> = e.tys.iter().map(|t| format!("Ty::{t:?}")).collect();
+    let tys = e
+        .tys
+        .iter()
+        .map(|t| {
+            t.pack()
+                .ok_or_else(|| format!("{t:?}: an index past the 4,095 a packed type holds"))
+        })
+        .collect::<Result<Vec<u16>, String>>()?;
     Ok(format!(
-        "Rules {{\ntys: &[{}],\nbasics: &{:?},\nexts: &{:?},\nprops: &{:?},\ntags: &{:?},\nvariants: &{:?},\nruns: &{:?},\nnums: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\nrequest_id: {request_id},\nerror: {error},\ntext: {:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
-        tys.join(", "),
+        "Rules {{\ntys: &{:?},\nbasics: &{:?},\nexts: &{:?},\nprops: &{:?},\ntags: &{:?},\nvariants: &{:?},\nruns: &{:?},\nnums: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\nrequest_id: {request_id},\nerror: {error},\ntext: {:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
+        tys,
         e.basics,
         e.exts,
         e.props,
