@@ -6,6 +6,7 @@
 
 use crate::json::{Map, Value};
 use crate::jsonrpc::type_name;
+use std::cell::Cell;
 
 /// A config type readable from an options object.
 pub trait FromOptions: Sized {
@@ -29,38 +30,56 @@ fn wrong(key: &str, what: &str, found: &Value) -> String {
     format!("`{key}` must be {what}, not {}", type_name(found))
 }
 
-/// The members of an options object.
-pub struct Fields<'a>(pub &'a Map<String, Value>);
+/// The members of an options object, and the first error its readers found. A reader that
+/// fails keeps its error and returns nothing, so that a config reads its fields one after the
+/// other and asks `done` at the end: one exit instead of one per field, each of which dropped
+/// the half-read config (about a third of the readers' code in the module).
+pub struct Fields<'a> {
+    pub members: &'a Map<String, Value>,
+    first_error: Cell<Option<String>>,
+}
 
 impl<'a> Fields<'a> {
     /// `value` as an object.
     pub fn of(value: &'a Value) -> Result<Self, String> {
         match value {
-            Value::Object(m) => Ok(Fields(m)),
+            Value::Object(members) => Ok(Fields {
+                members,
+                first_error: Cell::new(None),
+            }),
             other => Err(format!("expected an object, not {}", type_name(other))),
         }
     }
 
+    /// Keeps `error` unless an earlier one is kept.
+    pub fn fail(&self, error: String) {
+        let first = self.first_error.take().unwrap_or(error);
+        self.first_error.set(Some(first));
+    }
+
+    /// The first error the readers found, taken.
+    pub fn done(&self) -> Result<(), String> {
+        self.first_error.take().map_or(Ok(()), Err)
+    }
+
     pub fn get(&self, key: &str) -> Option<&'a Value> {
-        self.0.get(key)
+        self.members.get(key)
     }
 
     /// Fails on a member not in `known` (a misspelt option must not be silently ignored).
-    pub fn only(&self, known: &[&str]) -> Result<(), String> {
-        match self.0.keys().find(|k| !known.contains(&k.as_str())) {
-            Some(k) => Err(format!(
+    pub fn only(&self, known: &[&str]) {
+        if let Some(k) = self.members.keys().find(|k| !known.contains(&k.as_str())) {
+            self.fail(format!(
                 "unknown option `{k}`; the options are {}",
                 crate::text::join(known, ", ")
-            )),
-            None => Ok(()),
+            ));
         }
     }
 
     /// Fails unless every one of `keys` is present.
-    pub fn required(&self, keys: &[&str]) -> Result<(), String> {
-        match keys.iter().find(|k| !self.0.contains_key(**k)) {
-            Some(k) => Err(format!("`{k}` is missing")),
-            None => Ok(()),
+    pub fn required(&self, keys: &[&str]) {
+        if let Some(k) = keys.iter().find(|k| !self.members.contains_key(**k)) {
+            self.fail(format!("`{k}` is missing"));
         }
     }
 
@@ -71,19 +90,21 @@ impl<'a> Fields<'a> {
         out: &mut T,
         what: &str,
         read: impl Fn(&'a Value) -> Option<T>,
-    ) -> Result<(), String> {
-        if let Some(v) = self.0.get(key) {
-            *out = read(v).ok_or_else(|| wrong(key, what, v))?;
+    ) {
+        if let Some(v) = self.members.get(key) {
+            match read(v) {
+                Some(value) => *out = value,
+                None => self.fail(wrong(key, what, v)),
+            }
         }
-        Ok(())
     }
 
-    pub fn bool(&self, key: &str, out: &mut bool) -> Result<(), String> {
+    pub fn bool(&self, key: &str, out: &mut bool) {
         self.read(key, out, "a boolean", Value::as_bool)
     }
 
     /// An optional non-negative integer; `null` means none.
-    pub fn opt_u64(&self, key: &str, out: &mut Option<u64>) -> Result<(), String> {
+    pub fn opt_u64(&self, key: &str, out: &mut Option<u64>) {
         self.read(key, out, "a non-negative integer or null", |v| {
             if v.is_null() {
                 Some(None)
@@ -93,12 +114,12 @@ impl<'a> Fields<'a> {
         })
     }
 
-    pub fn string(&self, key: &str, out: &mut String) -> Result<(), String> {
+    pub fn string(&self, key: &str, out: &mut String) {
         self.read(key, out, "a string", |v| v.as_str().map(str::to_owned))
     }
 
     /// An optional string; `null` means none.
-    pub fn opt_string(&self, key: &str, out: &mut Option<String>) -> Result<(), String> {
+    pub fn opt_string(&self, key: &str, out: &mut Option<String>) {
         self.read(key, out, "a string or null", |v| {
             if v.is_null() {
                 Some(None)
@@ -108,11 +129,11 @@ impl<'a> Fields<'a> {
         })
     }
 
-    pub fn array(&self, key: &str, out: &mut Vec<Value>) -> Result<(), String> {
+    pub fn array(&self, key: &str, out: &mut Vec<Value>) {
         self.read(key, out, "an array", |v| v.as_array().cloned())
     }
 
-    pub fn object(&self, key: &str, out: &mut Map<String, Value>) -> Result<(), String> {
+    pub fn object(&self, key: &str, out: &mut Map<String, Value>) {
         self.read(key, out, "an object", |v| v.as_object().cloned())
     }
 
@@ -123,41 +144,38 @@ impl<'a> Fields<'a> {
         out: &mut Vec<T>,
         what: &str,
         item: impl Fn(&'a Value) -> Option<T>,
-    ) -> Result<(), String> {
+    ) {
         self.read(key, out, what, |v| {
             v.as_array()?.iter().map(&item).collect()
         })
     }
 
     /// One of a few names (a unit enum).
-    pub fn choice<T: Copy>(
-        &self,
-        key: &str,
-        out: &mut T,
-        names: &[(&str, T)],
-    ) -> Result<(), String> {
-        let Some(v) = self.0.get(key) else {
-            return Ok(());
+    pub fn choice<T: Copy>(&self, key: &str, out: &mut T, names: &[(&str, T)]) {
+        let Some(v) = self.members.get(key) else {
+            return;
         };
-        let hit = names.iter().find(|(n, _)| v.as_str() == Some(n));
-        let (_, t) = hit.ok_or_else(|| {
-            let all: Vec<String> = names.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-            format!(
-                "`{key}` must be one of {}, not {}",
-                crate::text::join(&all, ", "),
-                crate::json::text(v)
-            )
-        })?;
-        *out = *t;
-        Ok(())
+        match names.iter().find(|(n, _)| v.as_str() == Some(n)) {
+            Some((_, t)) => *out = *t,
+            None => {
+                let all: Vec<String> = names.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                self.fail(format!(
+                    "`{key}` must be one of {}, not {}",
+                    crate::text::join(&all, ", "),
+                    crate::json::text(v)
+                ))
+            }
+        }
     }
 
     /// Reads member `key` with a nested reader, naming it in the nested error.
-    pub fn nested<T: FromOptions>(&self, key: &str, out: &mut T) -> Result<(), String> {
-        if let Some(v) = self.0.get(key) {
-            *out = T::from_options(v).map_err(|e| format!("{key}: {e}"))?;
+    pub fn nested<T: FromOptions>(&self, key: &str, out: &mut T) {
+        if let Some(v) = self.members.get(key) {
+            match T::from_options(v) {
+                Ok(value) => *out = value,
+                Err(e) => self.fail(format!("{key}: {e}")),
+            }
         }
-        Ok(())
     }
 }
 
@@ -235,5 +253,26 @@ mod tests {
             ("s", None)
         );
         assert!(serde_json::from_value::<ServerConfig>(json!({"requestTimeoutMs": -1})).is_err());
+    }
+
+    /// Readers go on after a failure (one exit per config); the error told is still the first
+    /// in reading order, alone.
+    #[test]
+    fn the_first_error_is_told() {
+        let first = |options| {
+            serde_json::from_value::<AgentConfig>(options)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = first(json!({"strict": 1, "requestTimeoutMs": "x", "negotiation": "z", "x": 1}));
+        assert!(e.starts_with("`requestTimeoutMs` must be"), "{e}");
+        assert!(!e.contains("strict") && !e.contains("negotiation"), "{e}");
+        let e = first(json!({"x": 1, "authMethods": 2, "negotiation": "z"}));
+        assert!(e.starts_with("unknown option `x`"), "{e}");
+        let e = first(json!({"info": {"name": 1, "title": 2}}));
+        assert!(e.starts_with("info: `version` is missing"), "{e}");
+        let e = first(json!({"capabilities": {"session": {"load": 1}, "x": 2}}));
+        assert!(e.contains("session: `load` must be a boolean"), "{e}");
+        assert!(!e.contains("`x`"), "{e}");
     }
 }

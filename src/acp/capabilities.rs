@@ -229,19 +229,21 @@ fn read_model(
     // `_meta` is allowed wherever the schema allows it: on the object and in each group.
     // It is sent as given, at the same place.
     let mut metas: Vec<(&str, &Value)> = Vec::new();
-    for (key, v) in top.0 {
+    for (key, v) in top.members {
         if key == "extensions" {
-            top.object(key, extensions)?;
+            top.object(key, extensions);
+            top.done()?;
         } else if key == "_meta" {
             metas.push(("", v));
         } else if let Some(i) = spec(key).filter(|_| !key.contains('.')) {
-            top.bool(key, fields[i])?;
+            top.bool(key, fields[i]);
+            top.done()?;
         } else if flags
             .iter()
             .any(|f| f.name.split_once('.').is_some_and(|(g, _)| g == key))
         {
             let group = Fields::of(v).map_err(|e| format!("{key}: {e}"))?;
-            for (inner, value) in group.0 {
+            for (inner, value) in group.members {
                 if inner == "_meta" {
                     if !META_GROUPS.contains(&key.as_str()) {
                         return Err(format!("`{key}._meta`: `{key}` is spelled differently in v1 and v2; give `_meta` in `extensions`, in the wire shape"));
@@ -251,9 +253,8 @@ fn read_model(
                 }
                 let i = spec(&format!("{key}.{inner}"))
                     .ok_or_else(|| format!("unknown member `{key}.{inner}`"))?;
-                group
-                    .bool(inner, fields[i])
-                    .map_err(|e| format!("{key}: {e}"))?;
+                group.bool(inner, fields[i]);
+                group.done().map_err(|e| format!("{key}: {e}"))?;
             }
         } else {
             return Err(format!("unknown member `{key}`"));

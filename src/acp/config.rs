@@ -50,22 +50,24 @@ impl Implementation {
 impl FromOptions for Implementation {
     fn from_options(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value)?;
-        f.required(&["name", "version"])?;
+        f.required(&["name", "version"]);
         let mut info = Implementation {
             name: String::new(),
             title: None,
             version: String::new(),
             extra: Map::new(),
         };
-        f.string("name", &mut info.name)?;
-        f.opt_string("title", &mut info.title)?;
-        f.string("version", &mut info.version)?;
+        f.string("name", &mut info.name);
+        f.opt_string("title", &mut info.title);
+        f.string("version", &mut info.version);
+        f.done()?;
         let named = |k: &str| matches!(k, "name" | "title" | "version");
-        info.extra =
-            f.0.iter()
-                .filter(|(k, _)| !named(k))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
+        info.extra = f
+            .members
+            .iter()
+            .filter(|(k, _)| !named(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         Ok(info)
     }
 }
@@ -123,22 +125,23 @@ impl FromOptions for Common {
             &mut c.protocol_versions,
             "an array of integers from 0 to 65535",
             u16,
-        )?;
+        );
         let mut given = ["info", "clientInfo", "agentInfo"]
             .into_iter()
             .filter(|k| f.get(k).is_some());
         if let Some(key) = given.next() {
-            if let Some(other) = given.next() {
-                return Err(format!(
+            match given.next() {
+                Some(other) => f.fail(format!(
                     "`{key}` and `{other}` are the same option; give one"
-                ));
+                )),
+                None => f.nested(key, &mut c.info),
             }
-            f.nested(key, &mut c.info)?;
         }
-        f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms)?;
-        f.bool("validateOutgoing", &mut c.validate_outgoing)?;
-        f.bool("allowUnstable", &mut c.allow_unstable)?;
-        f.bool("strict", &mut c.strict)?;
+        f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms);
+        f.bool("validateOutgoing", &mut c.validate_outgoing);
+        f.bool("allowUnstable", &mut c.allow_unstable);
+        f.bool("strict", &mut c.strict);
+        f.done()?;
         Ok(c)
     }
 }
@@ -180,8 +183,9 @@ impl FromOptions for ClientConfig {
             ..Default::default()
         };
         let f = Fields::of(value)?;
-        f.only(&COMMON)?;
-        f.nested("capabilities", &mut c.capabilities)?;
+        f.only(&COMMON);
+        f.nested("capabilities", &mut c.capabilities);
+        f.done()?;
         Ok(c)
     }
 }
@@ -195,9 +199,9 @@ impl FromOptions for AgentConfig {
         let f = Fields::of(value)?;
         let mut known = COMMON.to_vec();
         known.extend(["authMethods", "negotiation"]);
-        f.only(&known)?;
-        f.nested("capabilities", &mut c.capabilities)?;
-        f.array("authMethods", &mut c.auth_methods)?;
+        f.only(&known);
+        f.nested("capabilities", &mut c.capabilities);
+        f.array("authMethods", &mut c.auth_methods);
         f.choice(
             "negotiation",
             &mut c.negotiation,
@@ -205,7 +209,8 @@ impl FromOptions for AgentConfig {
                 ("seed", NegotiationRule::Seed),
                 ("draft", NegotiationRule::Draft),
             ],
-        )?;
+        );
+        f.done()?;
         Ok(c)
     }
 }

@@ -48,12 +48,12 @@ impl Implementation {
 impl FromOptions for Implementation {
     fn from_options(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value)?;
-        f.required(&["name", "version"])?;
+        f.required(&["name", "version"]);
         let mut info = Implementation::default();
-        f.string("name", &mut info.name)?;
-        f.string("version", &mut info.version)?;
-        f.opt_string("title", &mut info.title)?;
-        f.opt_string("description", &mut info.description)?;
+        f.string("name", &mut info.name);
+        f.string("version", &mut info.version);
+        f.opt_string("title", &mut info.title);
+        f.opt_string("description", &mut info.description);
         let icons = |v: &Value| {
             if v.is_null() {
                 Some(None)
@@ -61,8 +61,9 @@ impl FromOptions for Implementation {
                 v.as_array().map(|a| Some(a.clone()))
             }
         };
-        f.read("icons", &mut info.icons, "an array or null", icons)?;
-        f.opt_string("websiteUrl", &mut info.website_url)?;
+        f.read("icons", &mut info.icons, "an array or null", icons);
+        f.opt_string("websiteUrl", &mut info.website_url);
+        f.done()?;
         Ok(info)
     }
 }
@@ -148,7 +149,7 @@ impl FromOptions for Common {
             &mut c.protocol_versions,
             "an array of strings",
             string,
-        )?;
+        );
         // The list is a set: a client requests the latest version it supports, a server
         // offers its latest (the seeds' rule, as in ACP). Dates sort as text.
         // An insertion sort: a few items, and no sort routine pulled into the module.
@@ -161,10 +162,11 @@ impl FromOptions for Common {
             newest_first.insert(at, v);
         }
         c.protocol_versions = newest_first;
-        f.object("capabilities", &mut c.capabilities)?;
-        f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms)?;
-        f.opt_u64("maxTotalTimeoutMs", &mut c.max_total_timeout_ms)?;
-        f.bool("validateOutgoing", &mut c.validate_outgoing)?;
+        f.object("capabilities", &mut c.capabilities);
+        f.opt_u64("requestTimeoutMs", &mut c.request_timeout_ms);
+        f.opt_u64("maxTotalTimeoutMs", &mut c.max_total_timeout_ms);
+        f.bool("validateOutgoing", &mut c.validate_outgoing);
+        f.done()?;
         Ok(c)
     }
 }
@@ -219,7 +221,7 @@ const COMMON: [&str; 5] = [
 ];
 
 /// `COMMON` and a role's own options: any other member is an error.
-fn only(f: &Fields, own: &[&str]) -> Result<(), String> {
+fn only(f: &Fields, own: &[&str]) {
     let mut known = COMMON.to_vec();
     known.extend_from_slice(own);
     f.only(&known)
@@ -232,9 +234,10 @@ impl FromOptions for ClientConfig {
             ..Default::default()
         };
         let f = Fields::of(value)?;
-        only(&f, &["clientInfo", "era"])?;
-        f.nested("clientInfo", &mut c.client_info)?;
-        f.choice("era", &mut c.era, &EraPreference::NAMES)?;
+        only(&f, &["clientInfo", "era"]);
+        f.nested("clientInfo", &mut c.client_info);
+        f.choice("era", &mut c.era, &EraPreference::NAMES);
+        f.done()?;
         Ok(c)
     }
 }
@@ -249,13 +252,14 @@ impl FromOptions for ServerConfig {
         only(
             &f,
             &["serverInfo", "instructions", "rejectUnsupportedVersions"],
-        )?;
-        f.nested("serverInfo", &mut c.server_info)?;
-        f.opt_string("instructions", &mut c.instructions)?;
+        );
+        f.nested("serverInfo", &mut c.server_info);
+        f.opt_string("instructions", &mut c.instructions);
         f.bool(
             "rejectUnsupportedVersions",
             &mut c.reject_unsupported_versions,
-        )?;
+        );
+        f.done()?;
         Ok(c)
     }
 }
@@ -264,9 +268,10 @@ impl FromOptions for RequestOptions {
     fn from_options(value: &Value) -> Result<Self, String> {
         let f = Fields::of(value)?;
         let mut o = RequestOptions::default();
-        f.opt_u64("timeoutMs", &mut o.timeout_ms)?;
-        f.bool("resetOnProgress", &mut o.reset_on_progress)?;
-        f.opt_u64("maxTotalMs", &mut o.max_total_ms)?;
+        f.opt_u64("timeoutMs", &mut o.timeout_ms);
+        f.bool("resetOnProgress", &mut o.reset_on_progress);
+        f.opt_u64("maxTotalMs", &mut o.max_total_ms);
+        f.done()?;
         Ok(o)
     }
 }
