@@ -948,8 +948,21 @@ impl Emitter {
         t.map_or(Ok(rt::NONE), |t| self.ty(r, t))
     }
 
+    /// The `TyId` of `t`: a basic type and a reference are their own number (`rt::TyId`).
     fn push(&mut self, t: rt::Ty) -> Result<u16, String> {
-        intern(&mut self.seen, &mut self.tys, "ty", &[t])
+        let id = match t {
+            rt::Ty::Basic(i) => rt::BASIC | i,
+            rt::Ty::Ref(s) => rt::REF | s,
+            t => intern(&mut self.seen, &mut self.tys, "ty", &[t])?,
+        };
+        let index = match t {
+            rt::Ty::Basic(i) | rt::Ty::Ref(i) => i,
+            _ => id,
+        };
+        if index > rt::ID_INDEX {
+            return Err(format!("{t:?}: more than {} of its kind", rt::ID_INDEX));
+        }
+        Ok(id)
     }
 
     fn ty(&mut self, r: &Rules, t: TyId) -> Result<u16, String> {
@@ -964,7 +977,7 @@ impl Emitter {
             Ty::All(v) => rt::Ty::All(self.list(r, v)?),
             Ty::AnyOf(v) => rt::Ty::AnyOf(self.list(r, v)?),
             Ty::OneOf(v) => rt::Ty::OneOf(self.list(r, v)?),
-            Ty::Not(x) => rt::Ty::Not(self.ty(r, *x)?),
+            Ty::Not(x) => rt::Ty::Not(self.list(r, &[*x])?),
             Ty::Tag {
                 key,
                 variants,

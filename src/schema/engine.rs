@@ -285,7 +285,10 @@ impl<'a> Walker<'a> {
             }
             Ty::AnyOf(v) => self.any_of(rules.run(v), n, false),
             Ty::OneOf(v) => self.any_of(rules.run(v), n, true),
-            Ty::Not(x) => {
+            Ty::Not(v) => {
+                let Some(&x) = rules.run(v).first() else {
+                    return true;
+                };
                 let (ok, _, _) = self.trial(x, n);
                 !ok || self.error(n, codes::NOT_ALLOWED_HERE, None, || {
                     "this form is excluded here".into()
@@ -645,7 +648,8 @@ impl<'a> Walker<'a> {
 
     /// `!any`: no value holds.
     fn closed(&self, t: TyId) -> bool {
-        matches!(self.rules.ty(t), Ty::Not(x) if matches!(self.rules.ty(x), Ty::Any))
+        let r = self.rules;
+        matches!(r.ty(t), Ty::Not(v) if r.run(v).first().is_some_and(|&x| r.ty(x) == Ty::Any))
     }
 
     fn object(&mut self, b: &'static Basic, n: usize) -> bool {

@@ -10,9 +10,16 @@
 // Generated tables use what the rules hold; not every variant or helper occurs in both uses.
 #![allow(dead_code)]
 
-/// Index into `Rules::tys`.
 use crate::json::names::{cmp_names, same};
+/// A type, which says in its top two bits where it is: 0, the index of its word in
+/// `Rules::tys`; `BASIC | i`, `Ty::Basic(i)`; `REF | s`, `Ty::Ref(s)`. A basic type and a
+/// reference, most of the types there are (407 and 368 of ACP's 1,116), are their own number
+/// and take no word of `tys` (docs/BENCHMARKS.md, "Types in one word").
 pub type TyId = u16;
+pub const BASIC: TyId = 1 << 14;
+pub const REF: TyId = 2 << 14;
+/// The index in a `TyId`.
+pub const ID_INDEX: TyId = BASIC - 1;
 /// A name: its byte offset in `Rules::text`, where a length byte precedes it.
 pub type Str = u16;
 /// No type / no name.
@@ -62,7 +69,8 @@ pub enum Ty {
     All(u16),
     AnyOf(u16),
     OneOf(u16),
-    Not(TyId),
+    /// Run [T]: not T.
+    Not(u16),
     /// `Rules::tags[i]`.
     Tag(u16),
     /// A definition, resolved through the profile in use (`Profile::defs`).
@@ -203,7 +211,7 @@ pub struct Profile {
 
 #[derive(Debug)]
 pub struct Rules {
-    /// Each type as `Ty::pack` packs it.
+    /// The types that are neither basic nor a reference (see `TyId`), as `Ty::pack` packs them.
     pub tys: &'static [u16],
     pub basics: &'static [Basic],
     pub exts: &'static [Ext],
@@ -249,7 +257,13 @@ impl Rules {
 
     #[inline(always)]
     pub fn ty(&self, t: TyId) -> Ty {
-        Ty::unpack(self.tys.get(t as usize).copied().unwrap_or(0))
+        let i = t & ID_INDEX;
+        match t >> 14 {
+            0 => Ty::unpack(self.tys.get(i as usize).copied().unwrap_or(0)),
+            1 => Ty::Basic(i),
+            2 => Ty::Ref(i),
+            _ => Ty::Any,
+        }
     }
 
     /// The run that starts at `at`. This and the accessors below are on every message's path,
@@ -342,7 +356,35 @@ impl Profile {
 
 #[cfg(test)]
 mod tests {
-    use super::Ty;
+    use super::{Rules, Ty, BASIC, NONE, REF};
+
+    #[test]
+    fn a_type_id_says_where_its_type_is() {
+        let rules = Rules {
+            tys: &[0, 0x7003, 0x2001],
+            basics: &[],
+            exts: &[],
+            props: &[],
+            tags: &[],
+            variants: &[],
+            runs: &[],
+            nums: &[],
+            ranges: &[],
+            syms: &[],
+            request_id: NONE,
+            error: NONE,
+            text: "",
+            profiles: &[],
+        };
+        assert_eq!(rules.ty(0), Ty::Any);
+        assert_eq!(rules.ty(1), Ty::Tag(3));
+        assert_eq!(rules.ty(2), Ty::Lits(1));
+        assert_eq!(rules.ty(3), Ty::Any, "past the table");
+        assert_eq!(rules.ty(BASIC), Ty::Basic(0));
+        assert_eq!(rules.ty(BASIC | 0x3FFF), Ty::Basic(0x3FFF));
+        assert_eq!(rules.ty(REF | 367), Ty::Ref(367));
+        assert_eq!(rules.ty(NONE), Ty::Any);
+    }
 
     #[test]
     fn a_type_packs_into_one_word_and_back() {
