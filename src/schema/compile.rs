@@ -781,17 +781,8 @@ pub fn emit(text: &str, sym_names: bool) -> Result<String, String> {
             "Profile {{ name: {name:?}, defs: &{defs:?}, methods: &{methods:?}, checks: &{checks:?} }},\n"
         );
     }
-    let tys = e
-        .tys
-        .iter()
-        .map(|t| {
-            t.pack()
-                .ok_or_else(|| format!("{t:?}: an index past the 4,095 a packed type holds"))
-        })
-        .collect::<Result<Vec<u16>, String>>()?;
     Ok(format!(
-        "Rules {{\ntys: &{:?},\nbasics: &{:?},\nexts: &{:?},\nprops: &{:?},\ntags: &{:?},\nvariants: &{:?},\nruns: &{:?},\nnums: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\nrequest_id: {request_id},\nerror: {error},\ntext: {:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
-        tys,
+        "Rules {{\nbasics: &{:?},\nexts: &{:?},\nprops: &{:?},\ntags: &{:?},\nvariants: &{:?},\nruns: &{:?},\nnums: &{:?},\nranges: &{:?},\nsyms: &{syms:?},\nrequest_id: {request_id},\nerror: {error},\ntext: {:?},\nprofiles: &[\n{out_profiles}],\n}}\n",
         e.basics,
         e.exts,
         e.props,
@@ -817,7 +808,6 @@ struct Emitter {
     sym_of: Vec<u16>,
     /// Parsed type -> compiled type.
     memo: HashMap<TyId, u16>,
-    tys: Vec<rt::Ty>,
     basics: Vec<rt::Basic>,
     exts: Vec<rt::Ext>,
     props: Vec<rt::Prop>,
@@ -948,21 +938,10 @@ impl Emitter {
         t.map_or(Ok(rt::NONE), |t| self.ty(r, t))
     }
 
-    /// The `TyId` of `t`: a basic type and a reference are their own number (`rt::TyId`).
+    /// The `TyId` of `t`: `t` packed (`rt::TyId`).
     fn push(&mut self, t: rt::Ty) -> Result<u16, String> {
-        let id = match t {
-            rt::Ty::Basic(i) => rt::BASIC | i,
-            rt::Ty::Ref(s) => rt::REF | s,
-            t => intern(&mut self.seen, &mut self.tys, "ty", &[t])?,
-        };
-        let index = match t {
-            rt::Ty::Basic(i) | rt::Ty::Ref(i) => i,
-            _ => id,
-        };
-        if index > rt::ID_INDEX {
-            return Err(format!("{t:?}: more than {} of its kind", rt::ID_INDEX));
-        }
-        Ok(id)
+        t.pack()
+            .ok_or_else(|| format!("{t:?}: an index past the 4,095 a packed type holds"))
     }
 
     fn ty(&mut self, r: &Rules, t: TyId) -> Result<u16, String> {

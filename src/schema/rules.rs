@@ -1,8 +1,10 @@
 //! The validation rules as compiled tables. `build.rs` reads the readable source,
 //! `rules/*.rules`, with the text parser in `compile.rs` and writes each protocol's rules
 //! as one constant `Rules` of these types (included by `schema/mod.rs`): nothing is parsed
-//! at run time. Types are hash-consed, every reference is a `u16` index into a flat table,
-//! and all names live in one string: small, and laid out for gzip (see docs/validation.md).
+//! at run time. A type is its variant and one `u16` index into a flat table (its parts
+//! interned, so equal types are one number), packed into its `TyId`; every reference is a
+//! `u16`, and all names live in one string: small, and laid out for gzip (see
+//! docs/validation.md).
 //!
 //! This file is also compiled into the build script (as the emitter's vocabulary), so it
 //! stands alone: no `crate::` or `super::` paths.
@@ -11,15 +13,10 @@
 #![allow(dead_code)]
 
 use crate::json::names::{cmp_names, same};
-/// A type, which says in its top two bits where it is: 0, the index of its word in
-/// `Rules::tys`; `BASIC | i`, `Ty::Basic(i)`; `REF | s`, `Ty::Ref(s)`. A basic type and a
-/// reference, most of the types there are (407 and 368 of ACP's 1,116), are their own number
-/// and take no word of `tys` (docs/BENCHMARKS.md, "Types in one word").
+/// A type, as `Ty::pack` packs it: its variant and its index in one `u16`. A type is its own
+/// number, so the rules need no table of types (docs/BENCHMARKS.md, "Types in one word");
+/// `NONE` unpacks as `Ty::Any`.
 pub type TyId = u16;
-pub const BASIC: TyId = 1 << 14;
-pub const REF: TyId = 2 << 14;
-/// The index in a `TyId`.
-pub const ID_INDEX: TyId = BASIC - 1;
 /// A name: its byte offset in `Rules::text`, where a length byte precedes it.
 pub type Str = u16;
 /// No type / no name.
@@ -85,13 +82,11 @@ pub enum Ty {
     Verdict(u16),
 }
 
-/// `Rules::tys` holds each type in one `u16`: its variant in the top four bits, its index in
-/// the low twelve. Half the bytes of a (tag, index) pair, and 0.6 KB less gzipped for ACP's
-/// rules (docs/BENCHMARKS.md, "Types in one word").
+/// A `TyId` holds a type's variant in its top four bits, its index in the low twelve.
 const INDEX_BITS: u32 = 12;
 
 impl Ty {
-    /// Its word in `Rules::tys`; none when its index does not fit in twelve bits.
+    /// Its `TyId`; none when its index does not fit in twelve bits (the build fails then).
     pub fn pack(self) -> Option<u16> {
         let (variant, index) = match self {
             Ty::Any => (0, 0),
@@ -110,7 +105,7 @@ impl Ty {
         (index >> INDEX_BITS == 0).then_some(variant << INDEX_BITS | index)
     }
 
-    /// The type a word of `Rules::tys` holds (`pack` undone).
+    /// The type of a `TyId` (`pack` undone).
     #[inline(always)]
     pub fn unpack(word: u16) -> Ty {
         let i = word & ((1 << INDEX_BITS) - 1);
@@ -211,8 +206,6 @@ pub struct Profile {
 
 #[derive(Debug)]
 pub struct Rules {
-    /// The types that are neither basic nor a reference (see `TyId`), as `Ty::pack` packs them.
-    pub tys: &'static [u16],
     pub basics: &'static [Basic],
     pub exts: &'static [Ext],
     pub props: &'static [Prop],
@@ -257,13 +250,7 @@ impl Rules {
 
     #[inline(always)]
     pub fn ty(&self, t: TyId) -> Ty {
-        let i = t & ID_INDEX;
-        match t >> 14 {
-            0 => Ty::unpack(self.tys.get(i as usize).copied().unwrap_or(0)),
-            1 => Ty::Basic(i),
-            2 => Ty::Ref(i),
-            _ => Ty::Any,
-        }
+        Ty::unpack(t)
     }
 
     /// The run that starts at `at`. This and the accessors below are on every message's path,
@@ -356,35 +343,7 @@ impl Profile {
 
 #[cfg(test)]
 mod tests {
-    use super::{Rules, Ty, BASIC, NONE, REF};
-
-    #[test]
-    fn a_type_id_says_where_its_type_is() {
-        let rules = Rules {
-            tys: &[0, 0x7003, 0x2001],
-            basics: &[],
-            exts: &[],
-            props: &[],
-            tags: &[],
-            variants: &[],
-            runs: &[],
-            nums: &[],
-            ranges: &[],
-            syms: &[],
-            request_id: NONE,
-            error: NONE,
-            text: "",
-            profiles: &[],
-        };
-        assert_eq!(rules.ty(0), Ty::Any);
-        assert_eq!(rules.ty(1), Ty::Tag(3));
-        assert_eq!(rules.ty(2), Ty::Lits(1));
-        assert_eq!(rules.ty(3), Ty::Any, "past the table");
-        assert_eq!(rules.ty(BASIC), Ty::Basic(0));
-        assert_eq!(rules.ty(BASIC | 0x3FFF), Ty::Basic(0x3FFF));
-        assert_eq!(rules.ty(REF | 367), Ty::Ref(367));
-        assert_eq!(rules.ty(NONE), Ty::Any);
-    }
+    use super::{Ty, NONE};
 
     #[test]
     fn a_type_packs_into_one_word_and_back() {
@@ -403,10 +362,12 @@ mod tests {
         ];
         assert_eq!(Ty::Any.pack(), Some(0));
         assert_eq!(Ty::unpack(0), Ty::Any);
+        assert_eq!(Ty::unpack(NONE), Ty::Any, "no type is any");
         for variant in all {
             for i in [0, 1, 2_730, 4_095] {
                 let word = variant(i).pack().expect("an index of twelve bits");
                 assert_eq!(Ty::unpack(word), variant(i));
+                assert_ne!(word, NONE);
             }
             assert_eq!(
                 variant(4_096).pack(),
