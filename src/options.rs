@@ -33,7 +33,7 @@ fn wrong(key: &str, what: &str, found: &Value) -> String {
 /// The members of an options object, and the first error its readers found. A reader that
 /// fails keeps its error and returns nothing, so that a config reads its fields one after the
 /// other and asks `done` at the end: one exit instead of one per field, each of which dropped
-/// the half-read config (about a third of the readers' code in the module).
+/// the half-read config (a tenth of the readers' code in the module, by twiggy).
 pub struct Fields<'a> {
     pub members: &'a Map<String, Value>,
     first_error: Cell<Option<String>>,
